@@ -1,0 +1,258 @@
+"""Game records: an append-only list of events, stored as versioned JSON Lines.
+
+The first line starts the game (game, players, options); every later line is a roll, a draw, a
+move, an amendment of an earlier roll or draw, or an undo. Replaying the record rebuilds the state
+exactly: it is the save file, the undo stack and the evidence in a dispute. See ``docs/records.md``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.errors import DataError, OutOfTurn, RecordError, RuleError
+from companion.protocol import DieResult, Draw, GameState, Roll, Source
+
+VERSION = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Start:
+    game: str
+    players: tuple[str, ...]
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class RollEvent:
+    roll: Roll
+    evidence: str | None = None  # e.g. the path or id of the camera frame that was read
+
+
+@dataclass(frozen=True, slots=True)
+class DrawEvent:
+    draw: Draw
+
+
+@dataclass(frozen=True, slots=True)
+class MoveEvent:
+    player: int
+    move: str
+
+
+@dataclass(frozen=True, slots=True)
+class Amend:
+    """Replaces the roll or draw at record position ``of`` (0-based line index)."""
+
+    of: int
+    event: RollEvent | DrawEvent
+
+
+@dataclass(frozen=True, slots=True)
+class Undo:
+    """Takes back the most recent roll, draw or move not already taken back."""
+
+
+Event = Start | RollEvent | DrawEvent | MoveEvent | Amend | Undo
+Action = RollEvent | DrawEvent | MoveEvent
+
+
+# --- JSON ------------------------------------------------------------------------------------
+
+
+def to_json(event: Event) -> dict[str, Any]:
+    """The JSON object for one event (without sequence number or time)."""
+    match event:
+        case Start(game, players, options):
+            return {"v": VERSION, "type": "start", "game": game, "players": list(players),
+                    "options": dict(options)}
+        case RollEvent(roll, evidence):
+            out: dict[str, Any] = {"type": "roll", "source": str(roll.source), "dice": [
+                {"slot": r.slot, "face": r.face, "confidence": r.confidence} for r in roll.results]}
+            if evidence is not None:
+                out["evidence"] = evidence
+            return out
+        case DrawEvent(draw):
+            return {"type": "draw", "source": str(draw.source), "cards": list(draw.cards)}
+        case MoveEvent(player, move):
+            return {"type": "move", "player": player, "move": move}
+        case Amend(of, inner):
+            return {"type": "amend", "of": of, "event": to_json(inner)}
+        case Undo():
+            return {"type": "undo"}
+    raise TypeError(f"not an event: {event!r}")
+
+
+def _need(obj: dict[str, Any], key: str, kind: type | tuple[type, ...], line: int | None) -> Any:
+    if key not in obj:
+        raise RecordError(f"{obj.get('type', 'event')} event lacks {key!r}", line)
+    value = obj[key]
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
+        raise RecordError(f"{key!r} has the wrong type ({type(value).__name__})", line)
+    return value
+
+
+def _source(obj: dict[str, Any], line: int | None) -> Source:
+    raw = _need(obj, "source", str, line)
+    try:
+        return Source(raw)
+    except ValueError:
+        allowed = ", ".join(s.value for s in Source)
+        raise RecordError(f"unknown source {raw!r}; allowed: {allowed}", line) from None
+
+
+def from_json(obj: Any, line: int | None = None) -> Event:
+    """Decode one event; :class:`RecordError` names the line and the problem."""
+    if not isinstance(obj, dict):
+        raise RecordError("an event must be a JSON object", line)
+    kind = obj.get("type")
+    match kind:
+        case "start":
+            version = obj.get("v")
+            if version != VERSION:
+                raise RecordError(f"record version {version!r} is not supported (this build reads "
+                                  f"version {VERSION})", line)
+            players = _need(obj, "players", list, line)
+            if not all(isinstance(p, str) for p in players):
+                raise RecordError("player names must be strings", line)
+            options = obj.get("options", {})
+            if not isinstance(options, dict):
+                raise RecordError("'options' must be an object", line)
+            return Start(_need(obj, "game", str, line), tuple(players), options)
+        case "roll":
+            dice = _need(obj, "dice", list, line)
+            results = []
+            for d in dice:
+                if not isinstance(d, dict):
+                    raise RecordError("each die must be an object", line)
+                conf = d.get("confidence", 1.0)
+                if not isinstance(conf, int | float) or isinstance(conf, bool):
+                    raise RecordError("a die's confidence must be a number", line)
+                results.append(DieResult(_need(d, "slot", str, line), _need(d, "face", str, line),
+                                         float(conf)))
+            evidence = obj.get("evidence")
+            if evidence is not None and not isinstance(evidence, str):
+                raise RecordError("'evidence' must be a string", line)
+            return RollEvent(Roll(tuple(results), _source(obj, line)), evidence)
+        case "draw":
+            cards = _need(obj, "cards", list, line)
+            if not all(isinstance(c, str) for c in cards):
+                raise RecordError("cards must be strings", line)
+            return DrawEvent(Draw(tuple(cards), _source(obj, line)))
+        case "move":
+            return MoveEvent(_need(obj, "player", int, line), _need(obj, "move", str, line))
+        case "amend":
+            inner = from_json(_need(obj, "event", dict, line), line)
+            if not isinstance(inner, RollEvent | DrawEvent):
+                raise RecordError("only a roll or a draw can be amended", line)
+            return Amend(_need(obj, "of", int, line), inner)
+        case "undo":
+            return Undo()
+    raise RecordError(f"unknown event type {kind!r}", line)
+
+
+def dumps_line(event: Event, seq: int, at: str | None = None) -> str:
+    obj = {"seq": seq, **to_json(event)}
+    if at is not None:
+        obj["at"] = at
+    return json.dumps(obj, ensure_ascii=False, sort_keys=False)
+
+
+def dumps(events: Sequence[Event]) -> str:
+    """The whole record as JSON Lines."""
+    return "".join(dumps_line(e, i) + "\n" for i, e in enumerate(events))
+
+
+def loads(text: str) -> list[Event]:
+    """Parse a JSON Lines record; a broken or truncated line raises :class:`RecordError`."""
+    events: list[Event] = []
+    for n, raw in enumerate(text.splitlines(), 1):
+        if not raw.strip():
+            continue
+        try:
+            obj = json.loads(raw)
+        except json.JSONDecodeError as exc:
+            raise RecordError(f"not valid JSON ({exc.msg}); the line may be truncated", n) from None
+        event = from_json(obj, n)
+        if isinstance(obj, dict) and "seq" in obj and obj["seq"] != len(events):
+            raise RecordError(f"sequence number {obj['seq']!r} where {len(events)} was expected", n)
+        if (len(events) == 0) != isinstance(event, Start):
+            raise RecordError("a record starts with exactly one 'start' event", n)
+        events.append(event)
+    if not events:
+        raise RecordError("the record is empty")
+    return events
+
+
+# --- Replay ----------------------------------------------------------------------------------
+
+
+class ReplayError(RecordError):
+    """An event the rules refuse; ``index`` is its 0-based position, ``error`` the rule error."""
+
+    def __init__(self, index: int, error: RuleError) -> None:
+        super().__init__(f"event refused by the rules: {error}", index + 1)
+        self.index = index
+        self.error = error
+
+
+def effective(events: Sequence[Event]) -> list[tuple[int, Action]]:
+    """The actions still in force after undos and amendments, with their positions."""
+    live: list[tuple[int, Action]] = []
+    for i, event in enumerate(events[1:], 1):
+        match event:
+            case Undo():
+                if not live:
+                    raise RecordError("undo with nothing to take back", i + 1)
+                live.pop()
+            case Amend(of, inner):
+                pos = next((k for k, (j, _) in enumerate(live) if j == of), None)
+                if pos is None or type(live[pos][1]) is not type(inner):
+                    raise RecordError(f"amendment of event {of}, which is not a roll or draw in "
+                                      f"force", i + 1)
+                live[pos] = (of, inner)
+            case Start():
+                raise RecordError("a second 'start' event", i + 1)
+            case _:
+                live.append((i, event))
+    return live
+
+
+def apply_action(state: GameState, action: Action) -> None:
+    """Apply one action to ``state`` (raises the game's RuleError if refused)."""
+    match action:
+        case RollEvent(roll):
+            state.apply_roll(roll)
+        case DrawEvent(draw):
+            state.apply_draw(draw)
+        case MoveEvent(player, text):
+            if state.current_player != player:
+                who = state.players[player] if 0 <= player < len(state.players) else player
+                raise OutOfTurn("Turn order", f"it is not {who}'s turn: {state.request().prompt}")
+            state.apply(state.parse_move(text))
+
+
+def initial_state(events: Sequence[Event]) -> GameState:
+    from companion.games import get_game  # the registry imports every game: keep it lazy
+
+    start = events[0]
+    if not isinstance(start, Start):
+        raise RecordError("a record starts with a 'start' event", 1)
+    try:
+        return get_game(start.game).new(start.players, start.options)
+    except DataError as exc:
+        raise RecordError(str(exc), 1) from None
+
+
+def replay(events: Sequence[Event]) -> GameState:
+    """Rebuild the state from a record; :class:`ReplayError` names the first refused event."""
+    state = initial_state(events)
+    for index, action in effective(events):
+        try:
+            apply_action(state, action)
+        except RuleError as exc:
+            raise ReplayError(index, exc) from None
+    return state
+
