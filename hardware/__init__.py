@@ -1,0 +1,1 @@
+"""Buttons, LEDs, buzzer and camera hardware behind small interfaces (gpiozero, picamera2)."""

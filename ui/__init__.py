@@ -1,0 +1,1 @@
+"""The pygame touchscreen app."""

@@ -1,0 +1,1 @@
+"""The camera pipeline: frame sources, throw watcher, dice location, face reading, confidence."""
