@@ -1,0 +1,193 @@
+"""Score the reader on labelled photos: right / uncertain / wrong / missed / extra / silent errors.
+
+Matching is by centre point (the webcam set's boxes enclose the pips, not the die): a reading
+matches the nearest unmatched label whose centre is within that label's radius.
+
+* right: matched, correct die and face, status ``ok``
+* uncertain: matched, status ``uncertain`` or ``crooked`` (whatever the value)
+* wrong: matched, incorrect die or face (any status); silent: wrong with status ``ok``
+* missed: label with no reading; extra: reading with no label (extra_ok: of those, status ``ok``)
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from vision.reader import DiceReader, decode_image_file
+from vision.types import OK, DieReading
+
+
+@dataclass(frozen=True, slots=True)
+class Label:
+    die: str | None  # None: any die id is accepted (sets without die identities)
+    face: str
+    center: tuple[float, float]
+    radius: float
+    crooked: bool = False
+
+
+@dataclass(slots=True)
+class Item:
+    path: Path
+    labels: list[Label]
+    single: bool = False  # a crop holding exactly one die
+
+
+@dataclass(slots=True)
+class Score:
+    name: str
+    images: int = 0
+    labelled: int = 0
+    right: int = 0
+    uncertain: int = 0
+    wrong: int = 0
+    silent: int = 0
+    missed: int = 0
+    extra: int = 0
+    extra_ok: int = 0
+    errors: list[str] = field(default_factory=list)
+
+    @property
+    def accuracy(self) -> float:
+        return self.right / self.labelled if self.labelled else 0.0
+
+    def row(self) -> str:
+        return (
+            f"| {self.name} | {self.images} | {self.labelled} | {self.right} ({100 * self.accuracy:.1f}%) | "
+            f"{self.uncertain} | {self.wrong} | **{self.silent}** | {self.missed} | {self.extra} "
+            f"({self.extra_ok} ok) |"
+        )
+
+
+HEADER = (
+    "| set | images | dice | right (ok) | uncertain | wrong | silent | missed | extra |\n"
+    "|---|---|---|---|---|---|---|---|---|"
+)
+
+
+def _yolo(txt: Path, w: int, h: int, pip_boxes: bool) -> list[Label]:
+    out = []
+    if not txt.exists():
+        return out
+    for line in txt.read_text().split("\n"):
+        parts = line.split()
+        if len(parts) != 5:
+            continue
+        cls, cx, cy, bw, bh = int(parts[0]), *map(float, parts[1:])
+        size = max(bw * w, bh * h)
+        radius = max(0.75 * size, 0.035 * min(w, h)) if pip_boxes else max(0.5 * size, 4.0)
+        out.append(Label(None, str(cls + 1), (cx * w, cy * h), radius))
+    return out
+
+
+def matteop65(folder: Path) -> Iterator[Item]:
+    """``Train``/``Valid`` of the 640x480 webcam set (boxes round the pips)."""
+    for img in sorted(folder.glob("*.jpg")):
+        yield Item(img, _yolo(img.with_suffix(".txt"), 640, 480, pip_boxes=True))
+
+
+def epanemu(folder: Path) -> Iterator[Item]:
+    """A Roboflow split (``images/`` + ``labels/``; 640x640, boxes round the whole die)."""
+    for img in sorted((folder / "images").glob("*.jpg")):
+        yield Item(img, _yolo(folder / "labels" / (img.stem + ".txt"), 640, 640, pip_boxes=False))
+
+
+def crops(folder: Path) -> Iterator[Item]:
+    """``<face>/<crop>.jpg``: one die per image."""
+    for face_dir in sorted(p for p in folder.iterdir() if p.is_dir()):
+        for img in sorted(face_dir.glob("*.jpg")):
+            yield Item(img, [Label(None, face_dir.name, (0.0, 0.0), 1e9)], single=True)
+
+
+PIP_KINDS = {"std-white", "std-red"}
+
+
+def throwbench(root: Path, labels_file: str = "throws/labels.jsonl", with_set: bool = False) -> Iterator[Item]:
+    """Rendered throws; without a set only standard pipped dice are expected (as ``d6``)."""
+    for line in (root / labels_file).read_text().splitlines():
+        if not line.strip():
+            continue
+        rec = json.loads(line)
+        labels = []
+        for d in rec["dice"]:
+            if not with_set and d["kind"] not in PIP_KINDS:
+                # other kinds may legitimately be read by pips (1-5) or not at all: not scored
+                labels.append(Label("?", d["face"], tuple(d["top_center"]), 0.6 * d["size_px"], d["crooked"]))
+                continue
+            die = d["kind"] if with_set else "d6"
+            labels.append(Label(die, d["face"], tuple(d["top_center"]), 0.6 * d["size_px"], d["crooked"]))
+        yield Item(root / rec["image"], labels)
+
+
+def score_item(item: Item, readings: list[DieReading], score: Score) -> None:
+    score.images += 1
+    free = list(readings)
+    for lab in item.labels:
+        best, best_d = None, math.inf
+        for r in free:
+            d = math.hypot(r.center[0] - lab.center[0], r.center[1] - lab.center[1])
+            if d < best_d and (item.single or d <= lab.radius):
+                best, best_d = r, d
+        if lab.die == "?":  # unscored die: just absorb its reading
+            if best is not None:
+                free.remove(best)
+            continue
+        score.labelled += 1
+        if best is None:
+            score.missed += 1
+            continue
+        free.remove(best)
+        correct = best.face == lab.face and (lab.die is None or best.die == lab.die)
+        if lab.crooked:
+            correct = correct or best.status != OK
+        if not correct:
+            score.wrong += 1
+            score.errors.append(f"{item.path.name}: {lab.face} read as {best.face} {best.status} {best.confidence:.2f}")
+            if best.status == OK:
+                score.silent += 1
+                score.errors.append(f"SILENT {item.path.name}: {lab.face} read as {best.die}:{best.face} ok")
+        elif best.status == OK:
+            score.right += 1
+        else:
+            score.uncertain += 1
+    score.extra += len(free)
+    score.extra_ok += sum(r.status == OK for r in free)
+
+
+def evaluate(
+    name: str,
+    items: Iterator[Item],
+    reader: DiceReader,
+    select: Callable[[int, Item], bool] = lambda i, it: True,
+) -> Score:
+    score = Score(name)
+    for i, item in enumerate(items):
+        if not select(i, item):
+            continue
+        img = decode_image_file(str(item.path))
+        readings = reader.read_single(img) if item.single else reader.read(img)
+        score_item(item, readings, score)
+    return score
+
+
+def standard_sets(shared: Path) -> list[tuple[str, Callable[[], Iterator[Item]], str]]:
+    """(name, items, role) for every labelled real-photo split present under ``shared``."""
+    photos = shared / "dice-photos"
+    sets: list[tuple[str, Callable[[], Iterator[Item]], str]] = []
+    m = photos / "matteop65-webcam-d6"
+    for sub, role in (("Valid", "test"), ("Train", "dev")):
+        if (m / sub).is_dir():
+            sets.append((f"matteop65 {sub}", lambda p=m / sub: matteop65(p), role))
+    e = photos / "epanemu-roboflow-d6"
+    for sub, role in (("valid", "test"), ("test", "test"), ("train_one_per_source", "dev")):
+        if (e / sub).is_dir():
+            sets.append((f"epanemu {sub}", lambda p=e / sub: epanemu(p), role))
+    c = photos / "chase-d6-crops"
+    for sub, role in (("val", "test"), ("test", "test"), ("train", "dev")):
+        if (c / sub).is_dir():
+            sets.append((f"chase {sub}", lambda p=c / sub: crops(p), role))
+    return sets

@@ -1,0 +1,123 @@
+"""Dice location: foreground against the tray, split touching dice, keep die-shaped blobs.
+
+The background is either a learned empty tray (:class:`vision.tray.TrayModel`) or, for a single
+photo, a smooth estimate (a large median filter on a small copy of the image).
+"""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+from vision.types import Candidate
+
+WORK_WIDTH = 640  # images are located at this width at most (coordinates scaled back)
+
+
+def estimate_background(image: np.ndarray) -> np.ndarray:
+    """A smooth background: median of a 1/8 copy over ~15x15 cells, scaled back to full size."""
+    h, w = image.shape[:2]
+    sw, sh = max(8, w // 8), max(8, h // 8)
+    small = cv2.resize(image, (sw, sh), interpolation=cv2.INTER_AREA)
+    k = min(15, (min(sw, sh) // 2) * 2 - 1)
+    if k >= 3:
+        small = cv2.medianBlur(small, k)
+        small = cv2.medianBlur(small, k)
+    return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+def foreground(image: np.ndarray, background: np.ndarray, min_delta: float = 22.0) -> np.ndarray:
+    """uint8 mask of pixels that differ from ``background`` (Lab distance, soft shadows excluded)."""
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB).astype(np.int16)
+    blab = cv2.cvtColor(background, cv2.COLOR_BGR2LAB).astype(np.int16)
+    d = lab - blab
+    dl = d[:, :, 0].astype(np.float32)
+    dc = np.sqrt((d[:, :, 1].astype(np.float32)) ** 2 + (d[:, :, 2].astype(np.float32)) ** 2)
+    # a shadow is darker with little colour change: count only part of its darkening
+    shadow = (dl < 0) & (dc < 10)
+    dist = np.where(shadow, -dl * 0.45, np.sqrt(dl * dl + 2.0 * dc * dc))
+    noise = float(np.percentile(dist, 20)) * 3.0 + 6.0
+    fg = (dist > max(min_delta, noise)).astype(np.uint8) * 255
+    fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    return fg
+
+
+def _candidate(mask: np.ndarray, x0: int, y0: int, contour: np.ndarray) -> Candidate | None:
+    area = cv2.contourArea(contour)
+    if area < 30:
+        return None
+    (cx, cy), (w, h), ang = cv2.minAreaRect(contour)
+    if min(w, h) < 5:
+        return None
+    hull = cv2.convexHull(contour)
+    solidity = area / max(1.0, cv2.contourArea(hull))
+    sq = min(w, h) / max(w, h)
+    box = cv2.boxPoints(((cx, cy), (w, h), ang)).astype(np.float32)
+    side = math.sqrt(area)
+    return Candidate((cx + x0, cy + y0), side, box + (x0, y0), ang, mask, (x0, y0), sq, solidity)
+
+
+def _split(comp: np.ndarray, single_area: float) -> list[np.ndarray]:
+    """Split a blob of touching dice by distance-transform peaks (watershed on the blob)."""
+    dist = cv2.distanceTransform(comp, cv2.DIST_L2, 5)
+    r = math.sqrt(single_area) / 2
+    peaks = (dist > 0.62 * r).astype(np.uint8)
+    n, markers = cv2.connectedComponents(peaks)
+    if n <= 2:
+        return [comp]
+    markers = markers.astype(np.int32)
+    markers[comp == 0] = 0
+    bgr = cv2.cvtColor(comp, cv2.COLOR_GRAY2BGR)
+    unknown = (comp > 0) & (peaks == 0)
+    markers[unknown] = 0
+    markers[comp == 0] = n  # background label
+    cv2.watershed(bgr, markers)
+    parts = []
+    for i in range(1, n):
+        part = ((markers == i) & (comp > 0)).astype(np.uint8) * 255
+        if part.any():
+            parts.append(part)
+    return parts or [comp]
+
+
+def locate(image: np.ndarray, fg: np.ndarray, min_side: float = 8.0) -> list[Candidate]:
+    """Die-sized, die-shaped blobs of ``fg``; touching dice separated; obvious non-dice dropped."""
+    h, w = fg.shape
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(fg, connectivity=8)
+    max_side = 0.45 * min(h, w)
+    comps = []
+    for i in range(1, n):
+        a = stats[i, cv2.CC_STAT_AREA]
+        bw, bh = stats[i, cv2.CC_STAT_WIDTH], stats[i, cv2.CC_STAT_HEIGHT]
+        if a < min_side * min_side * 0.6 or max(bw, bh) > 2.6 * max_side:
+            continue
+        comps.append(i)
+    areas = sorted(stats[i, cv2.CC_STAT_AREA] for i in comps)
+    typical = float(np.median(areas)) if areas else 0.0
+    out: list[Candidate] = []
+    for i in comps:
+        x0, y0 = stats[i, cv2.CC_STAT_LEFT], stats[i, cv2.CC_STAT_TOP]
+        bw, bh = stats[i, cv2.CC_STAT_WIDTH], stats[i, cv2.CC_STAT_HEIGHT]
+        pad = 2
+        xa, ya = max(0, x0 - pad), max(0, y0 - pad)
+        xb, yb = min(w, x0 + bw + pad), min(h, y0 + bh + pad)
+        comp = (labels[ya:yb, xa:xb] == i).astype(np.uint8) * 255
+        area = stats[i, cv2.CC_STAT_AREA]
+        parts = [comp]
+        if typical and area > 1.7 * typical:
+            parts = _split(comp, typical)
+        for part in parts:
+            cs, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+            if not cs:
+                continue
+            c = max(cs, key=cv2.contourArea)
+            cand = _candidate(part, xa, ya, c)
+            if cand is None or cand.side < min_side or cand.side > max_side:
+                continue
+            if cand.squareness < 0.45 or cand.solidity < 0.6:
+                continue
+            out.append(cand)
+    return out

@@ -1,0 +1,249 @@
+"""Built-in pip reader: find pips on one die and check they form a standard d6 pattern.
+
+Works for any body colour: pips are blobs much darker or much lighter than the body, round, of a
+size fitting the die. The pips of the top face are the largest, roundest compact group; the
+group must match the canonical layout of 1-6 (up to rotation and mild perspective) or the
+reading is uncertain.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+# Canonical pip layouts on a face spanning [-1, 1]^2.
+PATTERNS: dict[int, np.ndarray] = {
+    1: np.array([[0.0, 0.0]]),
+    2: np.array([[-1.0, -1.0], [1.0, 1.0]]),
+    3: np.array([[-1.0, -1.0], [0.0, 0.0], [1.0, 1.0]]),
+    4: np.array([[-1.0, -1.0], [1.0, -1.0], [-1.0, 1.0], [1.0, 1.0]]),
+    5: np.array([[-1.0, -1.0], [1.0, -1.0], [-1.0, 1.0], [1.0, 1.0], [0.0, 0.0]]),
+    6: np.array([[-1.0, -1.0], [-1.0, 0.0], [-1.0, 1.0], [1.0, -1.0], [1.0, 0.0], [1.0, 1.0]]),
+}
+
+
+@dataclass(slots=True)
+class Pip:
+    x: float
+    y: float
+    area: float
+    roundness: float  # minor / major axis, 1 = circle
+    contrast: float
+
+
+@dataclass(slots=True)
+class PipRead:
+    value: int | None
+    confidence: float
+    pips: list[Pip]
+    center: tuple[float, float] | None  # centre of the pip group (top-face centre estimate), crop coords
+    reason: str = ""
+
+
+_RING = np.array([[math.cos(t), math.sin(t)] for t in np.linspace(0, 2 * math.pi, 16, endpoint=False)])
+
+
+def _blobs(diff: np.ndarray, inner: np.ndarray, side: float, rejects: list[Pip] | None = None) -> list[Pip]:
+    """Round blobs of strong ``diff`` (pip-polarity contrast) inside ``inner``.
+
+    Pips are found as peaks of the distance transform of the thresholded contrast, so pips that
+    touch each other or the die's edge are still separate discs, and thin edge stripes (pips of
+    side faces seen edge-on) are too narrow to count.
+    """
+    vals = diff[inner > 0]
+    if vals.size < 20:
+        return []
+    hi = float(np.percentile(vals, 99.5))
+    if hi < 28:
+        return []
+    thr = max(20.0, 0.35 * hi)
+    binary = ((diff > thr) & (inner > 0)).astype(np.uint8)
+    dt = cv2.distanceTransform(binary, cv2.DIST_L2, 5)
+    r_min = max(1.2, 0.035 * side)
+    r_max = 0.2 * side
+    peaks = (dt >= r_min) & (dt >= cv2.dilate(dt, np.ones((3, 3), np.uint8)))
+    ys, xs = np.nonzero(peaks)
+    order = np.argsort(-dt[ys, xs])
+    accepted: list[tuple[float, float, float]] = []
+    h, w = binary.shape
+    pips: list[Pip] = []
+    for k in order:
+        x, y, r = float(xs[k]), float(ys[k]), float(dt[ys[k], xs[k]]) + 0.5
+        if any(math.hypot(x - ax, y - ay) < 1.3 * max(r, ar) for ax, ay, ar in accepted):
+            continue
+        accepted.append((x, y, r))
+        if r > r_max:
+            if rejects is not None:
+                rejects.append(Pip(x, y, math.pi * r * r, 0.0, 0.0))
+            continue
+        # the body must surround the disc: few ring points at 1.7 r are pip-coloured
+        ring = np.round(_RING * (1.7 * r + 1.0) + (x, y)).astype(int)
+        inside = (ring[:, 0] >= 0) & (ring[:, 0] < w) & (ring[:, 1] >= 0) & (ring[:, 1] < h)
+        hits = int(binary[ring[inside, 1], ring[inside, 0]].sum())
+        roundness = 1.0 - hits / 16.0
+        if roundness < 0.55:
+            if rejects is not None:
+                rejects.append(Pip(x, y, math.pi * r * r, roundness, 0.0))
+            continue
+        pips.append(Pip(x, y, math.pi * r * r, roundness, float(diff[int(y), int(x)])))
+    if pips:
+        # the pips of one die are alike: drop discs much smaller than the largest ones (edge stripes)
+        ref = sorted((p.area for p in pips), reverse=True)[min(2, len(pips) - 1)]
+        small = [p for p in pips if p.area < 0.35 * ref]
+        if rejects is not None:
+            rejects.extend(p for p in small if p.area > 0.2 * ref)
+        pips = [p for p in pips if p.area >= 0.35 * ref]
+    return pips
+
+
+def _groups(pips: list[Pip], side: float, link_frac: float) -> list[list[Pip]]:
+    """Single-linkage groups of pips close enough to lie on one face."""
+    link = link_frac * side
+    n = len(pips)
+    parent = list(range(n))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i in range(n):
+        for j in range(i + 1, n):
+            if math.hypot(pips[i].x - pips[j].x, pips[i].y - pips[j].y) <= link:
+                parent[find(i)] = find(j)
+    out: dict[int, list[Pip]] = {}
+    for i in range(n):
+        out.setdefault(find(i), []).append(pips[i])
+    return list(out.values())
+
+
+def pattern_error(points: np.ndarray, value: int) -> float:
+    """How far ``points`` are from the canonical layout of ``value`` (0 = perfect, ~1 = unrelated)."""
+    n = len(points)
+    if n != value:
+        return 1.0
+    if n == 1:
+        return 0.0
+    c = points.mean(axis=0)
+    p = points - c
+    if n in (2, 3):
+        span = np.linalg.norm(p, axis=1).max()
+        if span <= 1e-6:
+            return 1.0
+        if n == 2:
+            return 0.0
+        # three in a line, the middle one at the midpoint
+        order = np.argsort(p @ (p[np.argmax(np.linalg.norm(p, axis=1))]))
+        a, m, b = points[order]
+        mid = (a + b) / 2
+        return float(np.linalg.norm(m - mid) / (np.linalg.norm(b - a) / 2))
+    # 4-6: whiten both (absorbs scale, shear and foreshortening) then search rotation
+    q = PATTERNS[value]
+    cov_p = np.cov(p.T) + np.eye(2) * 1e-6
+    if np.linalg.cond(cov_p) > 50:
+        return 1.0
+    wp = p @ np.linalg.inv(np.linalg.cholesky(cov_p)).T
+    qc = q - q.mean(axis=0)
+    wq = qc @ np.linalg.inv(np.linalg.cholesky(np.cov(qc.T))).T
+    best = 9.0
+    for deg in range(0, 180, 4):
+        t = math.radians(deg)
+        r = np.array([[math.cos(t), -math.sin(t)], [math.sin(t), math.cos(t)]])
+        rq = wq @ r.T
+        d = np.linalg.norm(wp[:, None, :] - rq[None, :, :], axis=2)
+        nn = d.argmin(axis=1)
+        if len(set(nn.tolist())) != n:
+            continue
+        best = min(best, float(d.min(axis=1).mean()))
+    return min(1.0, best / 0.6)
+
+
+def _score(group: list[Pip], side: float, centre: tuple[float, float]) -> tuple[int | None, float, str]:
+    n = len(group)
+    if n == 0 or n > 6:
+        return None, 0.0, f"{n} pips"
+    pts = np.array([[p.x, p.y] for p in group])
+    err = pattern_error(pts, n)
+    areas = np.array([p.area for p in group])
+    conf = 1.0 - err
+    if n > 1:
+        size_cv = float(areas.std() / areas.mean())
+        conf -= max(0.0, size_cv - 0.25)
+        # spacing must fit a face of this die: corner pips are ~0.25-0.35 side from the centre
+        spread = float(np.linalg.norm(pts - pts.mean(axis=0), axis=1).max()) / side
+        lo = {2: 0.2, 3: 0.2, 4: 0.2, 5: 0.2, 6: 0.2}[n]
+        if spread < lo or spread > 0.62:
+            conf -= 0.5
+    # the pip group sits in the middle of the top face
+    off = float(np.hypot(*(pts.mean(axis=0) - np.array(centre)))) / side
+    conf -= max(0.0, off - 0.22) * 3.0
+    if n == 1:
+        # a lone pip is the easiest misreading (a pip of another face, glare): demand a big central one
+        d = 2 * math.sqrt(group[0].area / math.pi) / side
+        conf -= max(0.0, 0.2 - d) * 4.0
+    rnd = min(p.roundness for p in group)
+    conf -= max(0.0, 0.6 - rnd)
+    return n, max(0.0, min(1.0, conf)), f"pattern error {err:.2f}"
+
+
+def read_pips(crop: np.ndarray, mask: np.ndarray | None, side: float) -> PipRead:
+    """Read the top face of the die in ``crop`` (BGR) within ``mask``; ``side`` = die side in pixels."""
+    if crop.size == 0 or side < 6:
+        return PipRead(None, 0.0, [], None, "too small")
+    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB)
+    light = cv2.GaussianBlur(lab[:, :, 0], (3, 3), 0).astype(np.float32)
+    if mask is None:
+        mask = np.full(crop.shape[:2], 255, np.uint8)
+    k = max(1, round(0.02 * side))
+    inner = cv2.erode(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * k + 1, 2 * k + 1)))
+    vals = light[inner > 0]
+    if vals.size < 20:
+        return PipRead(None, 0.0, [], None, "empty mask")
+    body = float(np.median(vals))
+    chroma = np.linalg.norm(lab[:, :, 1:].astype(np.float32) - np.median(lab[:, :, 1:][inner > 0], axis=0), axis=2)
+    best = PipRead(None, 0.0, [], None, "no pips")
+    m = cv2.moments(mask, binaryImage=True)
+    centre = (m["m10"] / m["m00"], m["m01"] / m["m00"]) if m["m00"] else (crop.shape[1] / 2, crop.shape[0] / 2)
+    for polarity in (1.0, -1.0):
+        diff = polarity * (light - body)
+        diff = np.maximum(diff, 0) + 0.5 * chroma * (diff > 8)
+        rejects: list[Pip] = []
+        pips = _blobs(diff, inner, side, rejects)
+        if not pips:
+            continue
+        big = max(p.area for p in pips)
+        tops = [p for p in pips if p.area >= 0.6 * big]
+        for subset, link in ((tops, 0.8), (pips, 0.8), (pips, 0.5)):
+            groups = _groups(subset, side, link)
+            # the top face: largest, roundest pips
+            groups.sort(key=lambda g: -(np.median([p.area for p in g]) * min(p.roundness for p in g)))
+            g = groups[0]
+            value, conf, why = _score(g, side, centre)
+            gc = np.mean([[p.x, p.y] for p in g], axis=0)
+            # blobs that nearly passed as pips, on this face: the count is in doubt
+            near = sum(1 for r in rejects if math.hypot(r.x - gc[0], r.y - gc[1]) < 0.45 * side)
+            conf -= 0.3 * near
+            if len(groups) > 1:
+                # another group of similar pips: which face is on top is less clear
+                g2 = groups[1]
+                ratio = np.median([p.area for p in g2]) / np.median([p.area for p in g])
+                if ratio > 0.7:
+                    conf -= 0.25 * (ratio - 0.7) / 0.3 + 0.1
+            if value is not None and conf >= 0.5:
+                break
+        # pips of the other polarity compete with this reading
+        if conf > best.confidence or best.value is None:
+            c = (float(np.mean([p.x for p in g])), float(np.mean([p.y for p in g])))
+            if value is not None and (conf > best.confidence or best.value is None):
+                if best.value is not None and best.confidence > 0.5:
+                    conf -= 0.3  # both polarities look like pips
+                best = PipRead(value, max(0.0, conf), g, c, why)
+            elif best.value is not None and conf > 0.5:
+                best.confidence = max(0.0, best.confidence - 0.3)
+        elif value is not None and conf > 0.5:
+            best.confidence = max(0.0, best.confidence - 0.3)
+    return best

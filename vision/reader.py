@@ -1,0 +1,182 @@
+"""Read every die in one image: locate, read pips (and enrolled faces), decide confidence and status."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.locate import estimate_background, foreground, locate
+from vision.pips import read_pips
+from vision.types import CROOKED, OK, OK_CONFIDENCE, UNCERTAIN, Candidate, DieReading, VisionError
+
+MAX_PIXELS = 40_000_000  # refuse absurd images (decompression bombs) before decoding fully
+PIP_DIE = "d6"
+
+
+@dataclass(slots=True)
+class Crop:
+    image: np.ndarray
+    mask: np.ndarray
+    origin: tuple[int, int]
+
+
+def crop_candidate(image: np.ndarray, cand: Candidate, pad: float = 0.15) -> Crop:
+    """The candidate's pixels with a little margin, and its mask in the same frame."""
+    mh, mw = cand.mask.shape
+    x0, y0 = cand.origin
+    p = int(round(pad * cand.side))
+    h, w = image.shape[:2]
+    xa, ya = max(0, x0 - p), max(0, y0 - p)
+    xb, yb = min(w, x0 + mw + p), min(h, y0 + mh + p)
+    sub = image[ya:yb, xa:xb]
+    mask = np.zeros(sub.shape[:2], np.uint8)
+    mask[y0 - ya : y0 - ya + mh, x0 - xa : x0 - xa + mw] = cand.mask
+    return Crop(sub, mask, (xa, ya))
+
+
+def is_crooked(cand: Candidate) -> bool:
+    """A flat die seen from above is a square; a leaning one shows sides and is not."""
+    return cand.squareness < 0.72 or cand.solidity < 0.78
+
+
+class DiceReader:
+    """Reads images; ``enrolled`` (an :class:`vision.enroll.EnrolledSet`) adds non-pip dice."""
+
+    def __init__(self, enrolled: object | None = None, *, top_down: bool = True) -> None:
+        self.enrolled = enrolled
+        self.top_down = top_down
+
+    def read(self, image: np.ndarray, background: np.ndarray | None = None) -> list[DieReading]:
+        if image is None or image.ndim not in (2, 3) or image.size == 0:
+            raise VisionError("not an image")
+        if image.ndim == 2:
+            image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+        elif image.shape[2] == 4:
+            image = cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
+        h, w = image.shape[:2]
+        scale = 1.0
+        work = image
+        if max(h, w) > 1000:
+            scale = 1000 / max(h, w)
+            work = cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
+            if background is not None:
+                background = cv2.resize(background, work.shape[1::-1], interpolation=cv2.INTER_AREA)
+        if background is None:
+            background = estimate_background(work)
+        fg = foreground(work, background)
+        cands = locate(work, fg)
+        out = [self.read_candidate(work, c) for c in cands]
+        out = [r for r in out if r is not None]
+        if scale != 1.0:
+            for r in out:
+                r.center = (r.center[0] / scale, r.center[1] / scale)
+        return out
+
+    def read_single(self, image: np.ndarray) -> list[DieReading]:
+        """Read a crop that holds one die (no location step beyond separating it from the border)."""
+        if image is None or image.ndim != 3 or image.size == 0:
+            raise VisionError("not an image")
+        h, w = image.shape[:2]
+        border = np.concatenate([image[0], image[-1], image[:, 0], image[:, -1]])
+        bg = np.empty_like(image)
+        bg[:] = np.median(border, axis=0).astype(np.uint8)
+        fg = foreground(image, bg)
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(fg)
+        best = None
+        for i in range(1, n):
+            if best is None or stats[i, cv2.CC_STAT_AREA] > stats[best, cv2.CC_STAT_AREA]:
+                best = i
+        if best is not None and stats[best, cv2.CC_STAT_AREA] > 0.2 * h * w:
+            mask = (labels == best).astype(np.uint8) * 255
+            mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))
+        else:
+            mask = np.full((h, w), 255, np.uint8)
+        cs, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        from vision.locate import _candidate
+
+        cand = _candidate(mask, 0, 0, max(cs, key=cv2.contourArea)) if cs else None
+        if cand is None:
+            return []
+        cand.mask = cv2.drawContours(np.zeros((h, w), np.uint8), [cv2.convexHull(max(cs, key=cv2.contourArea))], -1, 255, -1)
+        r = self.read_candidate(image, cand, allow_crooked=False)
+        return [r] if r is not None else []
+
+    def read_candidate(self, image: np.ndarray, cand: Candidate, allow_crooked: bool = True) -> DieReading | None:
+        crop = crop_candidate(image, cand)
+        pr = read_pips(crop.image, crop.mask, cand.side)
+        crooked = self.top_down and allow_crooked and is_crooked(cand)
+        center = cand.center
+        if pr.center is not None:
+            center = (pr.center[0] + crop.origin[0], pr.center[1] + crop.origin[1])
+        if self.enrolled is not None:
+            r = self.enrolled.classify(crop, cand, pr)  # type: ignore[attr-defined]
+            if r is not None:
+                r.center = center if r.value is not None and pr.value == r.value else cand.center
+                if crooked:
+                    r.status = CROOKED
+                return r
+        if pr.value is None:
+            # die-shaped but unreadable: report it, flagged, only if it really looks like a die
+            if cand.squareness > 0.8 and cand.solidity > 0.88 and pr.pips:
+                return DieReading(PIP_DIE, None, None, 0.0, cand.center, UNCERTAIN, [pr.reason])
+            return None
+        status = OK if pr.confidence >= OK_CONFIDENCE else UNCERTAIN
+        if crooked:
+            status = CROOKED
+        return DieReading(PIP_DIE, str(pr.value), pr.value, pr.confidence, center, status, [pr.reason])
+
+
+def decode_image_file(path: str) -> np.ndarray:
+    """Decode an image file or raise :class:`VisionError` saying why (missing, empty, not an image, huge)."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read(300_000_000)
+    except OSError as exc:
+        raise VisionError(f"{path}: cannot read ({exc.strerror or exc})") from exc
+    if not data:
+        raise VisionError(f"{path}: empty file")
+    buf = np.frombuffer(data, np.uint8)
+    # check the declared size before decoding (a tiny file can declare a gigantic image)
+    try:
+        ok = cv2.haveImageReader(path)
+    except cv2.error:
+        ok = True
+    if not ok:
+        raise VisionError(f"{path}: not an image OpenCV can read")
+    dims = _declared_size(data)
+    if dims is not None and dims[0] * dims[1] > MAX_PIXELS:
+        raise VisionError(f"{path}: image too large ({dims[0]}x{dims[1]})")
+    try:
+        img = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    except cv2.error as exc:
+        raise VisionError(f"{path}: cannot decode image ({exc})") from exc
+    if img is None or img.size == 0:
+        raise VisionError(f"{path}: not an image OpenCV can read")
+    if img.shape[0] * img.shape[1] > MAX_PIXELS:
+        raise VisionError(f"{path}: image too large ({img.shape[1]}x{img.shape[0]})")
+    return img
+
+
+def _declared_size(data: bytes) -> tuple[int, int] | None:
+    """Width and height from a PNG or JPEG header, if found."""
+    if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24:
+        return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+    if data[:2] == b"\xff\xd8":
+        i = 2
+        while i + 9 < len(data):
+            if data[i] != 0xFF:
+                i += 1
+                continue
+            marker = data[i + 1]
+            if marker in (0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF):
+                h = int.from_bytes(data[i + 5 : i + 7], "big")
+                w = int.from_bytes(data[i + 7 : i + 9], "big")
+                return w, h
+            if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7:
+                i += 2
+                continue
+            seg = int.from_bytes(data[i + 2 : i + 4], "big")
+            i += 2 + seg
+    return None

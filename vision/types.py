@@ -1,0 +1,56 @@
+"""Plain data passed between the pipeline stages."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+OK = "ok"
+UNCERTAIN = "uncertain"
+CROOKED = "crooked"
+
+#: Confidence at or above which a reading may be reported ``ok``.
+OK_CONFIDENCE = 0.8
+
+
+class VisionError(Exception):
+    """A clear, user-facing failure of the vision pipeline (bad image, lost camera, bad set)."""
+
+
+@dataclass(slots=True)
+class Candidate:
+    """A blob that may be a die: where it is in the image and how it looks."""
+
+    center: tuple[float, float]
+    side: float  # estimated side of the top face, pixels
+    box: np.ndarray  # 4x2 float32 corners of the min-area rectangle
+    angle: float  # degrees, orientation of the rectangle
+    mask: np.ndarray  # uint8 mask (full image size is not kept: see ``origin``)
+    origin: tuple[int, int]  # top-left of ``mask`` in the image
+    squareness: float  # short side / long side of the min-area rectangle
+    solidity: float  # area / convex-hull area
+    crooked: bool = False
+
+
+@dataclass(slots=True)
+class DieReading:
+    """One die as reported: ``die`` id, ``face`` label, numeric ``value`` if any, and trust."""
+
+    die: str
+    face: str | None
+    value: int | None
+    confidence: float
+    center: tuple[float, float]
+    status: str
+    notes: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "die": self.die,
+            "face": self.face,
+            "value": self.value,
+            "confidence": round(float(self.confidence), 3),
+            "center": [round(float(self.center[0]), 1), round(float(self.center[1]), 1)],
+            "status": self.status,
+        }
