@@ -190,6 +190,27 @@ def _score(group: list[Pip], side: float, centre: tuple[float, float]) -> tuple[
     return n, max(0.0, min(1.0, conf)), f"pattern error {err:.2f}"
 
 
+def face_region(lab: np.ndarray, mask: np.ndarray, side: float) -> np.ndarray:
+    """The die's body (and what it encloses) inside ``mask``: drops shadow and background fringes."""
+    k = max(1, round(0.2 * side))
+    core = cv2.erode(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * k + 1, 2 * k + 1)))
+    if cv2.countNonZero(core) < 10:
+        core = mask
+    ref = np.median(lab[core > 0].reshape(-1, 3).astype(np.float32), axis=0)
+    d = lab.astype(np.float32) - ref
+    close = ((np.abs(d[:, :, 0]) < 30) & (np.hypot(d[:, :, 1], d[:, :, 2]) < 18) & (mask > 0)).astype(np.uint8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(close)
+    if n <= 1:
+        return mask
+    i = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    cs, _ = cv2.findContours((labels == i).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    hull = cv2.convexHull(max(cs, key=cv2.contourArea))
+    region = cv2.drawContours(np.zeros_like(mask), [hull], -1, 255, -1)
+    if cv2.countNonZero(region) < 0.3 * cv2.countNonZero(mask):
+        return mask
+    return cv2.bitwise_and(region, mask)
+
+
 def read_pips(crop: np.ndarray, mask: np.ndarray | None, side: float) -> PipRead:
     """Read the top face of the die in ``crop`` (BGR) within ``mask``; ``side`` = die side in pixels."""
     if crop.size == 0 or side < 6:
@@ -198,13 +219,13 @@ def read_pips(crop: np.ndarray, mask: np.ndarray | None, side: float) -> PipRead
     light = cv2.GaussianBlur(lab[:, :, 0], (3, 3), 0).astype(np.float32)
     if mask is None:
         mask = np.full(crop.shape[:2], 255, np.uint8)
-    k = max(1, round(0.02 * side))
-    inner = cv2.erode(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * k + 1, 2 * k + 1)))
+    inner = face_region(lab, mask, side)
     vals = light[inner > 0]
     if vals.size < 20:
         return PipRead(None, 0.0, [], None, "empty mask")
     body = float(np.median(vals))
-    chroma = np.linalg.norm(lab[:, :, 1:].astype(np.float32) - np.median(lab[:, :, 1:][inner > 0], axis=0), axis=2)
+    ab = lab[:, :, 1:].astype(np.float32)
+    chroma = np.linalg.norm(ab - np.median(ab[inner > 0], axis=0), axis=2)
     best = PipRead(None, 0.0, [], None, "no pips")
     m = cv2.moments(mask, binaryImage=True)
     centre = (m["m10"] / m["m00"], m["m01"] / m["m00"]) if m["m00"] else (crop.shape[1] / 2, crop.shape[0] / 2)
