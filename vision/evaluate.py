@@ -139,6 +139,7 @@ def score_item(item: Item, readings: list[DieReading], score: Score) -> None:
         score.labelled += 1
         if best is None:
             score.missed += 1
+            score.errors.append(f"MISS {item.path.name}: {lab.die}:{lab.face} at {lab.center}")
             continue
         free.remove(best)
         correct = best.face == lab.face and (lab.die is None or best.die == lab.die)

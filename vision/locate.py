@@ -16,15 +16,19 @@ from vision.types import Candidate
 WORK_WIDTH = 640  # images are located at this width at most (coordinates scaled back)
 
 
-def estimate_background(image: np.ndarray) -> np.ndarray:
-    """A smooth background: median of a 1/8 copy over ~15x15 cells, scaled back to full size."""
+def estimate_background(image: np.ndarray, die_side: float | None = None) -> np.ndarray:
+    """A smooth background: a median filter wider than two dice removes them, keeps larger things.
+
+    Without ``die_side`` the window is ~1/5 of the image (dice up to ~1/10 of the image vanish).
+    """
     h, w = image.shape[:2]
-    sw, sh = max(8, w // 8), max(8, h // 8)
+    f = 4 if die_side is not None and die_side < 60 else 8
+    sw, sh = max(8, w // f), max(8, h // f)
     small = cv2.resize(image, (sw, sh), interpolation=cv2.INTER_AREA)
-    k = min(15, (min(sw, sh) // 2) * 2 - 1)
+    window = 2.6 * die_side / f if die_side is not None else min(sw, sh) / 4
+    k = int(min(window, min(sw, sh) - 1)) // 2 * 2 + 1
     if k >= 3:
-        small = cv2.medianBlur(small, k)
-        small = cv2.medianBlur(small, k)
+        small = cv2.medianBlur(small, min(k, 255))
     return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
@@ -43,6 +47,22 @@ def foreground(image: np.ndarray, background: np.ndarray, min_delta: float = 22.
     fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
     return fg
+
+
+def texture_mask(image: np.ndarray) -> np.ndarray:
+    """Regions enclosed by strong edges (pips, a die's outline): finds dice whose body matches the tray."""
+    light = cv2.GaussianBlur(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), (3, 3), 0)
+    gx = cv2.Sobel(light, cv2.CV_16S, 1, 0, ksize=3)
+    gy = cv2.Sobel(light, cv2.CV_16S, 0, 1, ksize=3)
+    grad = cv2.add(cv2.convertScaleAbs(gx), cv2.convertScaleAbs(gy))
+    thr = max(60.0, 6.0 * float(np.median(grad)))
+    edges = (grad > thr).astype(np.uint8) * 255
+    k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
+    closed = cv2.morphologyEx(edges, cv2.MORPH_CLOSE, k)
+    cs, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    filled = np.zeros_like(closed)
+    cv2.drawContours(filled, cs, -1, 255, -1)
+    return cv2.morphologyEx(filled, cv2.MORPH_OPEN, k)
 
 
 def _candidate(mask: np.ndarray, x0: int, y0: int, contour: np.ndarray) -> Candidate | None:
@@ -102,6 +122,8 @@ def locate(image: np.ndarray, fg: np.ndarray, min_side: float = 8.0) -> list[Can
         x0, y0 = stats[i, cv2.CC_STAT_LEFT], stats[i, cv2.CC_STAT_TOP]
         bw, bh = stats[i, cv2.CC_STAT_WIDTH], stats[i, cv2.CC_STAT_HEIGHT]
         pad = 2
+        if x0 == 0 or y0 == 0 or x0 + bw >= w or y0 + bh >= h:
+            continue  # cut by the image edge: cannot be read whole
         xa, ya = max(0, x0 - pad), max(0, y0 - pad)
         xb, yb = min(w, x0 + bw + pad), min(h, y0 + bh + pad)
         comp = (labels[ya:yb, xa:xb] == i).astype(np.uint8) * 255

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.locate import estimate_background, foreground, locate
+from vision.locate import estimate_background, foreground, locate, texture_mask
 from vision.pips import read_pips
 from vision.types import CROOKED, OK, OK_CONFIDENCE, UNCERTAIN, Candidate, DieReading, VisionError
 
@@ -64,8 +64,12 @@ class DiceReader:
             if background is not None:
                 background = cv2.resize(background, work.shape[1::-1], interpolation=cv2.INTER_AREA)
         if background is None:
-            background = estimate_background(work)
+            # first pass finds some dice and their size; the second uses a window fitted to them
+            cands = locate(work, foreground(work, estimate_background(work)))
+            sides = [c.side for c in cands if c.squareness > 0.75 and c.solidity > 0.85]
+            background = estimate_background(work, float(np.median(sides)) if sides else None)
         fg = foreground(work, background)
+        fg = fg | _new_blobs(texture_mask(work), fg)
         cands = locate(work, fg)
         out = [self.read_candidate(work, c) for c in cands]
         out = [r for r in out if r is not None]
@@ -126,6 +130,18 @@ class DiceReader:
         if crooked:
             status = CROOKED
         return DieReading(PIP_DIE, str(pr.value), pr.value, pr.confidence, center, status, [pr.reason])
+
+
+def _new_blobs(extra: np.ndarray, fg: np.ndarray) -> np.ndarray:
+    """Components of ``extra`` that do not touch ``fg``."""
+    n, labels = cv2.connectedComponents(extra)
+    if n <= 1:
+        return np.zeros_like(extra)
+    touched = np.unique(labels[(fg > 0) & (labels > 0)])
+    keep = np.ones(n, bool)
+    keep[0] = False
+    keep[touched] = False
+    return (keep[labels]).astype(np.uint8) * 255
 
 
 def decode_image_file(path: str) -> np.ndarray:

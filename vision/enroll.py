@@ -1,0 +1,267 @@
+"""Enrolment of dice the pip reader does not know: learn them from photos, store them, match them.
+
+``DIR/<die id>/<face label>/*.jpg|png``: each photo shows one die with that face up, taken by the
+same camera. For every photo the die is located and two classical features are kept:
+
+* its body colour (median Lab of the face region), which tells the dice apart;
+* its top face rectified to a small square patch (Lab, body colour subtracted), compared at the
+  four right-angle rotations by normalised correlation, which tells the faces apart.
+
+A reading is the best (die, face); its confidence comes from the margin over the best *other*
+answer, so two look-alike faces give ``uncertain``, never a confident guess. Pipped faces are
+also checked against the built-in pip reader: when both speak and disagree, the die is uncertain.
+
+Sets are stored as ``<name>.npz`` under :func:`sets_dir`.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.locate import estimate_background, foreground, locate
+from vision.pips import PipRead, face_region, read_pips
+from vision.reader import Crop, decode_image_file
+from vision.types import OK, OK_CONFIDENCE, UNCERTAIN, Candidate, DieReading, VisionError
+
+PATCH = 24
+NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+SUFFIXES = {".jpg", ".jpeg", ".png"}
+
+
+def data_dir() -> Path:
+    """``$DICE_COMPANION_DATA``, else ``$XDG_DATA_HOME/dice-companion``, else ``~/.local/share/dice-companion``."""
+    env = os.environ.get("DICE_COMPANION_DATA")
+    if env:
+        return Path(env)
+    xdg = os.environ.get("XDG_DATA_HOME")
+    return (Path(xdg) if xdg else Path.home() / ".local" / "share") / "dice-companion"
+
+
+def sets_dir() -> Path:
+    return data_dir() / "sets"
+
+
+def face_patch(crop: Crop, cand: Candidate) -> tuple[np.ndarray, np.ndarray]:
+    """(body colour Lab, rectified top-face patch PATCH x PATCH x 3, body colour removed, float32)."""
+    lab = cv2.cvtColor(crop.image, cv2.COLOR_BGR2LAB)
+    region = face_region(lab, crop.mask, cand.side)
+    pts = cv2.findNonZero(region)
+    if pts is None or len(pts) < 10:
+        raise VisionError("no die face found")
+    (cx, cy), (w, h), ang = cv2.minAreaRect(pts)
+    side = 0.8 * min(w, h)  # inner part of the face: edges and shading vary too much
+    vals = lab[region > 0].reshape(-1, 3).astype(np.float32)
+    body = np.median(vals, axis=0)
+    src = cv2.boxPoints(((cx, cy), (side, side), ang)).astype(np.float32)
+    dst = np.array([[0, PATCH - 1], [0, 0], [PATCH - 1, 0], [PATCH - 1, PATCH - 1]], np.float32)
+    m = cv2.getPerspectiveTransform(src, dst)
+    patch = cv2.warpPerspective(lab, m, (PATCH, PATCH), flags=cv2.INTER_AREA).astype(np.float32)
+    patch -= body
+    patch[:, :, 1:] *= 1.5  # colour icons (disco faces) matter as much as shape
+    return body, patch
+
+
+def _ncc(a: np.ndarray, b: np.ndarray) -> float:
+    """Best correlation of ``a`` with ``b`` rotated by 0/90/180/270 degrees."""
+    va = a.ravel() - a.mean()
+    na = float(np.linalg.norm(va)) or 1.0
+    best = -1.0
+    for k in range(4):
+        vb = np.rot90(b, k).ravel()
+        vb = vb - vb.mean()
+        nb = float(np.linalg.norm(vb)) or 1.0
+        best = max(best, float(va @ vb) / (na * nb))
+    return best
+
+
+def _plain_face(patch: np.ndarray) -> bool:
+    """A face with nothing on it (or nothing readable)."""
+    return float(np.abs(patch).max()) < 25
+
+
+@dataclass
+class EnrolledDie:
+    id: str
+    body: np.ndarray  # mean Lab of the body over its photos
+    body_spread: float
+    faces: dict[str, list[np.ndarray]] = field(default_factory=dict)
+    pip_faces: dict[str, int] = field(default_factory=dict)  # face label -> pips read on its photos
+
+
+@dataclass
+class EnrolledSet:
+    name: str
+    dice: dict[str, EnrolledDie]
+    skipped: list[str] = field(default_factory=list)
+
+    # ---- learning -------------------------------------------------------------------------
+    @classmethod
+    def learn(cls, name: str, folder: str | Path) -> EnrolledSet:
+        if not NAME_RE.match(name):
+            raise VisionError(f"set name {name!r}: use letters, digits, '-', '_' or '.'")
+        root = Path(folder)
+        if not root.is_dir():
+            raise VisionError(f"{folder}: not a folder")
+        dice: dict[str, EnrolledDie] = {}
+        skipped: list[str] = []
+        for die_dir in sorted(p for p in root.iterdir() if p.is_dir()):
+            bodies, faces, pips = [], {}, {}
+            for face_dir in sorted(p for p in die_dir.iterdir() if p.is_dir()):
+                for img_path in sorted(p for p in face_dir.iterdir() if p.suffix.lower() in SUFFIXES):
+                    try:
+                        image = decode_image_file(str(img_path))
+                        crop, cand = _single_die(image)
+                        body, patch = face_patch(crop, cand)
+                        pr = read_pips(crop.image, crop.mask, cand.side)
+                    except VisionError as exc:
+                        skipped.append(f"{img_path}: {exc}")
+                        continue
+                    bodies.append(body)
+                    faces.setdefault(face_dir.name, []).append(patch)
+                    if pr.value is not None and pr.confidence >= OK_CONFIDENCE:
+                        pips.setdefault(face_dir.name, []).append(pr.value)
+            if not faces:
+                continue
+            b = np.array(bodies)
+            pip_faces = {}
+            for label, vals in pips.items():
+                if len(vals) == len(faces[label]) and len(set(vals)) == 1 and str(vals[0]) == label:
+                    pip_faces[label] = vals[0]
+            spread = float(np.linalg.norm(b - b.mean(axis=0), axis=1).max()) if len(b) > 1 else 8.0
+            dice[die_dir.name] = EnrolledDie(die_dir.name, b.mean(axis=0), spread, faces, pip_faces)
+        if not dice:
+            raise VisionError(f"{folder}: no photos found in <die id>/<face>/*.jpg|png")
+        return cls(name, dice, skipped)
+
+    # ---- reading --------------------------------------------------------------------------
+    def classify(self, crop: Crop, cand: Candidate, pr: PipRead) -> DieReading | None:
+        """The enrolled die and face for this candidate, or None if it is none of this set's dice."""
+        try:
+            body, patch = face_patch(crop, cand)
+        except VisionError:
+            return None
+        scores: list[tuple[float, str, str]] = []
+        for die in self.dice.values():
+            dist = float(np.linalg.norm(body - die.body))
+            tol = max(14.0, 1.5 * die.body_spread)
+            if dist > 2.5 * tol:
+                continue
+            colour_pen = max(0.0, dist - tol) / tol * 0.3
+            for label, patches in die.faces.items():
+                s = max(_ncc(patch, p) for p in patches)
+                scores.append((s - colour_pen, die.id, label))
+        if not scores:
+            return None
+        scores.sort(reverse=True)
+        best, die_id, label = scores[0]
+        other = next((s for s, d, f in scores[1:] if (d, f) != (die_id, label)), -1.0)
+        margin = best - other
+        conf = max(0.0, min(1.0, (best - 0.45) / 0.3)) * max(0.0, min(1.0, margin / 0.15))
+        die = self.dices(die_id)
+        if pr.value is not None and pr.confidence >= OK_CONFIDENCE and die.pip_faces:
+            if die.pip_faces.get(label) == pr.value:
+                conf = max(conf, pr.confidence)  # appearance and pip count agree
+            elif str(pr.value) in die.pip_faces:
+                # the pip reader is sure of another face of this die: trust pips, flag the doubt
+                label = str(pr.value)
+                conf = min(conf, 0.6)
+        if best < 0.3:
+            return None
+        value = _face_number(die_id, label)
+        status = OK if conf >= OK_CONFIDENCE else UNCERTAIN
+        return DieReading(die_id, label, value, conf, cand.center, status, [f"match {best:.2f} margin {margin:.2f}"])
+
+    def dices(self, die_id: str) -> EnrolledDie:
+        return self.dice[die_id]
+
+    # ---- storage --------------------------------------------------------------------------
+    def save(self, folder: Path | None = None) -> Path:
+        folder = folder or sets_dir()
+        folder.mkdir(parents=True, exist_ok=True)
+        meta: dict[str, object] = {"name": self.name, "version": 1, "dice": {}}
+        arrays: dict[str, np.ndarray] = {}
+        for i, die in enumerate(self.dice.values()):
+            faces = {}
+            for j, (label, patches) in enumerate(die.faces.items()):
+                key = f"d{i}f{j}"
+                arrays[key] = np.stack(patches).astype(np.float16)
+                faces[label] = key
+            meta["dice"][die.id] = {  # type: ignore[index]
+                "body": [float(x) for x in die.body],
+                "spread": die.body_spread,
+                "faces": faces,
+                "pip_faces": die.pip_faces,
+            }
+        path = folder / f"{self.name}.npz"
+        tmp = folder / f".{self.name}.tmp.npz"
+        np.savez_compressed(tmp, meta=np.array(json.dumps(meta)), **arrays)
+        os.replace(tmp, path)
+        return path
+
+    @classmethod
+    def load(cls, name: str, folder: Path | None = None) -> EnrolledSet:
+        if not NAME_RE.match(name):
+            raise VisionError(f"set name {name!r} is not valid")
+        path = (folder or sets_dir()) / f"{name}.npz"
+        if not path.exists():
+            known = ", ".join(list_sets(folder)) or "none"
+            raise VisionError(f"no enrolled set {name!r} (enrolled sets: {known})")
+        try:
+            with np.load(path, allow_pickle=False) as z:
+                meta = json.loads(str(z["meta"]))
+                dice = {}
+                for die_id, d in meta["dice"].items():
+                    faces = {label: list(z[key].astype(np.float32)) for label, key in d["faces"].items()}
+                    dice[die_id] = EnrolledDie(die_id, np.array(d["body"], np.float32), float(d["spread"]),
+                                               faces, {k: int(v) for k, v in d["pip_faces"].items()})
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise VisionError(f"enrolled set {name!r} is damaged ({path}): {exc}") from exc
+        return cls(meta["name"], dice)
+
+
+def list_sets(folder: Path | None = None) -> list[str]:
+    folder = folder or sets_dir()
+    if not folder.is_dir():
+        return []
+    return sorted(p.stem for p in folder.glob("*.npz") if not p.name.startswith("."))
+
+
+def delete_set(name: str, folder: Path | None = None) -> None:
+    if not NAME_RE.match(name):
+        raise VisionError(f"set name {name!r} is not valid")
+    path = (folder or sets_dir()) / f"{name}.npz"
+    if not path.exists():
+        raise VisionError(f"no enrolled set {name!r}")
+    path.unlink()
+
+
+def _face_number(die_id: str, label: str) -> int | None:
+    try:
+        from companion.dice import all_kinds
+
+        kind = all_kinds().get(die_id)
+        if kind is not None:
+            return kind.face(label).number
+    except Exception:
+        pass
+    return int(label) if label.isdigit() else None
+
+
+def _single_die(image: np.ndarray) -> tuple[Crop, Candidate]:
+    """The one die in an enrolment photo (the most die-like blob)."""
+    from vision.reader import crop_candidate
+
+    fg = foreground(image, estimate_background(image))
+    cands = locate(image, fg)
+    if not cands:
+        raise VisionError("no die found in the photo")
+    cand = max(cands, key=lambda c: c.squareness * c.solidity * math.sqrt(c.side))
+    return crop_candidate(image, cand), cand

@@ -1,0 +1,65 @@
+"""Tray calibration: learn the empty tray (and its lighting) from a few frames, adapt slowly."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+ANALYSIS_WIDTH = 160
+
+
+def small_copy(frame: np.ndarray, width: int = ANALYSIS_WIDTH) -> np.ndarray:
+    """The frame shrunk to ``width`` (area averaging: also removes sensor noise), int16 BGR."""
+    h, w = frame.shape[:2]
+    sh = max(1, round(h * width / w))
+    return cv2.resize(frame, (width, sh), interpolation=cv2.INTER_AREA).astype(np.int16)
+
+
+class TrayModel:
+    """The empty tray at full and at analysis resolution.
+
+    ``learn(frame)`` during calibration (median of the frames seen); ``adapt(frame)`` later, only
+    when the tray is known to be empty, follows slow lighting changes.
+    """
+
+    def __init__(self, frames_needed: int = 5) -> None:
+        self.frames_needed = frames_needed
+        self._stack: list[np.ndarray] = []
+        self.background: np.ndarray | None = None  # full resolution BGR uint8
+        self.small: np.ndarray | None = None  # analysis resolution int16
+        self.noise = 6.0
+
+    @property
+    def ready(self) -> bool:
+        return self.background is not None
+
+    def learn(self, frame: np.ndarray) -> bool:
+        """Add an empty-tray frame; True once calibrated."""
+        self._stack.append(frame.copy())
+        if len(self._stack) >= self.frames_needed:
+            self.set_background(np.median(np.stack(self._stack), axis=0).astype(np.uint8))
+            smalls = np.stack([small_copy(f) for f in self._stack])
+            spread = np.abs(smalls - self.small[None]).max(axis=(0, 3))
+            self.noise = float(max(4.0, np.percentile(spread, 99)))
+            self._stack.clear()
+        return self.ready
+
+    def set_background(self, image: np.ndarray) -> None:
+        self.background = image.copy()
+        self.small = small_copy(image)
+
+    def adapt(self, frame: np.ndarray, small: np.ndarray, rate: float = 0.05) -> None:
+        """Blend an empty-tray frame into the model (lighting drift)."""
+        if self.background is None or self.small is None:
+            self.set_background(frame)
+            return
+        if frame.shape != self.background.shape:
+            self.set_background(frame)
+            return
+        cv2.addWeighted(frame, rate, self.background, 1 - rate, 0, dst=self.background)
+        self.small = (self.small * (1 - rate) + small * rate).astype(np.int16)
+
+    def difference(self, small: np.ndarray) -> np.ndarray:
+        """Per-pixel largest channel difference from the empty tray (analysis resolution)."""
+        assert self.small is not None
+        return np.abs(small - self.small).max(axis=2)
