@@ -5,12 +5,15 @@ from __future__ import annotations
 import argparse
 import sys
 
+from vision import commands as vision_commands
+
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="dice-companion")
-    parser.add_subparsers(dest="command", required=True)
+    sub = parser.add_subparsers(dest="command", required=True)
+    vision_commands.register(sub)
     args = parser.parse_args(argv)
-    return 0 if args else 1
+    return args.func(args)
 
 
 if __name__ == "__main__":

@@ -82,9 +82,12 @@ def _ncc(a: np.ndarray, b: np.ndarray) -> float:
     return best
 
 
-def _plain_face(patch: np.ndarray) -> bool:
-    """A face with nothing on it (or nothing readable)."""
-    return float(np.abs(patch).max()) < 25
+def ink_colour(patch: np.ndarray) -> np.ndarray:
+    """Mean (a, b) of what is printed on the face (pixels far from the body colour)."""
+    ink = np.linalg.norm(patch, axis=2) > 25
+    if ink.sum() < 4:
+        return np.zeros(2, np.float32)
+    return patch[ink][:, 1:].mean(axis=0)
 
 
 @dataclass
@@ -149,6 +152,7 @@ class EnrolledSet:
         except VisionError:
             return None
         scores: list[tuple[float, str, str]] = []
+        ink = ink_colour(patch)
         for die in self.dice.values():
             dist = float(np.linalg.norm(body - die.body))
             tol = max(14.0, 1.5 * die.body_spread)
@@ -156,7 +160,9 @@ class EnrolledSet:
                 continue
             colour_pen = max(0.0, dist - tol) / tol * 0.3
             for label, patches in die.faces.items():
-                s = max(_ncc(patch, p) for p in patches)
+                # shape (correlation) and the colour of the print (disco faces differ by colour only)
+                s = max(_ncc(patch, p) - max(0.0, float(np.linalg.norm(ink - ink_colour(p))) - 10) / 40
+                        for p in patches)
                 scores.append((s - colour_pen, die.id, label))
         if not scores:
             return None
@@ -164,16 +170,17 @@ class EnrolledSet:
         best, die_id, label = scores[0]
         other = next((s for s, d, f in scores[1:] if (d, f) != (die_id, label)), -1.0)
         margin = best - other
-        conf = max(0.0, min(1.0, (best - 0.45) / 0.3)) * max(0.0, min(1.0, margin / 0.15))
+        conf = max(0.0, min(1.0, (best - 0.5) / 0.3)) * max(0.0, min(1.0, margin / 0.2))
         die = self.dices(die_id)
         if pr.value is not None and pr.confidence >= OK_CONFIDENCE and die.pip_faces:
             if die.pip_faces.get(label) == pr.value:
                 conf = max(conf, pr.confidence)  # appearance and pip count agree
             elif str(pr.value) in die.pip_faces:
-                # the pip reader is sure of another face of this die: trust pips, flag the doubt
-                label = str(pr.value)
+                # the pip reader is sure of another face of this die: flag the doubt; the stronger wins
+                if conf < 0.5:
+                    label = str(pr.value)
                 conf = min(conf, 0.6)
-        if best < 0.3:
+        if best < 0.45 or float((np.linalg.norm(patch, axis=2) > 25).mean()) < 0.02:
             return None
         value = _face_number(die_id, label)
         status = OK if conf >= OK_CONFIDENCE else UNCERTAIN
@@ -263,5 +270,19 @@ def _single_die(image: np.ndarray) -> tuple[Crop, Candidate]:
     cands = locate(image, fg)
     if not cands:
         raise VisionError("no die found in the photo")
-    cand = max(cands, key=lambda c: c.squareness * c.solidity * math.sqrt(c.side))
-    return crop_candidate(image, cand), cand
+    best: tuple[float, Crop, Candidate] | None = None
+    for cand in cands:
+        crop = crop_candidate(image, cand)
+        try:
+            _, patch = face_patch(crop, cand)
+        except VisionError:
+            continue
+        ink = float((np.linalg.norm(patch, axis=2) > 25).mean())
+        if ink < 0.02:
+            continue  # nothing printed on it: a corner of the tray, a shadow
+        score = cand.squareness * cand.solidity * min(1.0, ink / 0.05)
+        if best is None or score > best[0]:
+            best = (score, crop, cand)
+    if best is None:
+        raise VisionError("no die found in the photo")
+    return best[1], best[2]

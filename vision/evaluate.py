@@ -142,12 +142,15 @@ def score_item(item: Item, readings: list[DieReading], score: Score) -> None:
             score.errors.append(f"MISS {item.path.name}: {lab.die}:{lab.face} at {lab.center}")
             continue
         free.remove(best)
-        correct = best.face == lab.face and (lab.die is None or best.die == lab.die)
+        same_die = lab.die is None or best.die == lab.die or (best.die == "d6" and lab.die in PIP_KINDS)
+        correct = best.face == lab.face and same_die
         if lab.crooked:
             correct = correct or best.status != OK
         if not correct:
             score.wrong += 1
-            score.errors.append(f"{item.path.name}: {lab.face} read as {best.face} {best.status} {best.confidence:.2f}")
+            score.errors.append(
+                f"{item.path.name}: {lab.die}:{lab.face} read as {best.die}:{best.face} {best.status} {best.confidence:.2f}"
+            )
             if best.status == OK:
                 score.silent += 1
                 score.errors.append(f"SILENT {item.path.name}: {lab.face} read as {best.die}:{best.face} ok")

@@ -16,6 +16,7 @@ import hashlib
 import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -67,10 +68,14 @@ def _uses_pips(kind: DieKind, label: str) -> int | None:
     return None
 
 
-def render_face(kind_id: str, label: str, size: int = 64) -> np.ndarray:
+def _kind(kind: str | DieKind) -> DieKind:
+    return kind if isinstance(kind, DieKind) else die_kind(kind)
+
+
+def render_face(kind_or_id: str | DieKind, label: str, size: int = 64) -> np.ndarray:
     """The top face of a die as a ``size`` x ``size`` BGR image (rounded corners on black)."""
-    kind = die_kind(kind_id)
-    body = body_colour(kind_id)
+    kind = _kind(kind_or_id)
+    body = body_colour(kind.id)
     ink = ink_colour(body)
     img = np.zeros((size, size, 3), np.uint8)
     r = max(2, size // 8)
@@ -97,6 +102,14 @@ def render_face(kind_id: str, label: str, size: int = 64) -> np.ndarray:
             t = -math.pi / 2 + i * math.pi / 5
             pts.append((c + rad * math.cos(t), c + rad * math.sin(t)))
         cv2.fillPoly(img, [np.round(pts).astype(np.int32)], ink, cv2.LINE_AA)
+    elif word == "triangle":
+        tri = np.array([[c, size * 0.18], [size * 0.2, size * 0.78], [size * 0.8, size * 0.78]])
+        cv2.fillPoly(img, [np.round(tri).astype(np.int32)], ink, cv2.LINE_AA)
+    elif word in ("curve", "dotted-curve"):
+        cv2.ellipse(img, (round(c), round(size * 0.7)), (round(size * 0.3), round(size * 0.3)), 0, 180, 360, ink,
+                    max(2, size // 12), cv2.LINE_AA)
+        if word == "dotted-curve":
+            cv2.circle(img, (round(c), round(size * 0.62)), max(2, size // 12), ink, -1, cv2.LINE_AA)
     elif word == "zap":
         s = size / 64
         bolt = np.array([[36, 8], [18, 36], [31, 36], [24, 56], [46, 26], [33, 26], [40, 8]], np.float64)
@@ -147,26 +160,35 @@ class SimulatedCamera:
         shade = 1.0 - 0.12 * (((xx - self.w / 2) / self.w) ** 2 + ((yy - self.h / 2) / self.h) ** 2)
         self.tray = np.clip(np.array(tray, np.float32)[None, None, :] * shade[:, :, None], 0, 255)
         self._face_cache: dict[tuple[str, str], np.ndarray] = {}
+        self.kinds: dict[str, DieKind] = {}
 
-    def random_scene(self, kinds: Sequence[str], faces: Sequence[str] | None = None) -> list[SimDie]:
+    def register(self, kind: DieKind) -> None:
+        """Make a die kind that is not in the data files drawable (tests of custom faces)."""
+        self.kinds[kind.id] = kind
+
+    def kind(self, kind_id: str) -> DieKind:
+        return self.kinds.get(kind_id) or die_kind(kind_id)
+
+    def random_scene(self, kinds: Sequence[str | DieKind], faces: Sequence[str] | None = None) -> list[SimDie]:
         """Dice of ``kinds`` at random non-overlapping places, random faces unless given."""
         out: list[SimDie] = []
         margin = self.die_px * 1.2
         for i, k in enumerate(kinds):
-            kind = die_kind(k)
+            kind = k if isinstance(k, DieKind) else self.kind(k)
+            self.kinds.setdefault(kind.id, kind)
             face = faces[i] if faces else kind.labels[int(self.rng.integers(len(kind.labels)))]
             for _ in range(200):
                 x = float(self.rng.uniform(margin, self.w - margin))
                 y = float(self.rng.uniform(margin, self.h - margin))
                 if all(math.hypot(x - d.x, y - d.y) > self.die_px * 1.8 for d in out):
                     break
-            out.append(SimDie(k, face, x, y, float(self.rng.uniform(0, 90))))
+            out.append(SimDie(kind.id, face, x, y, float(self.rng.uniform(0, 90))))
         return out
 
     def _face(self, kind: str, face: str) -> np.ndarray:
         key = (kind, face)
         if key not in self._face_cache:
-            self._face_cache[key] = render_face(kind, face, 96)
+            self._face_cache[key] = render_face(self.kind(kind), face, 96)
         return self._face_cache[key]
 
     def render(
@@ -222,7 +244,7 @@ class SimulatedCamera:
         for t in np.linspace(0.15, 0.95, 6):
             moving = []
             for d, (sx, sy) in zip(final, start, strict=True):
-                kind = die_kind(d.kind)
+                kind = self.kind(d.kind)
                 face = kind.labels[int(self.rng.integers(len(kind.labels)))]
                 e = 1 - (1 - t) ** 2
                 moving.append(replace(d, face=face, x=sx + (d.x - sx) * e, y=sy + (d.y - sy) * e, angle=d.angle + 300 * (1 - t)))
@@ -232,6 +254,18 @@ class SimulatedCamera:
         for t in np.linspace(0, 1, 4):
             yield SimFrame(self.render(final, hand=(self.w + 60 - t * 500, self.h / 2)), "hand", tuple(final))
         yield SimFrame(self.render([]), "removed", ())
+
+    def enrolment_photos(self, folder: str | Path, kinds: Sequence[str | DieKind], per_face: int = 3) -> None:
+        """Write ``folder/<die id>/<face>/<n>.png``: one die, that face up, the layout ``enroll`` reads."""
+        for k in kinds:
+            kind = k if isinstance(k, DieKind) else self.kind(k)
+            self.kinds.setdefault(kind.id, kind)
+            for label in kind.labels:
+                d = Path(folder) / kind.id / label
+                d.mkdir(parents=True, exist_ok=True)
+                for n in range(per_face):
+                    scene = self.random_scene([kind.id], [label])
+                    cv2.imwrite(str(d / f"{n + 1}.png"), self.render(scene))
 
     def frames(self, kinds: Sequence[str] = ("d6",) * 5) -> Iterator[np.ndarray]:
         """Endless throws of ``kinds`` (the frames only)."""

@@ -76,10 +76,24 @@ class VideoFileSource:
         self.cap = cv2.VideoCapture(str(p))
         if not self.cap.isOpened():
             raise SourceError(f"{path}: not a video OpenCV can open")
+        self._first = self._next()
+        if self._first is None:
+            self.cap.release()
+            raise SourceError(f"{path}: no video frames could be decoded")
+
+    def _next(self) -> np.ndarray | None:
+        try:
+            ok, frame = self.cap.read()
+        except cv2.error:
+            return None
+        return frame if ok and frame is not None and frame.size else None
 
     def read(self, timeout: float = 2.0) -> np.ndarray | None:
-        ok, frame = self.cap.read()
-        return frame if ok and frame is not None and frame.size else None
+        if self._first is not None:
+            frame, self._first = self._first, None
+            return frame
+        return self._next()
+
 
     def close(self) -> None:
         self.cap.release()

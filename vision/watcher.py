@@ -124,11 +124,12 @@ class ThrowWatcher:
             grown = cv2.dilate(self._read_sig, np.ones((3, 3), np.uint8))
             new_px = int(np.count_nonzero(fg & (grown == 0)))
             if new_px < 6:
-                self.state = READ if fg_px > 0.6 * np.count_nonzero(self._read_sig) else REMOVED
-                self._read_sig = fg if self.state == REMOVED else self._read_sig
-                if self.state == REMOVED:
-                    self.state = READ  # what is left stays read; nothing new to read
+                self._still = self.still_frames  # nothing new: no read
+                if fg_px < 0.9 * np.count_nonzero(self._read_sig):
+                    self._read_sig = fg  # some dice taken away; the rest stay read
+                    self.state = READ
                     return WatchEvent(self.index, REMOVED)
+                self.state = READ
                 return WatchEvent(self.index, READ)
         dice = self.reader.read(frame, background=self.tray.background)
         throw = Throw(self.index, self._first_still, dice, frame.copy())

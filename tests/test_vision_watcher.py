@@ -1,0 +1,104 @@
+"""Throw watcher: state sequences on synthetic frame sequences (simulated camera)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.simcam import SimulatedCamera
+from vision.watcher import CALIBRATING, EMPTY, MOVING, READ, REMOVED, SETTLED, ThrowWatcher
+
+
+def calibrated(cam: SimulatedCamera) -> ThrowWatcher:
+    w = ThrowWatcher()
+    states = [w.feed(cam.render([])).state for _ in range(5)]
+    assert states[:4] == [CALIBRATING] * 4 and states[4] == EMPTY
+    return w
+
+
+def test_one_read_per_throw_after_still_window_and_removal_seen() -> None:
+    cam = SimulatedCamera(seed=11)
+    w = calibrated(cam)
+    frames = list(cam.throw(["d6", "d6", "d6"], faces=["2", "5", "6"]))
+    events = [w.feed(f.image) for f in frames]
+    throws = [e for e in events if e.throw is not None]
+    assert len(throws) == 1
+    t = throws[0].throw
+    truths = [f.truth for f in frames]
+    first_still = truths.index("still")
+    # read after the still window, never while anything moves
+    assert t.settled_frame >= events[0].index + first_still
+    assert t.frame - t.settled_frame == w.still_frames - 1
+    assert sorted(d.face for d in t.dice) == ["2", "5", "6"]
+    assert all(d.status == "ok" for d in t.dice)
+    assert t.image.shape == frames[0].image.shape  # the frame read is kept as evidence
+    for f, e in zip(frames, events, strict=True):
+        if f.truth in ("hand", "moving"):
+            assert e.state == MOVING
+        if f.truth == "empty":
+            assert e.state == EMPTY
+    assert events[-1].state == REMOVED
+    assert w.feed(cam.render([])).state == EMPTY
+
+
+def test_hand_held_still_over_the_tray_is_not_a_throw() -> None:
+    cam = SimulatedCamera(seed=12)
+    w = calibrated(cam)
+    hand = cam.render([], hand=(500, 240))
+    events = [w.feed(hand + np.uint8(i % 2)) for i in range(20)]
+    assert all(e.state == MOVING and e.hand for e in events)
+    assert not any(e.throw for e in events)
+
+
+def test_settled_dice_stay_read_once_while_a_hand_passes() -> None:
+    cam = SimulatedCamera(seed=13)
+    w = calibrated(cam)
+    dice = cam.random_scene(["d6", "d6"], faces=["3", "4"])
+    still = cam.render(dice)
+    states = [w.feed(still).state for _ in range(8)]
+    assert states[0] == MOVING and states[1:6] == [SETTLED] * 5 and states[6] == READ
+    # a hand passes over and leaves the same dice: no second read
+    for x in (700, 560, 420, 560, 700):
+        w.feed(cam.render(dice, hand=(x, 240)))
+    events = [w.feed(still) for _ in range(10)]
+    assert not any(e.throw for e in events)
+    assert events[-1].state == READ
+
+
+def test_rethrow_of_some_dice_is_read_again_and_partial_removal_is_not() -> None:
+    cam = SimulatedCamera(seed=14)
+    w = calibrated(cam)
+    dice = cam.random_scene(["d6", "d6", "d6"], faces=["1", "2", "3"])
+    reads = [e.throw for e in (w.feed(cam.render(dice)) for _ in range(8)) if e.throw]
+    assert len(reads) == 1
+    # one die taken away: removed, no new read
+    events = [w.feed(cam.render(dice[:2])) for _ in range(10)]
+    assert not any(e.throw for e in events)
+    assert REMOVED in [e.state for e in events]
+    # one die thrown back elsewhere: a new read with three dice
+    moved = [*dice[:2], cam.random_scene(["d6"], faces=["6"])[0]]
+    events = [w.feed(cam.render(moved)) for _ in range(10)]
+    new = [e.throw for e in events if e.throw]
+    assert len(new) == 1 and len(new[0].dice) == 3
+
+
+def test_watcher_recovers_after_lost_frames() -> None:
+    cam = SimulatedCamera(seed=15)
+    w = calibrated(cam)
+    dice = cam.random_scene(["d6"], faces=["5"])
+    for _ in range(3):
+        w.feed(cam.render(dice))
+    for _ in range(5):
+        w.feed(None)  # camera stalled / dropped frames
+    events = [w.feed(cam.render(dice)) for _ in range(10)]
+    reads = [e.throw for e in events if e.throw]
+    assert len(reads) == 1 and reads[0].dice[0].face == "5"
+    # garbage frames do not crash it either
+    assert w.feed(np.zeros((0, 0, 3), np.uint8)).state == READ
+
+
+def test_camera_resolution_change_recalibrates() -> None:
+    cam = SimulatedCamera(seed=16)
+    w = calibrated(cam)
+    small = SimulatedCamera(seed=16, size=(320, 240), die_px=18)
+    states = [w.feed(small.render([])).state for _ in range(6)]
+    assert states[0] == CALIBRATING and states[-1] == EMPTY
