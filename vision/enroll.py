@@ -175,8 +175,9 @@ class EnrolledSet:
         if pr.value is not None and pr.confidence >= OK_CONFIDENCE and die.pip_faces:
             if die.pip_faces.get(label) == pr.value:
                 conf = max(conf, pr.confidence)  # appearance and pip count agree
-            elif str(pr.value) in die.pip_faces:
-                # the pip reader is sure of another face of this die: flag the doubt; the stronger wins
+            elif str(pr.value) in die.pip_faces and not (best >= 0.9 and margin >= 0.3):
+                # the pip reader is sure of another face of this die and the appearance is not
+                # overwhelming (a star can pass for one big pip): flag the doubt; the stronger wins
                 if conf < 0.5:
                     label = str(pr.value)
                 conf = min(conf, 0.6)

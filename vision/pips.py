@@ -187,7 +187,22 @@ def _score(group: list[Pip], side: float, centre: tuple[float, float]) -> tuple[
         conf -= max(0.0, 0.2 - d) * 4.0
     rnd = min(p.roundness for p in group)
     conf -= max(0.0, 0.6 - rnd)
-    return n, max(0.0, min(1.0, conf)), f"pattern error {err:.2f}"
+    d = 2 * math.sqrt(float(np.median(areas)) / math.pi) / side
+    return n, max(0.0, min(1.0, conf)), f"err={err:.2f} off={off:.2f} d={d:.2f} rnd={rnd:.2f}"
+
+
+def _unexplained(diff: np.ndarray, inner: np.ndarray, group: list[Pip], centre: np.ndarray, side: float) -> float:
+    """Pip-like contrast on this face that the pips read do not explain (missed pips), in pip areas."""
+    contrast = float(np.mean([p.contrast for p in group]))
+    h, w = diff.shape
+    disk = np.zeros((h, w), np.uint8)
+    cv2.circle(disk, (round(centre[0]), round(centre[1])), max(2, round(0.45 * side)), 255, -1)
+    for p in group:
+        r = math.sqrt(p.area / math.pi)
+        cv2.circle(disk, (round(p.x), round(p.y)), round(1.6 * r + 1), 0, -1)
+    strong = (diff > 0.5 * contrast) & (disk > 0) & (inner > 0)
+    pip_area = float(np.mean([p.area for p in group]))
+    return float(np.count_nonzero(strong)) / max(pip_area, 1.0)
 
 
 def face_region(lab: np.ndarray, mask: np.ndarray, side: float) -> np.ndarray:
@@ -248,6 +263,9 @@ def read_pips(crop: np.ndarray, mask: np.ndarray | None, side: float) -> PipRead
             # blobs that nearly passed as pips, on this face: the count is in doubt
             near = sum(1 for r in rejects if math.hypot(r.x - gc[0], r.y - gc[1]) < 0.45 * side)
             conf -= 0.3 * near
+            ink = _unexplained(diff, inner, g, gc, side)
+            conf -= max(0.0, ink - 0.3) * 0.8
+            why += f" near={near} groups={len(groups)} ink={ink:.2f}"
             if len(groups) > 1:
                 # another group of similar pips: which face is on top is less clear
                 g2 = groups[1]

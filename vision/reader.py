@@ -36,6 +36,23 @@ def crop_candidate(image: np.ndarray, cand: Candidate, pad: float = 0.15) -> Cro
     return Crop(sub, mask, (xa, ya))
 
 
+def body_contrast(image: np.ndarray, cand: Candidate) -> float:
+    """Lab distance between the die's body and the surface just around it (0: looks like the table)."""
+    h, w = image.shape[:2]
+    cx, cy = cand.center
+    r_in, r_out = 0.8 * cand.side, 1.3 * cand.side
+    xa, ya = max(0, int(cx - r_out)), max(0, int(cy - r_out))
+    xb, yb = min(w, int(cx + r_out) + 1), min(h, int(cy + r_out) + 1)
+    sub = cv2.cvtColor(image[ya:yb, xa:xb], cv2.COLOR_BGR2LAB).astype(np.float32)
+    yy, xx = np.mgrid[ya:yb, xa:xb]
+    d = np.hypot(xx - cx, yy - cy)
+    ring = sub[(d > r_in) & (d < r_out)]
+    core = sub[d < 0.45 * cand.side]
+    if len(ring) < 5 or len(core) < 3:
+        return 0.0
+    return float(np.linalg.norm(np.median(core, axis=0) - np.median(ring, axis=0)))
+
+
 def is_crooked(cand: Candidate) -> bool:
     """A flat die seen from above is a square; a leaning one shows sides and is not."""
     return cand.squareness < 0.72 or cand.solidity < 0.78
@@ -47,6 +64,7 @@ class DiceReader:
     def __init__(self, enrolled: object | None = None, *, top_down: bool = True) -> None:
         self.enrolled = enrolled
         self.top_down = top_down
+        self._estimated_bg = False
 
     def read(self, image: np.ndarray, background: np.ndarray | None = None) -> list[DieReading]:
         if image is None or image.ndim not in (2, 3) or image.size == 0:
@@ -63,6 +81,7 @@ class DiceReader:
             work = cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
             if background is not None:
                 background = cv2.resize(background, work.shape[1::-1], interpolation=cv2.INTER_AREA)
+        self._estimated_bg = background is None
         if background is None:
             # first pass finds some dice and their size; the second uses a window fitted to them
             cands = locate(work, foreground(work, estimate_background(work)))
@@ -82,6 +101,7 @@ class DiceReader:
         """Read a crop that holds one die (no location step beyond separating it from the border)."""
         if image is None or image.ndim != 3 or image.size == 0:
             raise VisionError("not an image")
+        self._estimated_bg = False
         h, w = image.shape[:2]
         border = np.concatenate([image[0], image[-1], image[:, 0], image[:, -1]])
         bg = np.empty_like(image)
@@ -110,6 +130,8 @@ class DiceReader:
     def read_candidate(self, image: np.ndarray, cand: Candidate, allow_crooked: bool = True) -> DieReading | None:
         crop = crop_candidate(image, cand)
         pr = read_pips(crop.image, crop.mask, cand.side)
+        if self._estimated_bg and body_contrast(image, cand) < 12:
+            return None  # the "die" looks like the table around it: a pattern on the surface
         crooked = self.top_down and allow_crooked and is_crooked(cand)
         center = cand.center
         if pr.center is not None:
