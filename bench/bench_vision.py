@@ -1,0 +1,115 @@
+"""Vision benchmark: accuracy per labelled set, time per frame (watcher + reader), peak memory.
+
+    .venv/bin/python bench/bench_vision.py            # everything
+    .venv/bin/python bench/bench_vision.py speed      # only the timing (one core) and memory
+    .venv/bin/python bench/bench_vision.py accuracy   # only the labelled sets
+
+Sets come from ../shared (or $DICE_COMPANION_SHARED); missing folders are listed and skipped.
+The speed part runs in a child process so its peak memory is that of watcher + reader alone.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(var, "1")
+
+import resource  # noqa: E402
+import statistics  # noqa: E402
+import subprocess  # noqa: E402
+import tempfile  # noqa: E402
+import time  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import cv2  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+SHARED = Path(os.environ.get("DICE_COMPANION_SHARED", ROOT.parent / "shared"))
+
+
+def speed() -> None:
+    cv2.setNumThreads(1)
+    from vision.simcam import SimulatedCamera
+    from vision.watcher import ThrowWatcher
+
+    cam = SimulatedCamera(seed=42)
+    kinds = ["d6"] * 4 + ["rollers-purple", "rollers-black"]
+
+    def frames():  # generated on the fly (not kept): only the watcher's own memory counts
+        for _ in range(6):
+            yield cam.render([])
+        for _ in range(5):
+            for f in cam.throw(kinds, still=20):
+                yield f.image
+
+    watcher = ThrowWatcher()
+    times, read_times = [], []
+    for f in frames():
+        t = time.perf_counter()
+        ev = watcher.feed(f)
+        dt = (time.perf_counter() - t) * 1000
+        (read_times if ev.throw is not None else times).append(dt)
+    all_times = times + read_times
+    print(f"frames: {len(all_times)} (640x480, six dice per throw, {len(read_times)} throws read), one core")
+    print(f"median per frame, watcher + reader: {statistics.median(all_times):.2f} ms")
+    print(f"95th percentile per frame: {sorted(all_times)[int(0.95 * len(all_times))]:.2f} ms")
+    print(f"the frame that is read (watcher + full read): median {statistics.median(read_times):.1f} ms, "
+          f"max {max(read_times):.1f} ms")
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"peak memory (max RSS of this process): {peak:.0f} MB")
+
+
+def accuracy() -> None:
+    from vision.enroll import EnrolledSet
+    from vision.evaluate import HEADER, evaluate, standard_sets, throwbench
+    from vision.reader import DiceReader
+
+    print(f"shared data: {SHARED}")
+    photos = SHARED / "dice-photos"
+    for wanted in ("matteop65-webcam-d6/Valid", "epanemu-roboflow-d6/valid", "epanemu-roboflow-d6/test",
+                   "chase-d6-crops/test"):
+        if not (photos / wanted).is_dir():
+            print(f"absent (not scored): {wanted}")
+    reader = DiceReader()
+    print(HEADER)
+    for name, items, role in standard_sets(SHARED):
+        if role == "dev":
+            # development folders: the even-indexed half was looked at while tuning, the odd half was not
+            for half, sel in (("even, dev", lambda i, it: i % 2 == 0), ("odd, held out", lambda i, it: i % 2 == 1)):
+                t = time.perf_counter()
+                s = evaluate(f"{name} ({half})", items(), reader, sel)
+                print(s.row(), f"{time.perf_counter() - t:.0f} s", flush=True)
+        else:
+            s = evaluate(f"{name} (test)", items(), reader)
+            print(s.row(), flush=True)
+    tb = SHARED / "throwbench-dev"
+    if (tb / "throws" / "labels.jsonl").exists():
+        s = evaluate("throwbench std pips, no set", throwbench(tb), reader)
+        print(s.row(), flush=True)
+        with tempfile.TemporaryDirectory():
+            es = EnrolledSet.learn("throwbench", tb / "enroll")
+            s = evaluate("throwbench all kinds, --set", throwbench(tb, with_set=True), DiceReader(es))
+            print(s.row(), f"(enrolment skipped {len(es.skipped)} of its photos)", flush=True)
+    else:
+        print("absent (not scored): throwbench-dev")
+
+
+def main(argv: list[str]) -> int:
+    part = argv[1] if len(argv) > 1 else "all"
+    if part == "speed":
+        speed()
+        return 0
+    if part in ("all", "speed-child"):
+        print("## speed (child process)", flush=True)
+        subprocess.run([sys.executable, __file__, "speed"], check=True)
+    if part in ("all", "accuracy"):
+        print("## accuracy", flush=True)
+        accuracy()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
