@@ -1,0 +1,205 @@
+"""Plays scripted games into a games database until it is killed (used by tests/test_pi_crash.py).
+
+    python tests/crash_worker.py DB GAMES SEED CONFIRMED
+
+On start it resumes the unfinished game in DB (as the app does after a power cut), else starts the next
+game of GAMES (comma-separated ids) in turn. Each action (roll, draw, move, undo, correction) goes
+through companion.session.Game into companion.store.Store; once the store has committed it, a line
+``game_id seq event-json view-json`` is appended to CONFIRMED with one write(2), so everything in
+CONFIRMED was confirmed to the table before the process died. Lines starting with ``#`` say that a
+game is (again) in play.
+
+``pig`` is a tiny dice game defined here so the machinery is exercised before the five games land; the
+real games come from companion.games.all_games().
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import sys
+from dataclasses import dataclass
+from typing import Any
+
+from companion import record
+from companion.errors import IllegalMove, RecordError, RuleError
+from companion.protocol import (
+    ChooseMove,
+    DieSpec,
+    DrawCards,
+    GameInfo,
+    GameOver,
+    GameState,
+    Move,
+    Roll,
+    RollDice,
+)
+from companion.session import Game
+from companion.sim import random_draw, random_roll
+from companion.store import Store
+
+# --- pig: roll a d6 as often as you dare; a 1 loses the turn's points; first to 30 wins ---------------
+
+
+@dataclass(frozen=True, slots=True)
+class PigMove(Move):
+    hold: bool
+
+    def __str__(self) -> str:
+        return "hold" if self.hold else "roll"
+
+    @classmethod
+    def parse(cls, text: str) -> PigMove:
+        if text not in ("hold", "roll"):
+            raise IllegalMove("Moves", f"{text!r} is not a move of pig (hold or roll)")
+        return cls(text == "hold")
+
+
+class Pig(GameState):
+    GOAL = 30
+
+    def __init__(self, players: tuple[str, ...], options: dict[str, Any]) -> None:
+        super().__init__(players, options)
+        self.banked = [0] * len(players)
+        self.turn = 0
+        self.pot = 0
+        self.must_roll = True
+
+    def request(self):
+        winners = tuple(i for i, s in enumerate(self.banked) if s >= self.GOAL)
+        if winners:
+            return GameOver(winners, f"{self.players[winners[0]]} wins")
+        who = self.players[self.turn]
+        if self.must_roll:
+            return RollDice(self.turn, (DieSpec("die", "d6"),), f"{who}: roll ({self.pot} in the pot)")
+        return ChooseMove(self.turn, f"{who}: hold {self.pot} or roll again")
+
+    def legal_moves(self):
+        return [PigMove(True), PigMove(False)] if isinstance(self.request(), ChooseMove) else []
+
+    def apply(self, move: Move) -> None:
+        if not isinstance(self.request(), ChooseMove) or not isinstance(move, PigMove):
+            raise IllegalMove("Pig", "no move now")
+        if move.hold:
+            self.banked[self.turn] += self.pot
+            if self.banked[self.turn] < self.GOAL:
+                self._next()
+        else:
+            self.must_roll = True
+
+    def _next(self) -> None:
+        self.turn = (self.turn + 1) % len(self.players)
+        self.pot = 0
+        self.must_roll = True
+
+    def _on_roll(self, roll: Roll) -> None:
+        face = int(roll.faces()["die"])
+        if face == 1:
+            self._next()
+        else:
+            self.pot += face
+            self.must_roll = False
+
+    def parse_move(self, text: str) -> Move:
+        return PigMove.parse(text)
+
+    def scores(self) -> tuple[float, ...]:
+        return tuple(float(s) for s in self.banked)
+
+    def view(self) -> dict[str, Any]:
+        return {**super().view(), "banked": list(self.banked), "pot": self.pot}
+
+
+PIG = GameInfo("pig", "Pig (test game)", 2, 4, (), Pig)
+Pig.info = PIG
+
+
+def register_pig() -> None:
+    """Make ``pig`` playable through companion.games (the registry caches its dict of games)."""
+    from companion.games import all_games
+
+    all_games()[PIG.id] = PIG
+
+
+def unregister_pig() -> None:
+    from companion.games import all_games
+
+    all_games().pop(PIG.id, None)
+
+
+# --- the scripted table ------------------------------------------------------------------------
+
+
+def act(game: Game, rng: random.Random) -> bool:
+    """One action at the table; False if it was refused (nothing changed)."""
+    state = game.state
+    req = state.request()
+    r = rng.random()
+    try:
+        if r < 0.06 and game.actions():
+            game.undo()
+        elif r < 0.10 and any(isinstance(a, record.RollEvent) for _, a in game.actions()):
+            index, old = next((i, a) for i, a in reversed(game.actions()) if isinstance(a, record.RollEvent))
+            redo = record.RollEvent(random_roll(RollDice(None, tuple(
+                DieSpec(d.slot, _kind_of(game, index, d.slot)) for d in old.roll.results), ""), rng))
+            game.amend(index, redo)
+        elif isinstance(req, RollDice):
+            game.roll(random_roll(req, rng), evidence=f"frame-{rng.randrange(10**6)}.jpg")
+        elif isinstance(req, DrawCards):
+            game.draw(random_draw(req, rng))
+        elif isinstance(req, ChooseMove):
+            game.move(rng.choice(list(state.legal_moves())))
+        else:
+            return False
+    except (RuleError, RecordError):
+        return False  # e.g. a correction that a later move no longer fits: refused, nothing changed
+    return True
+
+
+def _kind_of(game: Game, index: int, slot: str) -> str:
+    """The die kind the table was asked to roll for ``slot`` at record position ``index``."""
+    pos = next(k for k, (i, _) in enumerate(game.actions()) if i == index)
+    before = Game(game.events[:1])
+    for _, action in game.actions()[:pos]:
+        record.apply_action(before.state, action)
+    req = before.state.request()
+    assert isinstance(req, RollDice)
+    return next(d.kind for d in req.dice if d.slot == slot)
+
+
+def confirm(fd: int, gid: int, game: Game) -> None:
+    seq = len(game.events) - 1
+    event = json.dumps(record.to_json(game.events[-1]), sort_keys=True)
+    view = json.dumps(game.state.view(), sort_keys=True)
+    os.write(fd, f"{gid} {seq} {event} {view}\n".encode())
+
+
+def main(argv: list[str]) -> int:
+    db, games_csv, seed, confirmed = argv
+    register_pig()
+    games = games_csv.split(",")
+    fd = os.open(confirmed, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    store = Store(db)
+    while True:
+        saved = store.games()
+        unfinished = [g for g in saved if not g.finished]
+        if unfinished:
+            gid = unfinished[0].id
+            game = store.resume(gid)
+        else:
+            game_id = games[len(saved) % len(games)]
+            info = __import__("companion.games", fromlist=["get_game"]).get_game(game_id)
+            players = [f"P{i}" for i in range(max(2, info.min_players))]
+            gid, game = store.create(game_id, players)
+            confirm(fd, gid, game)
+        os.write(fd, f"# {os.getpid()} playing game {gid} from event {len(game.events)}\n".encode())
+        rng = random.Random(f"{seed}:{gid}:{len(game.events)}")
+        while not game.state.is_over:
+            if act(game, rng):
+                confirm(fd, gid, game)
+        store.mark_finished(gid)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
