@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import logging
 import os
+import shutil
 import sqlite3
+import tempfile
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -40,9 +42,28 @@ class Opened:
 def damage(path: Path) -> str | None:
     """Why the database at ``path`` is damaged, or None if it is sound or absent.
 
-    Raises :class:`StoreError` for problems that are not damage (it cannot be read at all)."""
-    if not path.exists() or path.stat().st_size == 0:
+    The check runs on a copy (with its -wal), so it never changes the file it judges (SQLite may
+    recover or delete a -wal when it opens a database). Raises :class:`StoreError` for problems that
+    are not damage (the file cannot be read at all)."""
+    if not path.exists():
         return None
+    if not path.is_file():
+        raise StoreError(f"the games database {path} cannot be opened: it is not a file")
+    if path.stat().st_size == 0:
+        return None
+    try:
+        with tempfile.TemporaryDirectory(prefix=".check-", dir=path.parent) as tmp:
+            copy = Path(tmp) / path.name
+            for suffix in ("", "-wal"):
+                if Path(f"{path}{suffix}").exists():
+                    shutil.copyfile(f"{path}{suffix}", f"{copy}{suffix}")
+            return _damage(copy)
+    except OSError as exc:  # no room for the copy, unreadable: not damage; let the store say what it is
+        log.warning("could not check the games database", extra={"event": "open", "reason": str(exc)})
+        return None
+
+
+def _damage(path: Path) -> str | None:
     try:
         db = sqlite3.connect(path, isolation_level=None)
     except sqlite3.Error as exc:
@@ -50,7 +71,7 @@ def damage(path: Path) -> str | None:
     try:
         rows = db.execute("PRAGMA integrity_check").fetchall()
         if rows != [("ok",)]:
-            return "integrity check failed: " + "; ".join(str(r[0]) for r in rows[:3])
+            return "integrity check failed: " + "; ".join(str(r[0]) for r in rows[:2])
         tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         if tables and not {"games", "events"} <= tables:
             return f"it is not a games database (tables: {', '.join(sorted(tables))})"
@@ -145,6 +166,16 @@ class SafeStore(Store):
             log.info("saved", extra={"game": name, "event": what})
 
         return sink
+
+    def create(self, game_id: str, players, options=None):
+        try:
+            gid, game = super().create(game_id, players, options)
+        except StoreError as exc:
+            log.error("new game not saved", extra={"game": game_id, "event": "0:Start", "reason": str(exc)})
+            raise StoreError(explain(exc)) from exc
+        log.info("new game saved", extra={"game": f"{game_id}#{gid}", "event": "0:Start",
+                                          "reason": ", ".join(game.start.players)})
+        return gid, game
 
     def games(self):
         try:

@@ -24,6 +24,7 @@ from typing import Any
 
 from companion import record
 from companion.errors import IllegalMove, RecordError, RuleError
+from companion.games import get_game
 from companion.protocol import (
     ChooseMove,
     DieSpec,
@@ -37,7 +38,7 @@ from companion.protocol import (
 )
 from companion.session import Game
 from companion.sim import random_draw, random_roll
-from companion.store import Store
+from companion.store import Store, StoreError
 
 # --- pig: roll a d6 as often as you dare; a 1 loses the turn's points; first to 30 wins ---------------
 
@@ -176,11 +177,24 @@ def confirm(fd: int, gid: int, game: Game) -> None:
 
 
 def main(argv: list[str]) -> int:
+    """Plays until killed; with ``$CRASH_WORKER_STORE=safe`` it uses the app's SafeStore and, when saving
+    fails (a full disk), prints the message and exits with status 3."""
     db, games_csv, seed, confirmed = argv
     register_pig()
-    games = games_csv.split(",")
     fd = os.open(confirmed, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-    store = Store(db)
+    if os.environ.get("CRASH_WORKER_STORE") == "safe":
+        from dice_companion.storage import open_store
+
+        try:
+            play(open_store(db).store, games_csv.split(","), seed, fd)
+        except StoreError as exc:
+            print(exc, file=sys.stderr)
+            return 3
+    play(Store(db), games_csv.split(","), seed, fd)
+    return 0
+
+
+def play(store: Store, games: list[str], seed: str, fd: int) -> None:
     while True:
         saved = store.games()
         unfinished = [g for g in saved if not g.finished]
@@ -189,7 +203,7 @@ def main(argv: list[str]) -> int:
             game = store.resume(gid)
         else:
             game_id = games[len(saved) % len(games)]
-            info = __import__("companion.games", fromlist=["get_game"]).get_game(game_id)
+            info = get_game(game_id)
             players = [f"P{i}" for i in range(max(2, info.min_players))]
             gid, game = store.create(game_id, players)
             confirm(fd, gid, game)
