@@ -259,7 +259,7 @@ class RollersState(GameState):
             case "roll":
                 kept = tuple(DieResult(s, f) for s, f in self.saved.items())
                 dice = tuple(d for d in DICE if d.slot not in self.saved)
-                what = "all six dice" if not kept else f"{len(kept)} dice kept"
+                what = "all six dice" if not kept else f"{len(kept)} {'die' if len(kept) == 1 else 'dice'} kept"
                 return RollDice(self.current, dice, f"{name}: {ROLL_NAMES[self.rolls]} roll, {what}", kept)
             case "decide":
                 zap = " (ZAP: this roll's dice cannot be kept)" if self.zapped else ""
@@ -538,25 +538,6 @@ def _dice_counts(dice: dict[str, str]) -> tuple[Counter[int], int]:
     return counts, stars
 
 
-INFO = GameInfo(
-    id="rollers",
-    name="Rollers",
-    min_players=2,
-    max_players=5,
-    options=(
-        Option("collect", "chip value", ("chip value", "chip count"),
-               "Each collecting die takes its face value in chip value (making change), "
-               "or that many chips, white first."),
-        Option("collect_after_closing", "same turn", ("same turn", "next turn"),
-               "A section closed this turn may collect with further dice this turn, or from the next "
-               "turn on."),
-        Option("most_chips_tie", "all tied score", ("all tied score", "nobody scores"),
-               "When several players share the highest chip value, each scores the point, or nobody does."),
-    ),
-    factory=RollersState,
-    rules="rollers.txt",
-)
-RollersState.info = INFO
 
 
 def sensible_move(state: RollersState, moves: list[Move], rng: Any) -> Move:
@@ -584,3 +565,25 @@ def sensible_move(state: RollersState, moves: list[Move], rng: Any) -> Move:
     if move in moves:
         return move
     return StopMove() if keep else KeepMove(())
+
+
+INFO = GameInfo(
+    id="rollers",
+    name="Rollers",
+    min_players=2,
+    max_players=5,
+    options=(
+        Option("collect", "chip value", ("chip value", "chip count"),
+               "Each collecting die takes its face value in chip value (making change), "
+               "or that many chips, white first."),
+        Option("collect_after_closing", "same turn", ("same turn", "next turn"),
+               "A section closed this turn may collect with further dice this turn, or from the next "
+               "turn on."),
+        Option("most_chips_tie", "all tied score", ("all tied score", "nobody scores"),
+               "When several players share the highest chip value, each scores the point, or nobody does."),
+    ),
+    factory=RollersState,
+    rules="rollers.txt",
+    strategy=sensible_move,
+)
+RollersState.info = INFO
