@@ -36,7 +36,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     from ui.terminal import play
 
     info = get_game(args.game)
-    players = args.players.split(",") if args.players else ["Anna", "Ben", "Chloe"][: max(2, info.min_players)]
+    default_players = ["Anna", "Ben", "Chloe", "Dan"][: max(2, info.min_players)]
+    players = args.players.split(",") if args.players else default_players
     with _open_store(args) as store:
         if args.resume is not None:
             game = store.resume(args.resume)

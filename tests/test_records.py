@@ -117,7 +117,7 @@ def test_refused_actions_are_not_stored(tmp_path):
 def test_a_failing_disk_write_changes_nothing(tmp_path):
     path = tmp_path / "g.sqlite3"
     store = Store(path)
-    gid, game = store.create("rollers", ["Anna", "Ben"])
+    _, game = store.create("rollers", ["Anna", "Ben"])
     before = game.state.clone()
     store._db.execute("PRAGMA query_only=ON")  # the disk refuses writes from now on
     with pytest.raises(StoreError):

@@ -259,7 +259,8 @@ class RollersState(GameState):
             case "roll":
                 kept = tuple(DieResult(s, f) for s, f in self.saved.items())
                 dice = tuple(d for d in DICE if d.slot not in self.saved)
-                what = "all six dice" if not kept else f"{len(kept)} {'die' if len(kept) == 1 else 'dice'} kept"
+                dice_word = "die" if len(kept) == 1 else "dice"
+                what = f"{len(kept)} {dice_word} kept" if kept else "all six dice"
                 return RollDice(self.current, dice, f"{name}: {ROLL_NAMES[self.rolls]} roll, {what}", kept)
             case "decide":
                 zap = " (ZAP: this roll's dice cannot be kept)" if self.zapped else ""
@@ -347,16 +348,21 @@ class RollersState(GameState):
                     op, cl, used = steps[-1]
                     options += [(op, cl, k, used + k) for k in range(1, have - used + 1)]
             per_section.append([o for o in options if o[3] <= have])
-        for combo in product(*per_section):
-            deficit = [max(0, c[3] - counts[n]) for n, c in zip(SECTIONS, combo, strict=True)]
-            if sum(deficit) > stars:
-                continue
-            yield ApplyMove(
-                tuple(n for n, c in zip(SECTIONS, combo, strict=True) if c[0]),
-                tuple(n for n, c in zip(SECTIONS, combo, strict=True) if c[1]),
-                tuple((n, c[2]) for n, c in zip(SECTIONS, combo, strict=True) if c[2]),
-                next((n for n, d in zip(SECTIONS, deficit, strict=True) if d), None),
-            )
+        # Depth-first over the sections, pruning as soon as the STAR is spent twice.
+        def walk(i: int, stars_left: int, chosen: tuple, star: int | None) -> Iterator[ApplyMove]:
+            if i == 5:
+                yield ApplyMove(tuple(n for n, c in chosen if c[0]), tuple(n for n, c in chosen if c[1]),
+                                tuple((n, c[2]) for n, c in chosen if c[2]), star)
+                return
+            n = i + 1
+            for option in per_section[i]:
+                deficit = option[3] - counts[n]
+                if deficit <= 0:
+                    yield from walk(i + 1, stars_left, (*chosen, (n, option)), star)
+                elif deficit <= stars_left:
+                    yield from walk(i + 1, stars_left - deficit, (*chosen, (n, option)), n)
+
+        yield from walk(0, stars, (), None)
 
     def _payers(self, section: int) -> list[int]:
         return [p for p in range(len(self.players)) if p != self.current
