@@ -2,7 +2,7 @@
 
 :func:`open_store` checks the database before use. If SQLite says it is damaged (not a database,
 malformed pages, a failed integrity check), the file and its ``-wal``/``-shm`` companions are renamed to
-``games.db.damaged-<time>`` beside it (kept for a rescue attempt, never deleted), a fresh database is
+``games.sqlite3.damaged-<time>`` beside it (kept for a rescue attempt, never deleted), a fresh database is
 created, and :attr:`Opened.notice` tells the players what happened. Other errors (permissions, a
 locked file) are not damage: nothing is moved and :class:`StoreError` says what is wrong.
 

@@ -79,8 +79,10 @@ class Data:
     dir: str = ""  # empty: $STATE_DIRECTORY (systemd), else $XDG_DATA_HOME/dice-companion
 
     def path(self, env: Mapping[str, str] | None = None) -> Path:
-        """The directory holding the games database and the throw photos."""
+        """The directory holding the games database and the throw photos (``$DICE_COMPANION_DATA`` first)."""
         env = os.environ if env is None else env
+        if env.get("DICE_COMPANION_DATA"):
+            return Path(env["DICE_COMPANION_DATA"])
         if self.dir:
             return Path(self.dir).expanduser()
         if env.get("STATE_DIRECTORY"):

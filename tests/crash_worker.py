@@ -131,22 +131,28 @@ def unregister_pig() -> None:
 
 # --- the scripted table ------------------------------------------------------------------------
 
+# Random play rarely ends a real game (a random Rollers game takes 20,000+ actions): after this many
+# events the table moves on to the next game, so every game is played, killed and resumed many times.
+GAME_LIMIT = 200
 
-def act(game: Game, rng: random.Random) -> bool:
-    """One action at the table; False if it was refused (nothing changed)."""
+
+def act(game: Game, rng: random.Random, asked: dict[int, RollDice]) -> bool:
+    """One action at the table; False if it was refused (nothing changed).
+
+    ``asked`` remembers the request each roll answered (record position -> RollDice), so that a
+    correction re-rolls the same dice."""
     state = game.state
     req = state.request()
     r = rng.random()
+    in_force = [i for i, a in game.actions() if isinstance(a, record.RollEvent) and i in asked]
     try:
-        if r < 0.06 and game.actions():
+        if r < 0.04 and game.actions():
             game.undo()
-        elif r < 0.10 and any(isinstance(a, record.RollEvent) for _, a in game.actions()):
-            index, old = next((i, a) for i, a in reversed(game.actions()) if isinstance(a, record.RollEvent))
-            redo = record.RollEvent(random_roll(RollDice(None, tuple(
-                DieSpec(d.slot, _kind_of(game, index, d.slot)) for d in old.roll.results), ""), rng))
-            game.amend(index, redo)
+        elif r < 0.07 and in_force:
+            game.amend(in_force[-1], record.RollEvent(random_roll(asked[in_force[-1]], rng)))
         elif isinstance(req, RollDice):
             game.roll(random_roll(req, rng), evidence=f"frame-{rng.randrange(10**6)}.jpg")
+            asked[len(game.events) - 1] = req
         elif isinstance(req, DrawCards):
             game.draw(random_draw(req, rng))
         elif isinstance(req, ChooseMove):
@@ -156,17 +162,6 @@ def act(game: Game, rng: random.Random) -> bool:
     except (RuleError, RecordError):
         return False  # e.g. a correction that a later move no longer fits: refused, nothing changed
     return True
-
-
-def _kind_of(game: Game, index: int, slot: str) -> str:
-    """The die kind the table was asked to roll for ``slot`` at record position ``index``."""
-    pos = next(k for k, (i, _) in enumerate(game.actions()) if i == index)
-    before = Game(game.events[:1])
-    for _, action in game.actions()[:pos]:
-        record.apply_action(before.state, action)
-    req = before.state.request()
-    assert isinstance(req, RollDice)
-    return next(d.kind for d in req.dice if d.slot == slot)
 
 
 def confirm(fd: int, gid: int, game: Game) -> None:
@@ -209,11 +204,42 @@ def play(store: Store, games: list[str], seed: str, fd: int) -> None:
             confirm(fd, gid, game)
         os.write(fd, f"# {os.getpid()} playing game {gid} from event {len(game.events)}\n".encode())
         rng = random.Random(f"{seed}:{gid}:{len(game.events)}")
-        while not game.state.is_over:
-            if act(game, rng):
+        asked: dict[int, RollDice] = {}
+        while not game.state.is_over and len(game.events) < GAME_LIMIT:
+            if act(game, rng, asked):
                 confirm(fd, gid, game)
         store.mark_finished(gid)
 
 
+def zygote(argv: list[str]) -> int:
+    """``--zygote DB GAMES CONFIRMED``: imports everything once, then for each seed read from stdin forks
+    a player (printing its pid) and reports how it ended (``ended <exit code>``, -9 when killed).
+
+    Forking from a warm, single-threaded process makes a restart take milliseconds instead of a Python
+    start-up, so 100+ kills fit in the test's time; each player is still its own process, killed
+    outright, with its own database connection opened after the fork."""
+    db, games_csv, confirmed = argv
+    register_pig()
+    from companion.games import all_games
+
+    all_games()  # import every game before forking
+    for line in sys.stdin:
+        pid = os.fork()
+        if pid == 0:
+            try:
+                sys.stdin.close()
+                main([db, games_csv, line.strip(), confirmed])
+            except BaseException:
+                import traceback
+
+                traceback.print_exc()
+            finally:
+                os._exit(1)
+        print(pid, flush=True)
+        _, status = os.waitpid(pid, 0)
+        print("ended", os.waitstatus_to_exitcode(status), flush=True)
+    return 0
+
+
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(zygote(sys.argv[2:]) if sys.argv[1:2] == ["--zygote"] else main(sys.argv[1:]))

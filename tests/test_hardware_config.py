@@ -109,3 +109,4 @@ def test_data_dir_follows_systemd_then_xdg(tmp_path):
     assert cfg.data.path({"STATE_DIRECTORY": "/var/lib/dice-companion"}) == Path("/var/lib/dice-companion")
     assert cfg.data.path({"XDG_DATA_HOME": str(tmp_path)}) == tmp_path / "dice-companion"
     assert parse_config(f"[data]\ndir = '{tmp_path}'").data.path({"STATE_DIRECTORY": "/x"}) == tmp_path
+    assert cfg.data.path({"DICE_COMPANION_DATA": "/d", "STATE_DIRECTORY": "/x"}) == Path("/d")

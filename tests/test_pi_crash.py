@@ -1,17 +1,19 @@
 """Nothing lost: SIGKILL at random points during scripted games of every game, then check the database.
 
-The worker (tests/crash_worker.py) plays through companion.session.Game into companion.store.Store and
-appends each event to a side file only after the store committed it ("confirmed": what the table was
-shown). After each kill: every confirmed event is in the database, unchanged; nothing saved earlier
-was lost or changed; at most one new event is saved without confirmation (its commit was under way at
-the kill); each game resumes, equal to a replay of its record and, when its last event was confirmed,
-to the state the table was last shown.
+A warm zygote process forks each player (tests/crash_worker.py), which plays through
+companion.session.Game into companion.store.Store and appends each event to a side file only after
+the store committed it ("confirmed": what the table was shown). After each kill: every confirmed event
+is in the database, unchanged; nothing saved earlier was lost or changed; at most one new event is
+saved without confirmation (its commit was under way at the kill); each game resumes, equal to a
+replay of its record and, when its last event was confirmed, to the state the table was last shown.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import random
+import signal
 import subprocess
 import sys
 import time
@@ -66,9 +68,9 @@ class Confirmed:
         return touched
 
 
-def wait_for_growth(path: Path, size: int, worker: subprocess.Popen, timeout: float = 30) -> None:
+def wait_for_growth(path: Path, size: int, pid: int, timeout: float = 30) -> None:
     deadline = time.monotonic() + timeout
-    while (not path.exists() or path.stat().st_size == size) and worker.poll() is None:
+    while not path.exists() or path.stat().st_size == size:
         assert time.monotonic() < deadline, "the worker did not start playing"
         time.sleep(0.002)
 
@@ -96,18 +98,20 @@ def test_sigkill_at_random_points_loses_no_confirmed_event(tmp_path, pig):
     seen: dict[int, list[str]] = {}
     rng = random.Random(20261122)
     mid_play = unconfirmed = 0
+    zygote = subprocess.Popen([sys.executable, str(WORKER), "--zygote", str(db), ",".join(games), str(side)],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     for k in range(KILLS):
         size = side.stat().st_size if side.exists() else 0
-        worker = subprocess.Popen([sys.executable, str(WORKER), str(db), ",".join(games), str(k), str(side)],
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        if rng.random() < 0.1:  # anywhere, even while starting up
-            time.sleep(rng.uniform(0, 0.15))
+        zygote.stdin.write(f"{k}\n")
+        zygote.stdin.flush()
+        pid = int(zygote.stdout.readline())
+        if rng.random() < 0.1:  # anywhere, even while it opens the database and resumes
+            time.sleep(rng.uniform(0, 0.05))
         else:  # once it plays (however slow the machine), then anywhere in the next 0.1 s
-            wait_for_growth(side, size, worker)
+            wait_for_growth(side, size, pid)
             time.sleep(rng.uniform(0, 0.1))
-        worker.kill()
-        _, err = worker.communicate()
-        assert worker.returncode == -9, f"the worker stopped by itself:\n{err.decode()}"
+        os.kill(pid, signal.SIGKILL)
+        assert zygote.stdout.readline() == "ended -9\n", "the player stopped by itself (see its traceback)"
         touched = confirmed.read_new()
         mid_play += bool(touched)
         with Store(db) as store:
@@ -118,11 +122,14 @@ def test_sigkill_at_random_points_loses_no_confirmed_event(tmp_path, pig):
         now = sum(len(s) - len(confirmed.events.get(gid, {})) for gid, s in seen.items())
         assert now - unconfirmed in (0, 1), f"kill {k} left {now - unconfirmed} unconfirmed events"
         unconfirmed = now
+    zygote.stdin.close()
+    assert zygote.wait(timeout=30) == 0
     with Store(db) as store:
         saved = store.games()
         for g in saved:
             assert check_game(store, g.id, confirmed.events.get(g.id, {}), seen[g.id]) == seen[g.id]
-            assert not g.finished or store.resume(g.id).state.is_over
+            over = store.resume(g.id).state.is_over
+            assert not g.finished or over or g.events >= crash_worker.GAME_LIMIT
     played = {g.game for g in saved}
     assert played == set(games), f"not every game was played: {set(games) - played}"
     assert mid_play >= KILLS * 0.8, f"only {mid_play} of {KILLS} kills came after play had started"

@@ -38,8 +38,9 @@ def pig():
 def play(store: Store, actions: int, seed: int = 1) -> tuple[int, object]:
     gid, game = store.create("pig", ["Anna", "Ben"])
     rng = random.Random(seed)
+    asked: dict = {}
     for _ in range(actions):
-        crash_worker.act(game, rng)
+        crash_worker.act(game, rng, asked)
     return gid, game
 
 
@@ -138,10 +139,11 @@ def test_full_disk_refuses_the_action_clearly_and_corrupts_nothing(tmp_path, pig
     pages = store._db.execute("PRAGMA page_count").fetchone()[0]
     store._db.execute(f"PRAGMA max_page_count = {pages}")  # the disk is now full
     rng = random.Random(9)
+    asked: dict = {}
     with pytest.raises(StoreError) as refused:
         for _ in range(2000):
             state, events = game.state.clone(), list(game.events)
-            crash_worker.act(game, rng)
+            crash_worker.act(game, rng, asked)
     assert "storage is full: this was NOT saved and the game is as it was before" in str(refused.value)
     assert game.state == state and game.events == events, "a refused action changed the game"
     failed = caplog.records[-1]
@@ -153,7 +155,7 @@ def test_full_disk_refuses_the_action_clearly_and_corrupts_nothing(tmp_path, pig
         resumed = again.resume(gid)
         assert resumed.state == state
         for _ in range(20):
-            crash_worker.act(resumed, rng)
+            crash_worker.act(resumed, rng, asked)
         assert again.events(gid) == resumed.events
 
 
