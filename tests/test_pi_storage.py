@@ -251,3 +251,37 @@ def test_under_systemd_the_priority_replaces_the_time():
     lines = log_lines(True, lambda: logging.getLogger("ui").warning(
         "refused", extra={"game": "rollers#2", "event": "7:move", "reason": "not your turn"}))
     assert lines == ["<4>WARNING ui game=rollers#2 event=7:move reason=refused: not your turn"]
+
+
+# --- the device, opened in one call ---------------------------------------------------------------
+
+
+def test_open_device_on_a_laptop(tmp_path, monkeypatch, pig):
+    from dice_companion.device import open_device
+    from hardware.config import ConfigError
+
+    monkeypatch.delenv("NOTIFY_SOCKET", raising=False)
+    monkeypatch.delenv("DICE_COMPANION_DATA", raising=False)
+    cfg = tmp_path / "config.toml"
+    cfg.write_text(f"[data]\ndir = '{tmp_path / 'data'}'\n[pins]\ngpio = 'off'\n")
+    out = io.StringIO()
+    dev = open_device(cfg, log_stream=out)
+    try:
+        assert dev.notice is None and not dev.controls.present and not dev.notifier.enabled
+        assert dev.store.path == str(tmp_path / "data" / "games.sqlite3")
+        gid, _ = play(dev.store, 5)
+        assert [g.id for g in dev.store.games()] == [gid]
+        assert f"event=start reason=configuration from {cfg}" in out.getvalue()
+    finally:
+        dev.close()
+        setup_logging("warning", stream=io.StringIO())
+    (tmp_path / "data" / "games.sqlite3").write_bytes(b"not a database at all" * 100)
+    dev = open_device(cfg, log_stream=io.StringIO())
+    try:
+        assert dev.notice and "new games can be played" in dev.notice and dev.store.games() == []
+    finally:
+        dev.close()
+        setup_logging("warning", stream=io.StringIO())
+    cfg.write_text("[pins]\nread = 99\n")
+    with pytest.raises(ConfigError, match=r"\[pins\] read = 99"):
+        open_device(cfg)
