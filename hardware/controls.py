@@ -178,11 +178,14 @@ def pin_factory_for(model: str, env: dict[str, str] | None = None) -> tuple[Any,
     """
     env = dict(os.environ) if env is None else env
     if env.get("GPIOZERO_PIN_FACTORY"):
-        from gpiozero import Device
+        from importlib.metadata import entry_points
 
         name = env["GPIOZERO_PIN_FACTORY"]
+        found = [ep for ep in entry_points(group="gpiozero_pin_factories") if ep.name in (name, name.lower())]
         try:
-            return Device._default_pin_factory(), f"GPIOZERO_PIN_FACTORY={name}"
+            if not found:
+                raise ValueError("no such pin factory")
+            return found[0].load()(), f"GPIOZERO_PIN_FACTORY={name}"
         except Exception as exc:
             return None, f"GPIOZERO_PIN_FACTORY={name} cannot be used: {exc}"
     if "Raspberry Pi" not in model:
@@ -198,19 +201,23 @@ def pin_factory_for(model: str, env: dict[str, str] | None = None) -> tuple[Any,
 
 def open_controls(pins: Pins, pin_factory: Any = None, model: str | None = None) -> Controls:
     """GPIO controls when the board has GPIO and ``pins.gpio`` allows it, else plain :class:`Controls`."""
+    extra = {"event": "controls"}
     if pins.gpio == "off":
-        log.info("GPIO controls are off in the configuration", extra={"reason": "config"})
+        log.info("no GPIO controls", extra={**extra, "reason": '[pins] gpio = "off"'})
         return Controls()
-    reason = "pin factory given"
+    reason, owned = "pin factory given", False
     if pin_factory is None:
         pin_factory, reason = pin_factory_for(board_model() if model is None else model)
+        owned = pin_factory is not None
         if pin_factory is None:
-            log.info("no GPIO controls: %s", reason, extra={"reason": reason})
+            log.info("no GPIO controls", extra={**extra, "reason": reason})
             return Controls()
     try:
         controls = GpioControls(pins, pin_factory)
     except Exception as exc:  # a pin in use, a missing /dev/gpiochip: play on without the buttons
-        log.warning("GPIO controls unavailable: %s", exc, extra={"reason": str(exc)})
+        log.warning("GPIO controls unavailable", extra={**extra, "reason": str(exc)})
+        if owned:
+            pin_factory.close()
         return Controls()
-    log.info("GPIO controls ready (%s)", reason, extra={"reason": reason})
+    log.info("GPIO controls ready", extra={**extra, "reason": reason})
     return controls

@@ -145,7 +145,8 @@ def test_a_pin_in_use_falls_back_to_no_controls(factory, caplog):
     with GpioControls(PINS, factory):
         c = open_controls(PINS, pin_factory=factory)
     assert type(c) is Controls
-    assert "GPIO controls unavailable" in caplog.text
+    assert caplog.records[-1].getMessage() == "GPIO controls unavailable"
+    assert "in use" in caplog.records[-1].reason
 
 
 def test_open_controls_with_gpio_wires_the_buttons(factory):
@@ -163,6 +164,14 @@ def test_pin_factory_choice():
     else:  # pragma: no cover - only on a Pi
         assert type(factory).__name__ == "LGPIOFactory"
         factory.close()
+
+
+def test_the_pin_factory_named_in_the_environment_is_used():
+    factory, reason = pin_factory_for("", env={"GPIOZERO_PIN_FACTORY": "mock"})
+    assert type(factory) is MockFactory and reason == "GPIOZERO_PIN_FACTORY=mock"
+    factory.close()
+    assert pin_factory_for("", env={"GPIOZERO_PIN_FACTORY": "nope"}) == (
+        None, "GPIOZERO_PIN_FACTORY=nope cannot be used: no such pin factory")
 
 
 def test_board_model_reads_the_device_tree(tmp_path):
