@@ -18,7 +18,7 @@ SCRIPTS = [ROOT / "install.sh", ROOT / "uninstall.sh"]
 FAKES = {
     "getent": 'case "$1" in passwd) [[ " $FAKE_USERS " == *" $2 "* ]];;'
               ' group) [[ " $FAKE_GROUPS " == *" $2 "* ]];; esac',
-    "id": 'if [ "$1" = -u ]; then echo 0; else echo "$FAKE_MEMBER_OF"; fi',
+    "id": 'if [ "$1" = -u ]; then echo "${FAKE_UID:-0}"; else echo "$FAKE_MEMBER_OF"; fi',
     "dpkg-query": 'p="${!#}"; [[ " $FAKE_INSTALLED " == *" $p "* ]] && echo "install ok installed"; true',
     "apt-cache": '[[ " $FAKE_AVAILABLE " == *" $2 "* ]]',
     "systemctl": 'if [ "$1" = get-default ]; then echo multi-user.target; exit 0; fi;'
@@ -153,3 +153,12 @@ def test_unknown_option_is_refused(fake):
     _, env, _ = fake
     out = run("install.sh", env, "--frobnicate")
     assert out.returncode == 2 and "unknown option --frobnicate" in out.stderr
+
+
+def test_a_real_install_needs_root(fake):
+    _, env, log = fake
+    out = run("install.sh", {**env, "FAKE_UID": "1000"})
+    assert out.returncode == 1 and "run it as root: sudo" in out.stderr
+    out = run("uninstall.sh", {**env, "FAKE_UID": "1000"})
+    assert out.returncode == 1 and "run it as root: sudo" in out.stderr
+    assert not log.exists()

@@ -47,6 +47,14 @@ def test_the_unit_is_a_kiosk_service_with_a_watchdog():
     assert s["Service.PrivateNetwork"] == ["yes"], "no network listener"
 
 
+def test_the_unit_starts_a_command_the_app_has():
+    from dice_companion.cli import build_parser
+
+    command = unit_settings()["Service.ExecStart"][0].split()
+    assert command[0] == "/opt/dice-companion/venv/bin/dice-companion"
+    assert build_parser().parse_args(command[1:]).command == command[1]
+
+
 @needs_analyze
 def test_systemd_analyze_verify_prints_nothing(tmp_path):
     # ExecStart must exist for verify; the venv exists only on the Pi, so point it at a stub.
