@@ -393,7 +393,8 @@ class RollForIt(GameState):
             for face, n in sorted(Counter(int(f) for f in faces).items()):
                 shown, held = c.count(face), mine[face]
                 if shown == 0:
-                    raise IllegalMove(MATCH, f"card {pos} ({text}) shows no {face}: a die must match an image")
+                    raise IllegalMove(MATCH, f"card {pos} ({text}) shows no {face}: a die must match an image"
+                                      )
                 if held + n > shown:
                     raise IllegalMove(MATCH, self._full_image(pos, text, face, shown, held, n))
 
@@ -493,7 +494,7 @@ class RollForIt(GameState):
                 continue
             options: list[tuple[tuple[int, ...], str]] = [((), "")]
             for f, cap in zip(faces, caps, strict=True):
-                options = [(vec + (k,), s + str(f) * k) for vec, s in options for k in range(cap + 1)]
+                options = [((*vec, k), s + str(f) * k) for vec, s in options for k in range(cap + 1)]
             key = self._card_key(i)
             columns.append((i + 1, options, key == previous_key))
             previous_key = key
