@@ -393,8 +393,8 @@ class RollForIt(GameState):
             for face, n in sorted(Counter(int(f) for f in faces).items()):
                 shown, held = c.count(face), mine[face]
                 if shown == 0:
-                    raise IllegalMove(MATCH, f"card {pos} ({text}) shows no {face}: a die must match an image"
-                                      )
+                    raise IllegalMove(MATCH, f"card {pos} ({text}) shows no {face}: a die must match "
+                                      "an image")
                 if held + n > shown:
                     raise IllegalMove(MATCH, self._full_image(pos, text, face, shown, held, n))
 
@@ -476,54 +476,71 @@ class RollForIt(GameState):
         return False
 
     def _placements(self) -> list[Place]:
-        """Every distinct placement of the unplaced dice: identical dice and identical cards collapse."""
+        """Every distinct placement of the unplaced dice: identical dice and identical cards collapse.
+
+        Card by card (in table order), every share of the dice still unplaced that fits beside it.
+        Interchangeable cards (see ``_card_key``) take non-decreasing shares, so each placement
+        comes up once.
+        """
         p = self.turn
         have = Counter(self.rolled)
-        faces = sorted(have)
-        rem0 = tuple(have[f] for f in faces)
-        columns: list[tuple[int, list[tuple[tuple[int, ...], str]], bool]] = []
-        previous_key = None
-        for i in sorted(range(len(self.cards)), key=self._card_key):
-            text = self.cards[i]
+        faces = tuple(sorted(have))
+        columns: list[tuple[int, tuple[int, ...], int]] = []  # position, room per face, group
+        groups: dict[tuple[Any, ...], int] = {}
+        for i, text in enumerate(self.cards):
             if text is None:
                 continue
-            c = card(text)
-            mine = self.dice[i][p]
-            caps = [min(c.count(f) - mine.count(f), have[f]) for f in faces]
-            if not any(caps):
-                continue
-            options: list[tuple[tuple[int, ...], str]] = [((), "")]
-            for f, cap in zip(faces, caps, strict=True):
-                options = [((*vec, k), s + str(f) * k) for vec, s in options for k in range(cap + 1)]
-            key = self._card_key(i)
-            columns.append((i + 1, options, key == previous_key))
-            previous_key = key
+            c, mine = card(text), self.dice[i][p]
+            room = tuple(c.count(f) - mine.count(f) for f in faces)
+            if any(room):
+                columns.append((i + 1, room, groups.setdefault(self._card_key(i), len(groups))))
+        if len(groups) == len(columns):  # no two cards alike: no ordering constraint
+            columns = [(pos, room, -1) for pos, room, _ in columns]
+        # Dice left are counted per face in 4-bit digits with a guard bit (8): taking a share off is
+        # one subtraction, and the share fits if every guard bit survives it.
+        guard = sum(8 << 4 * j for j in range(len(faces)))
+        full = [_shares(faces, room, tuple(have[f] for f in faces)) for _, room, _ in columns]
+        memo: dict[tuple[int, int], list[tuple[tuple[int, ...], int, str]]] = {}
+        last: dict[int, tuple[int, ...]] = {}
         out: list[Place] = []
         chosen: list[tuple[int, str]] = []
+        end = len(columns) - 1
 
-        def walk(k: int, rem: tuple[int, ...], lo: int) -> None:
-            if k == len(columns):
-                out.append(Place(tuple(sorted(chosen))))
-                return
-            pos, options, same = columns[k]
-            for j in range(lo if same else 0, len(options)):
-                vec, s = options[j]
-                if any(a > b for a, b in zip(vec, rem, strict=True)):
+        def shares(k: int, left: int) -> list[tuple[tuple[int, ...], int, str]]:
+            got = memo.get((k, left))
+            if got is None:
+                got = memo[(k, left)] = [s for s in full[k] if (left - s[1]) & guard == guard]
+            return got
+
+        def walk(k: int, left: int) -> None:
+            pos, _, group = columns[k]
+            floor = last.get(group)
+            for vec, used, got in shares(k, left):
+                if floor is not None and vec < floor:
                     continue
-                if s:
-                    chosen.append((pos, s))
-                    walk(k + 1, tuple(b - a for a, b in zip(vec, rem, strict=True)), j)
+                if k == end:
+                    out.append(Place((*chosen, (pos, got)) if got else tuple(chosen)))
+                    continue
+                if group >= 0:
+                    last[group] = vec
+                if got:
+                    chosen.append((pos, got))
+                    walk(k + 1, left - used)
                     chosen.pop()
                 else:
-                    walk(k + 1, rem, j)
+                    walk(k + 1, left)
+            if group >= 0:
+                if floor is None:
+                    last.pop(group, None)
+                else:
+                    last[group] = floor
 
-        walk(0, rem0, 0)
+        walk(0, guard + sum(have[f] << 4 * j for j, f in enumerate(faces)))
         return out
 
     def _card_key(self, i: int) -> tuple[Any, ...]:
         """Cards with equal keys are interchangeable: same images, same dice of every colour beside."""
-        text = self.cards[i]
-        return (text is None, text or "", tuple(tuple(f) for f in self.dice[i]), i if text is None else 0)
+        return (self.cards[i], tuple(tuple(f) for f in self.dice[i]))
 
     # --- the referee ----------------------------------------------------------------------------------
     def _needs(self, pos: int, player: int) -> list[tuple[str, list[str]]]:
@@ -640,6 +657,17 @@ class RollForIt(GameState):
     def dice_owned(self, player: int) -> int:
         """Dice in hand plus dice beside cards: always six."""
         return self.hand[player] + sum(len(on_card[player]) for on_card in self.dice)
+
+
+def _shares(faces: tuple[int, ...], room: tuple[int, ...], left: tuple[int, ...]
+            ) -> list[tuple[tuple[int, ...], int, str]]:
+    """Every share of the ``left`` dice (count per face) that fits ``room`` (free images per face):
+    how many of each face, those counts as 4-bit digits, and the faces as move text."""
+    out: list[tuple[tuple[int, ...], int, str]] = [((), 0, "")]
+    for j, (face, r, n) in enumerate(zip(faces, room, left, strict=True)):
+        out = [((*vec, k), used + (k << 4 * j), got + str(face) * k)
+               for vec, used, got in out for k in range(min(r, n) + 1)]
+    return out
 
 
 def _colour_options() -> tuple[Option, ...]:
