@@ -401,7 +401,7 @@ class RollForIt(GameState):
     def _full_image(self, pos: int, text: str, face: int, shown: int, held: int, n: int) -> str:
         p = self.turn
         if held == shown:
-            covered = "it already holds" if shown == 1 else f"all {shown} already hold"
+            covered = {1: "it already holds", 2: "both already hold"}.get(shown, f"all {shown} already hold")
             return (f"card {pos} ({text}) shows {_n(shown, face)} and {covered} a die of yours; an image "
                     f"takes at most one die of each colour, so another {face} of yours cannot go there")
         return (f"card {pos} ({text}) shows {_n(shown, face)}; {self.players[p]} has {held} there already, "
@@ -479,8 +479,8 @@ class RollForIt(GameState):
         """Every distinct placement of the unplaced dice: identical dice and identical cards collapse.
 
         Card by card (in table order), every share of the dice still unplaced that fits beside it.
-        Interchangeable cards (see ``_card_key``) take non-decreasing shares, so each placement
-        comes up once.
+        Interchangeable cards (see ``_card_key``) take non-increasing shares, so each placement
+        comes up once, with the larger share on the card further left.
         """
         p = self.turn
         have = Counter(self.rolled)
@@ -516,7 +516,7 @@ class RollForIt(GameState):
             pos, _, group = columns[k]
             floor = last.get(group)
             for vec, used, got in shares(k, left):
-                if floor is not None and vec < floor:
+                if floor is not None and vec > floor:
                     continue
                 if k == end:
                     out.append(Place((*chosen, (pos, got)) if got else tuple(chosen)))
