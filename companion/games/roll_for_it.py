@@ -494,6 +494,8 @@ class RollForIt(GameState):
             room = tuple(c.count(f) - mine.count(f) for f in faces)
             if any(room):
                 columns.append((i + 1, room, groups.setdefault(self._card_key(i), len(groups))))
+        if not columns:
+            return [Place(())]
         if len(groups) == len(columns):  # no two cards alike: no ordering constraint
             columns = [(pos, room, -1) for pos, room, _ in columns]
         # Dice left are counted per face in 4-bit digits with a guard bit (8): taking a share off is
