@@ -181,12 +181,7 @@ class RollForIt(GameState):
 
     def __init__(self, players: tuple[str, ...], options: dict[str, Any]) -> None:
         super().__init__(players, options)
-        colours = tuple(options.get(f"colour-{i + 1}", PALETTE[i]) for i in range(len(players)))
-        for i, c in enumerate(colours):
-            j = colours.index(c)
-            if j != i:
-                raise DataError(f"{players[j]} and {players[i]} would both play {c} dice; give one of them "
-                                f"another colour (options colour-{j + 1} / colour-{i + 1})")
+        colours = _colours(players, options)
         self.colours = colours
         self.decks = 1 if len(players) <= 4 else 2
         self.deck: list[str] = list(default_deck()) * self.decks
@@ -672,6 +667,63 @@ def _shares(faces: tuple[int, ...], room: tuple[int, ...], left: tuple[int, ...]
     return out
 
 
+def _colours(players: tuple[str, ...], options: dict[str, Any]) -> tuple[str, ...]:
+    """Each player's colour: as chosen, else the seat's palette colour, else the first one free.
+
+    >>> _colours(("A", "B", "C"), {"colour-3": "red"})
+    ('green', 'blue', 'red')
+    """
+    given = [options.get(f"colour-{i + 1}", PALETTE[i]) for i in range(len(players))]
+    chosen = {i: c for i, c in enumerate(given) if c != PALETTE[i]}
+    for i, c in chosen.items():
+        j = next(j for j, d in chosen.items() if d == c)
+        if j != i:
+            raise DataError(f"{players[j]} and {players[i]} would both play {c} dice; give one of them "
+                            f"another colour (options colour-{j + 1} / colour-{i + 1})")
+    used = set(chosen.values())
+    out: list[str | None] = []
+    for i, c in enumerate(given):
+        if i in chosen or c not in used:
+            out.append(c)
+            used.add(c)
+        else:
+            out.append(None)  # its seat's colour was chosen by another player
+    for i, c in enumerate(out):
+        if c is None:
+            out[i] = next(d for d in PALETTE if d not in used)
+            used.add(out[i])
+    return tuple(c for c in out if c is not None)
+
+
+def sensible_move(state: GameState, moves: list[Move], rng: Any) -> Move:
+    """A plain strategy for simulated players (``make run``, tests, benchmarks).
+
+    Take Back when at most one die is left in hand, else roll. Place to score; otherwise to bring
+    cards nearer completion (worth the card's points times the square of the share covered, so
+    dice go together rather than scattered), each die committed costing a little. Ties: the first.
+    """
+    assert isinstance(state, RollForIt)
+    if state.phase == "start":
+        return TakeBack() if state.hand[state.turn] <= 1 else RollOn()
+    p = state.turn
+
+    def value(move: Move) -> float:
+        if not isinstance(move, Place):
+            return 0.0
+        total = 0.0
+        for pos, faces in move.cards:
+            text = state.cards[pos - 1]
+            assert text is not None
+            c = card(text)
+            size, before = len(c.images), len(state.dice[pos - 1][p])
+            after = before + len(faces)
+            total += 2 * c.points if after == size else c.points * (after**2 - before**2) / size**2
+            total -= 0.75 * len(faces) if after < size else 0.0
+        return total
+
+    return max(moves, key=value)
+
+
 def _colour_options() -> tuple[Option, ...]:
     return tuple(Option(f"colour-{i + 1}", PALETTE[i], PALETTE,
                         f"dice colour of player {i + 1} (players' colours must differ)") for i in range(8))
@@ -685,7 +737,8 @@ INFO = GameInfo(
     options=_colour_options(),
     factory=RollForIt,
     rules="docs/rules/roll-for-it.md",
+    strategy=sensible_move,
 )
 RollForIt.info = INFO
 
-__all__ = ["DECK_SIZE", "INFO", "Hint", "Place", "RollForIt", "RollOn", "TakeBack"]
+__all__ = ["DECK_SIZE", "INFO", "Hint", "Place", "RollForIt", "RollOn", "TakeBack", "sensible_move"]

@@ -57,11 +57,16 @@ def test_each_player_rolls_six_dice_of_their_own_colour():
     assert state.colours == ("red", "purple", "green")
 
 
-def test_two_players_with_one_colour_are_refused():
-    with pytest.raises(DataError, match="both play red"):
-        INFO.new(["Anna", "Ben"], {"colour-2": "red"})
+def test_two_players_choosing_one_colour_are_refused():
+    with pytest.raises(DataError, match="Anna and Ben would both play green"):
+        INFO.new(["Anna", "Ben"], {"colour-1": "green", "colour-2": "green"})
     with pytest.raises(DataError, match="cannot be 'pink'"):
         INFO.new(["Anna", "Ben"], {"colour-1": "pink"})
+
+
+def test_a_seat_whose_colour_another_player_chose_takes_the_first_free_one():
+    state = INFO.new([f"P{i}" for i in range(6)], {"colour-2": "purple", "colour-6": "red"})
+    assert state.colours == ("blue", "purple", "green", "yellow", "orange", "red")
 
 
 def test_highest_two_dice_start_and_tied_players_roll_again():
