@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import pytest
 
+from companion import record
 from companion.errors import DataError, IllegalMove, ImpossibleRoll, OutOfTurn
 from companion.games import get_game
 from companion.games.roll_for_it import Place, RollForIt, RollOn, TakeBack
 from companion.games.roll_for_it_cards import ImpossibleCard
 from companion.protocol import ChooseMove, DieResult, Draw, DrawCards, GameOver, Roll, RollDice
+from companion.record import DrawEvent
+from companion.referee import judge
 from companion.session import Game
 
 INFO = get_game("roll-for-it")
@@ -365,3 +368,50 @@ def test_every_move_text_round_trips():
     for move in moves:
         assert state.parse_move(str(move)) == move
     assert state.parse_move("take-back") == TakeBack() and str(TakeBack()) == "take back"
+
+
+# --- corrections, the referee, simulated players -------------------------------------------------------
+
+
+def live_game() -> Game:
+    game = Game.new("roll-for-it", ["Anna", "Ben"])
+    game.draw(Draw(("2:4-4", "5:1-2-3", "10:3-4-4-6")))
+    game.roll(Roll.of(red_1="6", red_2="6"))
+    game.roll(Roll.of(blue_1="1", blue_2="1"))
+    game.roll(Roll.of(red_1="4", red_2="4", red_3="1", red_4="5", red_5="5", red_6="5"))
+    return game
+
+
+def test_a_card_entered_wrongly_can_be_corrected_and_later_moves_are_checked_again():
+    game = live_game()
+    game.move("place 1=44")  # scores 2:4-4
+    game.draw(Draw(("5:1-5-5",)))
+    flip = len(game.events) - 1
+    game.move("place 1=155")  # scores the flipped card too
+    assert game.state.points(0) == 7
+    events, state = list(game.events), game.state.clone()
+    with pytest.raises(IllegalMove, match="shows no 5"):  # with 5:1-2-2 the next placement cannot be
+        game.amend(flip, DrawEvent(Draw(("5:1-2-2",))))
+    assert game.events == events and game.state == state
+    game.amend(flip, DrawEvent(Draw(("5:5-5-1",))))  # the same card, written otherwise
+    assert game.state == state
+    with pytest.raises(ImpossibleCard):
+        game.amend(flip, DrawEvent(Draw(("5:5-5-7",))))
+
+
+def test_the_referee_names_the_rule_and_reason_of_a_refused_placement():
+    game = live_game()
+    game.move("place 3=44")
+    text = record.dumps(game.events).replace('"place 3=44"', '"place 3=444"')
+    verdict = judge(record.loads(text))
+    assert verdict["ok"] is False and verdict["rule"] == "Roll For It! §Match it!"
+    assert verdict["reason"].startswith("Anna has two 4s to place from this roll, not 3")
+    verdict = judge(game.events)
+    assert verdict["ok"] is True and verdict["turn"] == "Ben" and len(verdict["legal_moves"]) == 0
+
+
+def test_simulated_players_take_the_points_on_offer():
+    state = started()
+    roll(state, 4, 4, 3, 6, 1, 5)
+    move = INFO.strategy(state, state.legal_moves(), None)
+    assert str(move).endswith("3=3446")
