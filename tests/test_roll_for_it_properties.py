@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import json
 import random
 from collections import Counter
 
@@ -41,6 +42,7 @@ def check_invariants(state: RollForIt) -> None:
             held = Counter(faces)
             assert all(held[f] <= images[f] for f in held) and held != images  # complete = scored
     assert sorted(state.rolled) == state.rolled and len(state.rolled) <= state.hand[state.turn]
+    json.dumps(state.view())  # the screen gets plain JSON
     winners = state.outcome()
     if winners is not None:
         assert [p for p in players if state.points(p) >= WINNING_SCORE] == list(winners)

@@ -303,6 +303,21 @@ def test_bad_input_raises_typed_errors_and_loses_nothing():
     assert isinstance(game.state.request(), DrawCards)
 
 
+def test_a_placement_built_in_code_is_checked_like_a_typed_one():
+    state = started()
+    roll(state, 4, 4, 1, 1, 1, 1)
+    state.apply(Place(((1, "4"), (1, "4"))))  # one entry per card once merged: legal, 2:4-4 scores
+    assert state.piles[0] == ["2:4-4"]
+    state = started()
+    roll(state, 6, 6, 1, 1, 1, 1)
+    before = state.clone()
+    with pytest.raises(IllegalMove, match=r"\(10:3-4-4-6\) shows one 6: one 6 of yours fits there, not 2"):
+        state.apply(Place(((3, "6"), (3, "6"))))
+    with pytest.raises(IllegalMove, match="not 9"):
+        state.apply(Place(((3, "9"),)))
+    assert state == before
+
+
 @pytest.mark.parametrize("text", ["place", "place 1=9", "place 0=4", "place 1:4", "take", "rol", "place x"])
 def test_garbage_moves_are_refused_under_moves(text):
     state = started()

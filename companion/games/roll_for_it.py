@@ -347,6 +347,7 @@ class RollForIt(GameState):
                 else:
                     self._end_turn(f"{self.players[p]} has no dice in hand and passes")
             case Place():
+                move = Place.parse(str(move))  # one entry per card, faces 1-6: as if typed
                 self._check_place(move)
                 self._place(move)
             case _:
@@ -394,13 +395,18 @@ class RollForIt(GameState):
                     raise IllegalMove(MATCH, self._full_image(pos, text, face, shown, held, n))
 
     def _full_image(self, pos: int, text: str, face: int, shown: int, held: int, n: int) -> str:
-        p = self.turn
+        """Why ``n`` more dice showing ``face`` of the player's do not fit beside card ``pos``."""
+        where, rule = f"card {pos} ({text}) shows {_n(shown, face)}", "an image takes one die of each colour"
         if held == shown:
             covered = {1: "it already holds", 2: "both already hold"}.get(shown, f"all {shown} already hold")
-            return (f"card {pos} ({text}) shows {_n(shown, face)} and {covered} a die of yours; an image "
-                    f"takes at most one die of each colour, so another {face} of yours cannot go there")
-        return (f"card {pos} ({text}) shows {_n(shown, face)}; {self.players[p]} has {held} there already, "
-                f"so {shown - held} more {face} of yours fit{'s' if shown - held == 1 else ''}, not {n}")
+            return f"{where} and {covered} a die of yours; {rule}, so another {face} of yours cannot go there"
+        fit = shown - held
+        fits = "fits" if fit == 1 else "fit"
+        if held == 0:
+            return f"{where}: {_n(fit, face)} of yours {fits} there, not {n}; {rule}"
+        more = f"{_NUMBER_WORDS[fit]} more {face}" + ("s" if fit > 1 else "")
+        return (f"{where} and {_NUMBER_WORDS[held]} already hold{'s' if held == 1 else ''} a die of yours: "
+                f"only {more} of yours {fits} there, not {n}; {rule}")
 
     def _place(self, move: Place) -> None:
         p = self.turn
@@ -435,7 +441,7 @@ class RollForIt(GameState):
             self.phase = "over"
             return
         if not move.cards:
-            self._end_turn(f"{name} placed nothing more")
+            self._end_turn(f"{name} placed nothing" + (" more" if self.piles[p] and self.rolled else ""))
         elif not scored:
             self._end_turn(self.last)
         elif self._to_flip():
