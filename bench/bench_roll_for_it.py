@@ -55,6 +55,12 @@ def enumeration() -> None:
     for name, cards, rolled in cases:
         ms, n = time_enumeration(position(cards, rolled))
         print(f"  {name}: {n} placements, {ms:.2f} ms")
+    worst = position(("15:1-2-3-4-5-6",) * 4, [1, 2, 3, 4, 5, 6])
+    for i in range(1, 4):  # other colours beside three of them: no two cards alike, nothing collapses
+        worst.dice[i][1] = [i]
+    ms, n = time_enumeration(worst, repeat=3, number=5)
+    print(f"  worst case, six different faces, four 1-6 cards that differ by others' dice: {n} placements, "
+          f"{ms:.2f} ms")
     rng = random.Random(2026)
     deck = list(default_deck())
     times, counts = [], []
@@ -68,6 +74,26 @@ def enumeration() -> None:
           f"median {statistics.median(times):.3f} ms,"
           f" 95th percentile {times[284]:.3f} ms, max {times[-1]:.2f} ms;"
           f" placements median {statistics.median(counts):.0f}, max {max(counts)}")
+
+
+def positions_in_play(players: int, count: int) -> None:
+    """Time legal_moves() at every placement decision of ``count`` simulated games."""
+    rng = random.Random(100 + players)
+    times, counts = [], []
+    for _ in range(count):
+        state = RollForIt.info.new([f"P{i}" for i in range(players)])
+        assert isinstance(state, RollForIt)
+        while not state.is_over:
+            if state.phase == "match":
+                ms, n = time_enumeration(state, repeat=3, number=3)
+                times.append(ms)
+                counts.append(n)
+            sim.step(state, rng, sensible_move)
+    times.sort()
+    p95 = times[int(len(times) * 0.95)]
+    print(f"  {players} players, every placement decision of {count} simulated games ({len(times)}): "
+          f"median {statistics.median(times):.3f} ms, 95th percentile {p95:.3f} ms, "
+          f"max {times[-1]:.2f} ms; placements median {statistics.median(counts):.0f}, max {max(counts)}")
 
 
 def games(players: int, chooser: sim.Chooser, count: int, label: str) -> None:
@@ -86,6 +112,8 @@ def games(players: int, chooser: sim.Chooser, count: int, label: str) -> None:
 
 def main() -> None:
     enumeration()
+    positions_in_play(3, 20)
+    positions_in_play(6, 10)
     print("Random games (simulated dice and card flips, no session or record):")
     for players, count in ((2, 100), (4, 50), (8, 20)):
         games(players, sensible_move, count, "sensible simulated players")

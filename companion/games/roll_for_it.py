@@ -518,11 +518,13 @@ class RollForIt(GameState):
         def walk(k: int, left: int) -> None:
             pos, _, group = columns[k]
             floor = last.get(group)
+            if k == end:  # the leaves: most of the work, so one comprehension
+                base = tuple(chosen)
+                out.extend([Place((*base, (pos, got)) if got else base) for vec, _, got in shares(k, left)
+                            if floor is None or vec <= floor])
+                return
             for vec, used, got in shares(k, left):
                 if floor is not None and vec > floor:
-                    continue
-                if k == end:
-                    out.append(Place((*chosen, (pos, got)) if got else tuple(chosen)))
                     continue
                 if group >= 0:
                     last[group] = vec
