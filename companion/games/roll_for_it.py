@@ -502,34 +502,37 @@ class RollForIt(GameState):
         # Dice left are counted per face in 4-bit digits with a guard bit (8): taking a share off is
         # one subtraction, and the share fits if every guard bit survives it.
         guard = sum(8 << 4 * j for j in range(len(faces)))
-        full = [_shares(faces, room, tuple(have[f] for f in faces)) for _, room, _ in columns]
-        memo: dict[tuple[int, int], list[tuple[tuple[int, ...], int, str]]] = {}
+        counts = tuple(have[f] for f in faces)
+        # per card, every share that fits it: (count per face, those counts as digits, (position, faces))
+        full = [[(vec, used, (pos, got) if got else None) for vec, used, got in _shares(faces, room, counts)]
+                for pos, room, _ in columns]
+        memo: dict[tuple[int, int], list[tuple[tuple[int, ...], int, tuple[int, str] | None]]] = {}
         last: dict[int, tuple[int, ...]] = {}
         out: list[Place] = []
         chosen: list[tuple[int, str]] = []
         end = len(columns) - 1
 
-        def shares(k: int, left: int) -> list[tuple[tuple[int, ...], int, str]]:
+        def shares(k: int, left: int) -> list[tuple[tuple[int, ...], int, tuple[int, str] | None]]:
             got = memo.get((k, left))
             if got is None:
                 got = memo[(k, left)] = [s for s in full[k] if (left - s[1]) & guard == guard]
             return got
 
         def walk(k: int, left: int) -> None:
-            pos, _, group = columns[k]
+            group = columns[k][2]
             floor = last.get(group)
             if k == end:  # the leaves: most of the work, so one comprehension
                 base = tuple(chosen)
-                out.extend([Place((*base, (pos, got)) if got else base) for vec, _, got in shares(k, left)
+                out.extend([Place((*base, pair) if pair else base) for vec, _, pair in shares(k, left)
                             if floor is None or vec <= floor])
                 return
-            for vec, used, got in shares(k, left):
+            for vec, used, pair in shares(k, left):
                 if floor is not None and vec > floor:
                     continue
                 if group >= 0:
                     last[group] = vec
-                if got:
-                    chosen.append((pos, got))
+                if pair:
+                    chosen.append(pair)
                     walk(k + 1, left - used)
                     chosen.pop()
                 else:
