@@ -168,6 +168,8 @@ def test_other_colours_never_complete_your_card_and_the_referee_says_whose_die_i
     state = started(cards=("2:4-4", "5:1-2-3", "10:3-4-4-6"))
     roll(state, 4, 4, 1, 1, 1, 1)
     place(state, "place 3=44")  # red covers both 4s of card 3
+    assert state.why_not_scored(3, 1) == ("card 3 needs a 3, two 4s and a 6 of yours; the 4s there are "
+                                          "Red's, not yours")
     roll(state, 3, 4, 6, 1, 1, 1)  # blue covers 3, one 4, 6
     place(state, "place 3=346")
     assert state.cards[2] == "10:3-4-4-6" and state.piles[1] == []

@@ -431,7 +431,7 @@ class RollForIt(GameState):
                     self.hand[q] += len(faces)
                 self.dice[pos - 1] = [[] for _ in self.players]
                 self.cards[pos - 1] = None
-            elif any(others for _, others in self._needs(pos, p)):
+            elif any(others for _, _, others in self._needs(pos, p)):
                 self.last += f"; card {pos} is not scored: {self.why_not_scored(pos, p)}"
         if scored:
             self.last += "; " + "; ".join(f"scored card {pos}" for pos in scored)
@@ -551,8 +551,9 @@ class RollForIt(GameState):
         return (self.cards[i], tuple(tuple(f) for f in self.dice[i]))
 
     # --- the referee ----------------------------------------------------------------------------------
-    def _needs(self, pos: int, player: int) -> list[tuple[str, list[str]]]:
-        """The images of card ``pos`` that ``player`` has not covered, with the colours covering them."""
+    def _needs(self, pos: int, player: int) -> list[tuple[int, str, list[str]]]:
+        """The images of card ``pos`` that ``player`` has not covered: face, name ("the second 4"),
+        and the other colours beside the card that cover that image (which never count for ``player``)."""
         text = self.cards[pos - 1]
         if text is None:
             return []
@@ -563,25 +564,37 @@ class RollForIt(GameState):
             shown, mine = c.count(face), on_card[player].count(face)
             for k in range(mine + 1, shown + 1):
                 image = f"the {_ORDINALS[k]} {face}" if shown > 1 else f"the {face}"
-                needs.append((image, [self._colour_name(q) for q, faces in enumerate(on_card)
-                                      if q != player and faces.count(face) >= k]))
+                needs.append((face, image, [self._colour_name(q) for q, faces in enumerate(on_card)
+                                            if q != player and faces.count(face) >= k]))
         return needs
 
     def why_not_scored(self, pos: int, player: int) -> str:
         """What ``player`` still lacks to score the card at ``pos`` (1-based), in plain words.
 
-        Other colours beside the card never count for ``player``; the text says whose they are.
+        Other colours beside the card never count for ``player``; the text says whose they are:
+        "the second 4 on card 3 needs a die of yours; the one there is Blue's".
         """
         if self.cards[pos - 1] is None:
             return f"no card lies at position {pos}"
-        parts = []
-        for image, others in self._needs(pos, player):
+        needs = self._needs(pos, player)
+        if len(needs) == 1:
+            _, image, others = needs[0]
             text = f"{image} on card {pos} needs a die of yours"
             if others:
-                verb = "is" if len(others) == 1 else "are"
-                text += f"; the {'one' if len(others) == 1 else 'dice'} there {verb} {' and '.join(others)}'s"
-            parts.append(text)
-        return "; ".join(parts)
+                one = "the one there is" if len(others) == 1 else "the dice there are"
+                text += f"; {one} {' and '.join(others)}'s"
+            return text
+        wanted = Counter(face for face, _, _ in needs)
+        listed = [f"a {face}" if n == 1 else _n(n, face) for face, n in sorted(wanted.items())]
+        listing = listed[0] if len(listed) == 1 else f"{', '.join(listed[:-1])} and {listed[-1]}"
+        text = f"card {pos} needs {listing} of yours"
+        for face in sorted(wanted):
+            taken = [cs for f, _, cs in needs if f == face and cs]
+            if taken:
+                whose = " and ".join(sorted({c for cs in taken for c in cs}))
+                what = f"the {face} there is" if len(taken) == 1 else f"the {face}s there are"
+                text += f"; {what} {whose}'s, not yours"
+        return text
 
     def _colour_name(self, q: int) -> str:
         return self.colours[q].capitalize()
