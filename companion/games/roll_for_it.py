@@ -621,7 +621,7 @@ class RollForIt(GameState):
                     toward.append(f"{len(faces)} beside card {pos} ({c.points} points, {left} to go)")
             kept = len(self.rolled) - move.dice
             parts = scored + ([f"puts {', '.join(toward)}"] if toward else [])
-            parts.append(f"keeps {kept} {'die' if kept == 1 else 'dice'} in hand" if kept else "keeps none")
+            parts.append(f"keeps {kept or 'no'} {'die' if kept == 1 else 'dice'} in hand")
             hints.append(Hint(move, points, committed, "; ".join(parts)))
         hints.sort(key=lambda h: (-h.points, -h.committed, str(h.move)))
         return hints
