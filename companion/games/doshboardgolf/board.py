@@ -188,26 +188,21 @@ class Board:
         return sorted(out)
 
     def ascii(self, marks: dict[Pos, str] | None = None) -> str:
-        """The board as text, odd columns half a row lower (each cell is two characters high)."""
+        """The board as text: row N's even columns (A, C, ...) on line N, odd columns half a line lower."""
         marks = marks or {}
-        lines = []
-        for half in range(self.height * 2 + 1):
-            chars = []
-            for col in range(self.width):
-                row2 = half - (col & 1)
-                if row2 < 0 or row2 % 2:
-                    chars.append(" ")
-                    continue
-                row = row2 // 2
-                pos = (col, row - (col - (col & 1)) // 2)
-                if pos in marks:
-                    chars.append(marks[pos])
-                elif pos in self.kinds:
-                    chars.append(KIND_CHAR[self.kinds[pos]])
-                else:
-                    chars.append(OFF)
-            lines.append("".join(chars).rstrip())
-        return "\n".join(lines).rstrip("\n") + "\n"
+        lines = ["     " + " ".join(chr(ord("A") + c) for c in range(self.width))]
+        for row in range(self.height):
+            for parity in (0, 1):
+                chars = []
+                for col in range(self.width):
+                    if col % 2 != parity:
+                        chars.append(" ")
+                        continue
+                    pos = (col, row - (col - (col & 1)) // 2)
+                    chars.append(marks.get(pos, KIND_CHAR.get(self.kinds.get(pos, ""), OFF)))
+                label = f"{row + 1:>3}  " if parity == 0 else "     "
+                lines.append((label + " ".join(chars)).rstrip())
+        return "\n".join(lines) + "\n"
 
 
 def _err(origin: str, key: str, problem: str) -> DataError:

@@ -196,7 +196,7 @@ class _Flight:
 
     def _obstacle(self, entry: dict[str, Any], last: bool) -> None:
         kind = self.board.kind(self.pos)
-        is_target = self.pos == self.shot.target
+        is_target = kind == "target"  # every target on the board can be hit, not only this hole's
         if kind in STOPPING_TREES or (is_target and self.rules.hit_or_miss):
             what = "target" if is_target else kind
             if last:
@@ -264,7 +264,7 @@ def _resolve(board: Board, shot: Shot, rules: Rules, blue: int, red: int, dice: 
             holed = flight.pos == shot.target and red in shot.hole_out
     except _Stop:
         if flight.stopped_by == "target":
-            holed = red in shot.hole_out
+            holed = flight.pos == shot.target and red in shot.hole_out
     out = Outcome(flight.pos, flight.path, distance, hook, wind_count, notes=notes)
     out.stopped_by = flight.stopped_by
     if holed:
