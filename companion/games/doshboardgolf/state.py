@@ -40,8 +40,9 @@ DIE_KIND = {"blue": "dosh-blue", "red": "dosh-red", "white": "dosh-white", "blac
 
 
 @cache
-def board_view(board: Board) -> dict[str, Any]:
-    """The static drawing of a board for the screen."""
+def board_view(board_id: str) -> dict[str, Any]:
+    """The static drawing of a shipped board for the screen."""
+    board = load_board(board_id)
     return {
         "id": board.id, "name": board.name, "outward_sides": list(board.outward),
         "columns": board.width, "rows": board.height,
@@ -483,7 +484,7 @@ class DoshState(GameState):
         if self.plan.get("card"):
             card = self._card(seat).to_view()
         base.update({
-            "board": board_view(self.board),
+            "board": board_view(self.options["board"]),
             "tier": self.tier,
             "rules": {r: [self.players[s] for s in v] for r, v in self.pro.items()},
             "round": self.round + 1, "rounds": self.rounds,
