@@ -234,9 +234,9 @@ def parse_board(data: dict[str, Any], origin: str, board_id: str = "board") -> B
     kinds: dict[Pos, str] = {}
     levels: dict[Pos, int] = {}
     for ri, (line, lline) in enumerate(zip(rows, levels_raw, strict=True)):
+        if len(lline) != len(line):
+            raise _err(origin, f"levels row {ri + 1}", f"{len(lline)} characters, the map row {len(line)}")
         line, lline = line.ljust(width), lline.ljust(width)
-        if len(lline) != width:
-            raise _err(origin, f"levels row {ri + 1}", f"{len(lline)} characters; the map has {width}")
         for ci, ch in enumerate(line):
             cell = f"{chr(ord('A') + ci)}{ri + 1}"
             lv = lline[ci]

@@ -365,16 +365,17 @@ class DoshState(GameState):
 
     def _resolve(self) -> None:
         seat = self.current
-        result = resolve(self.board, self._shot(seat), self.rules(seat), self.dice["blue"], self.dice["red"],
+        shot = self._shot(seat)
+        result = resolve(self.board, shot, self.rules(seat), self.dice["blue"], self.dice["red"],
                          self.dice["white"], self.dice["black"], self.wind)
         if isinstance(result, NeedDie):
             self.phase = "chance"
             self.need = (result.die, result.reason)
             self.last_shot = self._shot_view(seat, self.lies[seat], None, list(result.path))
             return
-        self._finish(seat, result)
+        self._finish(seat, shot, result)
 
-    def _finish(self, seat: int, out: Outcome) -> None:
+    def _finish(self, seat: int, shot: Shot, out: Outcome) -> None:
         k = self.hole_index
         strokes = 1 + out.penalty + (1 if out.on_target else 0)
         self.strokes[seat][k] += strokes
@@ -393,6 +394,8 @@ class DoshState(GameState):
         self.done[seat] = finished
         self.log.append({"kind": "shot", "player": seat, "hole": k, "from": start,
                          "to": name_of(out.lie), "card": f"{colour} {self.plan['card']}",
+                         "plan": {k: self.plan.get(k) for k in ("direction", "elbow", "turn_to")},
+                         "last_card": shot.last_card, "wind": self.wind,
                          "level": self.plan.get("level", 0), "call": self.plan.get("call"),
                          "blue": self.dice["blue"], "red": self.dice["red"],
                          "white": list(self.dice["white"]), "black": list(self.dice["black"]),
