@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from companion.games.doshboardgolf.options import OPTIONS
 from companion.games.doshboardgolf.state import DoshState
+from companion.games.doshboardgolf.strategy import golfer
 from companion.protocol import GameInfo
 
 INFO = GameInfo(
@@ -19,6 +20,7 @@ INFO = GameInfo(
     options=OPTIONS,
     factory=DoshState,
     rules="docs/rules/doshboardgolf.md",
+    strategy=golfer,
 )
 DoshState.info = INFO
 

@@ -474,7 +474,7 @@ class DoshState(GameState):
         names = " and ".join(self.players[i] for i in self._winners())
         unit = "strokes" if self.options["scoring"] == "stroke" else (
             "holes" if self.options["scoring"] == "match" else "skins")
-        return f"Game over: {names} won with {self.scores()[self._winners()[0]]:g} {unit}"
+        return f"{names} won with {self.scores()[self._winners()[0]]:g} {unit}"
 
     def view(self) -> dict[str, Any]:
         base = super().view()
