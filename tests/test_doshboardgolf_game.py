@@ -124,10 +124,10 @@ def test_professional_planning_steps_card_up_and_call():
     st = new(tier="professional", wind="none")
     assert isinstance(st.request(), ChooseMove)
     st.apply(Aim(3))
-    st.apply(Club(8))  # putter: green boxes on red 4-10
+    st.apply(Club(8))  # putter: green boxes on red 3-10
     assert st.phase == "level" and len(st.legal_moves()) == 5
     st.apply(Level(1))
-    assert st.view()["plan"]["card_as_played"]["green"] == [5, 6, 7, 8, 9]
+    assert st.view()["plan"]["card_as_played"]["green"] == [4, 5, 6, 7, 8, 9]
     assert st.phase == "call" and len(st.legal_moves()) == 13
     st.apply(Call(7))
     assert isinstance(st.request(), RollDice)

@@ -224,12 +224,13 @@ def test_card_up_and_card_down():
     down = driver.adjusted(-2)
     assert down.distance == tuple(max(0, d - 2) for d in driver.distance) and down.hook == driver.hook
     assert down.green == driver.green
-    putter = load_cards()["yellow"][7]  # green boxes on red 4-10
+    putter = load_cards()["yellow"][7]  # green boxes on red 3-10
     up = putter.adjusted(1)
-    assert up.green == tuple(range(5, 10)) and up.distance == tuple(d + 1 for d in putter.distance)
-    assert up.hook[3] == putter.hook[3] - 1 and up.hook[9] == putter.hook[9] + 1  # the two ends grow
+    assert up.green == tuple(range(4, 10)) and up.distance == tuple(d + 1 for d in putter.distance)
+    assert up.hook[2] == putter.hook[2] - 1 and up.hook[9] == putter.hook[9] + 1  # the two ends grow
+    assert up.hook[3] == putter.hook[3] == 0  # still green: unchanged
     assert up.hook[0] == putter.hook[0] - 1 and up.hook[11] == putter.hook[11] + 1
-    assert putter.adjusted(2).green == tuple(range(6, 9))
+    assert putter.adjusted(2).green == tuple(range(5, 9))
     assert driver.adjusted(1).green == ()  # a two-box run vanishes: no hole-out possible
 
 

@@ -24,7 +24,7 @@ def toward(src: str, dst: str) -> int:
 
 def golfer(state: GameState, moves: list[Move], rng: random.Random) -> Move:
     """Mostly sensible, sometimes random; never stuck (always one of ``moves``)."""
-    if rng.random() < 0.15:
+    if rng.random() < 0.05:
         return rng.choice(moves)
     view_lie = getattr(state, "lies", None)
     seat = getattr(state, "current", 0)
