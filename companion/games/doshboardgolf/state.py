@@ -123,7 +123,11 @@ class DoshState(GameState):
     def _start_round(self) -> None:
         if self.options["starting_cards"] == 3:
             self.hands = [[] for _ in self.players]
-            self.keep_queue = [s for s in self.order for _ in range(3)]
+            self.keep_queue = []
+            for seat in self.order:
+                colour = self.colour(seat)
+                free = [c for c in load_cards()[colour] if f"{colour} {c.number}" not in self.lost]
+                self.keep_queue += [seat] * min(3, len(free))
         self._start_hole(new_round=True)
 
     def _start_hole(self, new_round: bool = False) -> None:
