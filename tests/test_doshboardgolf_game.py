@@ -273,3 +273,25 @@ def test_view_has_what_the_screen_draws_and_is_json():
     assert v["counted_path"][0]["cell"] == "B2" and v["counted_path"][-1]["cell"] == st.lies[0]
     assert [e["count"] for e in v["counted_path"] if e["leg"] == "distance"] == [1, 2, 3, 4, 5, 6]
     json.dumps(v)
+
+
+def test_session_refuses_bad_dice_without_recording_and_the_referee_reads_the_record():
+    from companion.record import dumps, loads
+    from companion.referee import judge
+    from companion.session import Game
+
+    game = Game.new("doshboardgolf", ["Ann", "Bob"], {"tier": "advanced"})
+    game.move("aim 3 elbow F2 then 4")
+    game.move("card 2")
+    events = list(game.events)
+    with pytest.raises(ImpossibleRoll):
+        game.roll(Roll.of(blue="13", red="2"))
+    assert game.events == events and game.state.phase == "roll"
+    game.roll(Roll.of(blue="4", red="5"))
+    verdict = judge(loads(dumps(game.events)))
+    assert verdict["ok"]
+    assert "Bob" in verdict["text"] and "aim 12" in verdict["text"]
+    bad = [*game.events[:-1], type(game.events[-1])(Roll.of(blue="4", red="5"))]
+    bad.append(bad[-1])  # a second blue-and-red roll where a plan is expected
+    refused = judge(bad)
+    assert not refused["ok"] and refused["line"] == len(bad)

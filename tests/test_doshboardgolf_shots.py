@@ -182,6 +182,13 @@ def test_targets_are_hit_only_on_twelve():
     assert name_of(over.lie) == "K9" and not over.holed_out
     stopped = shoot("K13", 12, 4, 4, rules=PRO, white=[12])
     assert stopped.holed_out and name_of(stopped.lie) == "K11"
+    # ending the Hook on the target with a hole-out number holes out: no die, even with wind to come
+    windy = shoot("K13", 12, 2, 4, rules=PRO, wind=(3, 12))
+    assert isinstance(windy, Outcome) and windy.holed_out
+    # without a hole-out number the wind may still blow it off: the target's white die decides
+    assert isinstance(shoot("K13", 12, 2, 11, rules=PRO, wind=(3, 12)), NeedDie)
+    blown = shoot("K13", 12, 2, 11, rules=PRO, wind=(3, 12), white=[5])  # missed: 1 count half-way to L11
+    assert name_of(blown.lie) == "L11" and not blown.on_target
 
 
 def test_lost_card_thresholds():

@@ -148,10 +148,11 @@ class _Flight:
         return None
 
     def leg(self, name: str, d: int, count: int, later: int, elbow: Pos | None = None,
-            turn_to: int | None = None) -> int:
+            turn_to: int | None = None, holes_out: bool = False) -> int:
         """Count ``count`` from the current dot; returns the direction of travel at the end.
 
-        ``later`` is the count still to come in later legs (to know whether a tree dot is the last).
+        ``later`` is the count still to come in later legs (to know whether a tree dot is the last);
+        ``holes_out``: ending this leg on the target holes out (no hit-or-miss die is needed there).
         """
         used, total, turned = 0, count, False
         while used < total:
@@ -186,12 +187,12 @@ class _Flight:
             if half:
                 if total - used > 0:
                     entry["note"] += f"; {total - used} forfeited after the half-way cell"
-                last = later == 0
-                self._obstacle(entry, last)
+                self._obstacle(entry, later == 0 or (holes_out and self.pos == self.shot.target))
                 break
             ahead = turn_to if (elbow == self.pos and not turned and turn_to is not None) else d
             more_here = used < total and self._next(self.pos, ahead, total - used) is not None
-            self._obstacle(entry, not more_here and later == 0)
+            rests = not more_here and (later == 0 or (holes_out and self.pos == self.shot.target))
+            self._obstacle(entry, rests)
         return d
 
     def _obstacle(self, entry: dict[str, Any], last: bool) -> None:
@@ -255,9 +256,11 @@ def _resolve(board: Board, shot: Shot, rules: Rules, blue: int, red: int, dice: 
     dice.path = flight.path
     holed = False
     try:
-        travel = flight.leg("distance", shot.direction, distance, hook + wind_count, shot.elbow, shot.turn_to)
+        holing = red in shot.hole_out
+        travel = flight.leg("distance", shot.direction, distance, hook + wind_count, shot.elbow, shot.turn_to,
+                            holes_out=holing and not hook)
         if hook:
-            flight.leg("hook", turn(travel, 3 if hook_signed > 0 else -3), hook, wind_count)
+            flight.leg("hook", turn(travel, 3 if hook_signed > 0 else -3), hook, wind_count, holes_out=holing)
         holed = flight.pos == shot.target and red in shot.hole_out
         if wind_count and not holed:
             flight.leg("wind", wind_dir, wind_count, 0)
