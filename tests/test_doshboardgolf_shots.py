@@ -92,6 +92,28 @@ def test_big_and_medium_trees_stop_the_count_small_trees_do_not():
     assert name_of(small.lie) == "I11" and small.stopped_by is None
 
 
+def test_odd_flights_pass_cleanly_between_cells():
+    out = shoot("E8", 3, 2, 4)  # E8 -> G8 runs along the edge of the big tree F7 and F8: no hit
+    assert cells(out)[1:] == ["G8"] and out.stopped_by is None
+
+
+def test_the_hook_is_stopped_by_trees_and_can_leave_the_board():
+    zero = Card("yellow", 1, "Zero", (0,) * 12, CARD.hook, (4, 5))
+    tree = shoot("F8", 3, 1, 2, card=zero)  # no Distance; L2 at 12 o'clock: F7 big tree stops it
+    assert cells(tree)[1:] == ["F7"] and tree.stopped_by == "big tree" and tree.path[-1]["leg"] == "hook"
+    off = shoot("A5", 12, 1, 2)  # A4, then L2 at 9 o'clock leaves the board at once
+    assert off.landing == "off board" and name_of(off.lie) == "A4" and off.path[-1]["leg"] == "hook"
+
+
+def test_card_up_plays_longer_and_bends_straight_hooks():
+    up = CARD.adjusted(1)  # Distances +1; the two green boxes (red 4, 5) are gone: red 4 becomes L1
+    out = shoot("B2", 6, 3, 4, card=up, hole_out=up.green)
+    assert cells(out)[1:5] == ["B3", "B4", "B5", "B6"]  # blue 3 now counts 4
+    assert name_of(out.lie) == "C7"  # L1 while flying 6 o'clock is 3 o'clock: half-way to C7
+    down = shoot("B2", 6, 3, 4, card=CARD.adjusted(-2))
+    assert name_of(down.lie) == "B3" and down.distance == 1
+
+
 def test_holing_out_needs_the_target_and_a_green_hook():
     holed = shoot("K13", 12, 2, 4)
     assert holed.holed_out and not holed.on_target
@@ -222,6 +244,11 @@ def test_wind_is_a_third_leg_per_distance_and_skipped_after_a_hole_out():
     assert holed.holed_out and holed.wind == 1 and holed.path[-1]["leg"] == "distance"
     grip = shoot("F7", 12, 7, 4, rules=Rules(leave_trees=True, wind=True), wind=(3, 12))
     assert grip.distance == 2 and grip.wind == 1  # wind counted on the Distance after the tree's grip
+    through = shoot("F2", 6, 4, 4, rules=PRO, wind=(6, 12), white=[1])  # wind 2: F7 missed, on to F8
+    assert [e["cell"] for e in through.path if e["leg"] == "wind"] == ["F7", "F8"]
+    assert "missed (white 1)" in through.path[-2]["note"]
+    hit = shoot("F2", 6, 4, 4, rules=PRO, wind=(6, 12), white=[2, 1])
+    assert name_of(hit.lie) == "F7" and hit.stopped_by == "big tree"
     blocked = shoot("F4", 6, 2, 4, rules=wind, wind=(6, 12))  # F5, F6, wind 1 count: F7 big tree stops it
     assert name_of(blocked.lie) == "F7" and blocked.stopped_by is None
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import random
 
-from companion.games.doshboardgolf.board import axial_of, centre, hex_distance
+from companion.games.doshboardgolf.board import axial_of, centre, hex_distance, name_of
 from companion.games.doshboardgolf.moves import Aim, Call, Club, Level, TimePenalty
 from companion.protocol import GameState, Move
 
@@ -24,21 +24,21 @@ def toward(src: str, dst: str) -> int:
 
 def golfer(state: GameState, moves: list[Move], rng: random.Random) -> Move:
     """Mostly sensible, sometimes random; never stuck (always one of ``moves``)."""
-    if rng.random() < 0.05:
+    from companion.games.doshboardgolf.state import DoshState
+
+    if rng.random() < 0.05 or not isinstance(state, DoshState):
         return rng.choice(moves)
-    view_lie = getattr(state, "lies", None)
-    seat = getattr(state, "current", 0)
-    target = getattr(state, "target", None)
+    seat = state.current
+    lie, target = state.lies[seat], state.target()
     kinds = {type(m) for m in moves}
-    if Aim in kinds and view_lie is not None and target is not None:
-        from companion.games.doshboardgolf.board import name_of
-        d = toward(view_lie[seat], name_of(target()))
+    if Aim in kinds:
+        d = toward(lie, name_of(target))
         return Aim(d) if Aim(d) in moves else rng.choice(moves)
-    if Club in kinds and view_lie is not None and target is not None:
-        gap = hex_distance(axial_of(view_lie[seat]), target())
-        cards = {c.number: c.rating for c in state.cards_left(seat)}  # type: ignore[attr-defined]
+    if Club in kinds:
+        gap = hex_distance(axial_of(lie), target)
+        ratings = {c.number: c.rating for c in state.cards_left(seat)}
         clubs = [m for m in moves if isinstance(m, Club)]
-        return min(clubs, key=lambda m: (abs(cards[m.number] - gap), rng.random()))
+        return min(clubs, key=lambda m: (abs(ratings[m.number] - gap), rng.random()))
     if Level in kinds:
         return Level(0) if rng.random() < 0.7 else rng.choice([m for m in moves if isinstance(m, Level)])
     if Call in kinds:
