@@ -19,7 +19,7 @@ INFO = GameInfo(
     max_players=4,
     options=OPTIONS,
     factory=DoshState,
-    rules="docs/rules/doshboardgolf.md",
+    rules="doshboardgolf.txt",
     strategy=golfer,
 )
 DoshState.info = INFO
