@@ -83,7 +83,7 @@ def recount(game: Game) -> None:
             assert strokes == (min(expect, cap) if cap else expect)
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(seed=st.integers(0, 10_000), options=OPTIONS, players=st.integers(1, 2))
 def test_random_games_keep_their_invariants_and_replay(seed, options, players):
     rng = random.Random(seed)
@@ -100,7 +100,7 @@ def test_random_games_keep_their_invariants_and_replay(seed, options, players):
     assert game.state.outcome() is not None
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 10_000), tier=st.sampled_from(["beginner", "advanced", "professional"]),
        cut=st.integers(1, 150))
 def test_undo_returns_the_previous_state(seed, tier, cut):
@@ -115,3 +115,23 @@ def test_undo_returns_the_previous_state(seed, tier, cut):
     game.undo()
     assert game.state == before
     assert replay(game.events) == before
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 10_000), tier=st.sampled_from(["advanced", "professional"]))
+def test_uniformly_random_moves_elbows_included(seed, tier):
+    rng = random.Random(seed)
+    game = Game.new("doshboardgolf", ["Ann", "Bob"],
+                    {"tier": tier, "pickup": 6, "time_limit": "2", "wind_change": "hole"})
+    while not game.state.is_over:
+        state = game.state
+        req = state.request()
+        if isinstance(req, ChooseMove):
+            moves = list(state.legal_moves())
+            assert len(moves) == len(set(moves))
+            game.move(rng.choice(moves))
+        else:
+            act(game, rng)
+        check_lies(game.state)
+    recount(game)
+    assert replay(loads(dumps(game.events))) == game.state
