@@ -132,6 +132,7 @@ class DoshState(GameState):
 
     def _start_hole(self, new_round: bool = False) -> None:
         tee = name_of(self.board.holes[self.hole].tee)
+        self.plan, self.dice, self.need = {}, {}, None
         self.lies = [tee] * len(self.players)
         self.done = [False] * len(self.players)
         for s in self.strokes:
