@@ -82,7 +82,7 @@ def parse_board(data: Mapping[str, Any], origin: str = BOARD_FILE) -> Board:
     start: dict[int, int] = {}
     for n in range(MIN_PLAYERS, MAX_PLAYERS + 1):
         first = raw_start.get(str(n))
-        if not _int(first) or not first >= 1 or first + n - 1 >= rows:
+        if not _int(first) or first < 1 or first + n - 1 >= rows:
             raise DataError(f"{origin}: [B] key 'start.{n}' = {first!r}: {n} standard dice from this row "
                             f"must fit above the disco die in row {rows}")
         start[n] = first
