@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.games.hop_n_roll import HopNRollState, Pass, Write
-from companion.games.hop_n_roll.sheet import Area
+from companion.games.hop_n_roll.sheet import Area, fits, open_spaces, refusal
 from companion.protocol import ChooseMove, GameOver, RollDice
 from companion.record import dumps, loads, replay
 from companion.session import Game
@@ -109,6 +109,14 @@ def check_state(s: HopNRollState) -> None:
         assert s.scores()[p] == score_from_sheet(s, p)
     if s.phase in ("roll", "write", "over"):
         assert len(set(s.pawns)) == len(s.pawns), "two pawns on one space"
+    if s.phase == "write":  # the fast listing agrees with the referee's explanation, space by space
+        sheet = s.sheets[s.order[s.turn]]
+        for area in s.sheet.areas:
+            cells = sheet[area.key]
+            nexts = open_spaces(area, cells)
+            for i in range(area.size):
+                ok = fits(area, cells, i) if i in nexts else frozenset()
+                assert {v for v in range(1, 7) if refusal(area, cells, i, v) is None} == ok, (area.key, i)
     if s.phase == "hop":
         hopped = [s.pawns[p] for p in s.order[:s.turn]]
         assert len(set(hopped)) == len(hopped)

@@ -28,7 +28,7 @@ INFO = GameInfo(
     max_players=MAX_PLAYERS,
     options=OPTIONS,
     factory=HopNRollState,
-    rules="hop-n-roll.txt",
+    rules="docs/rules/hop-n-roll.md",
 )
 HopNRollState.info = INFO
 

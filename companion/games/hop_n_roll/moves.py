@@ -72,7 +72,8 @@ class Write(Move):
         if not m:
             raise IllegalMove(MOVES_RULE, f"{text!r} is not an entry; write e.g. 'write 4 up 3' or "
                                           f"'write 4 calc 2.1'")
-        return cls(m[2], m[3], int(m[1]))
+        space = ".".join(str(int(part)) for part in m[3].split("."))  # "03" -> "3"
+        return cls(m[2], space, int(m[1]))
 
 
 @dataclass(frozen=True, slots=True)

@@ -71,6 +71,11 @@ RULES: dict[str, RuleInfo] = {
 }
 
 
+@cache
+def _starts(levels: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(sum(levels[:k]) for k in range(len(levels)))
+
+
 @dataclass(frozen=True, slots=True)
 class Area:
     """One row or pyramid of a sheet side, as defined in the sheet file."""
@@ -96,18 +101,15 @@ class Area:
     def info(self) -> RuleInfo:
         return RULES[self.rule]
 
-    def level_starts(self) -> list[int]:
-        starts, at = [], 0
-        for width in self.levels:
-            starts.append(at)
-            at += width
-        return starts
+    def level_starts(self) -> tuple[int, ...]:
+        """The index of each level's first space."""
+        return _starts(self.levels)
 
     def space_id(self, index: int) -> str:
         """``"3"`` for the third space of a row, ``"2.1"`` for level 2, position 1 of a pyramid."""
         if not self.pyramid:
             return str(index + 1)
-        for level, start in reversed(list(enumerate(self.level_starts()))):
+        for level, start in reversed(tuple(enumerate(self.level_starts()))):
             if index >= start:
                 return f"{level + 1}.{index - start + 1}"
         raise IndexError(index)
@@ -191,14 +193,13 @@ def refusal(area: Area, cells: Sequence[int | None], index: int, value: int) -> 
         return ROWS_SECTION, f"only the numbers 1 to 6 can be written, not {value!r}"
     if not 0 <= index < area.size:
         return ROWS_SECTION, f"{area.name} has no such space"
-    where = area.space_id(index)
     if cells[index] is not None:
-        return ROWS_SECTION, f"{area.name} space {where} already holds a {cells[index]}"
+        return ROWS_SECTION, f"{area.name} space {area.space_id(index)} already holds a {cells[index]}"
     if not area.pyramid:
         n = filled(cells)
         if index != n:
             return ROWS_SECTION, (f"no gaps: {area.name} is filled from the left, so the next number goes "
-                                  f"in space {n + 1}, not {where}")
+                                  f"in space {n + 1}, not {index + 1}")
         return _row_refusal(area, cells, index, value)
     starts = area.level_starts()
     level = next(lv for lv in range(len(starts) - 1, -1, -1) if index >= starts[lv])
@@ -281,9 +282,56 @@ def _row_refusal(area: Area, cells: Sequence[int | None], i: int, v: int) -> tup
     return None
 
 
+ANY_VALUE = frozenset(range(1, 7))
+
+
+def fits(area: Area, cells: Sequence[int | None], index: int) -> frozenset[int]:
+    """The numbers that may go in ``index``, one of :func:`open_spaces` (the fast form of :func:`refusal`)."""
+    i = index
+    if area.pyramid:
+        if area.rule == "unequal-pyramid":
+            return ANY_VALUE.difference(cells)
+        starts = area.level_starts()
+        level = next(lv for lv in range(len(starts) - 1, -1, -1) if i >= starts[lv])
+        if level == 0:
+            return ANY_VALUE
+        below, pos = starts[level - 1], i - starts[level]
+        if area.levels[level] == area.levels[level - 1]:
+            return frozenset((cells[below + pos],))
+        a, b = cells[below + pos], cells[below + pos + 1]
+        assert a is not None and b is not None
+        return frozenset(calc_options(a, b))
+    if i == 0:
+        return ANY_VALUE
+    prev = cells[i - 1]
+    assert prev is not None
+    match area.rule:
+        case "same":
+            return frozenset((prev,))
+        case "ascending":
+            return frozenset(range(prev, 7))
+        case "descending":
+            return frozenset(range(1, prev + 1))
+        case "sum-seven":
+            return frozenset((7 - prev,)) if i % 2 else ANY_VALUE
+        case "even-odd":
+            return frozenset(v for v in ANY_VALUE if v % 2 != prev % 2)
+        case "two-numbers":
+            return ANY_VALUE - {prev} if i == 1 else frozenset((cells[i - 2],))
+        case "pairs-triples":
+            start = area.group_start(i)
+            return ANY_VALUE if i == start else frozenset((cells[start],))
+        case "smaller-larger":
+            before = cells[i - 2] if i >= 2 else None
+            if before is None:
+                return ANY_VALUE - {prev}
+            return frozenset(range(1, prev)) if prev > before else frozenset(range(prev + 1, 7))
+    raise ValueError(area.rule)
+
+
 def legal_entries(area: Area, cells: Sequence[int | None], values: Sequence[int]) -> list[tuple[int, int]]:
     """Every (space index, value) with a value from ``values`` that may be written now."""
-    return [(i, v) for i in open_spaces(area, cells) for v in values if refusal(area, cells, i, v) is None]
+    return [(i, v) for i in open_spaces(area, cells) for v in values if v in fits(area, cells, i)]
 
 
 # --- Scoring ------------------------------------------------------------------------------------

@@ -395,7 +395,11 @@ class HopNRollState(GameState):
             col = self.target if p in hopped else self.column
             pawns.append({"player": p, "column": COLUMNS[col], "row": self.pawns[p],
                           "on_dj": self.on_dj[p], "took": self.taken[p]})
-        hops = [str(h) for h in self._hop_moves()] if self.phase == "hop" else []
+        hops = []
+        for h in self._hop_moves() if self.phase == "hop" else []:
+            (value, colour), took = self._check_hop(h)
+            hops.append({"move": str(h), "row": h.row, "die": took["die"], "effect": took["effect"],
+                         "value": value, "colour": colour})
         return {
             "side": self.side,
             "effects": self.side == "B" and self.options["effects"],
