@@ -142,6 +142,8 @@ def play(seed: int, players: int, options: dict) -> Game:
             assert isinstance(req, ChooseMove)
             moves = list(s.legal_moves())
             assert moves and len(set(moves)) == len(moves)
+            if s.phase == "write":  # the prompt says pass exactly when nothing fits
+                assert (moves == [Pass()]) == req.prompt.endswith(": pass")
             for m in moves:
                 assert s.parse_move(str(m)) == m
             action = rng.choice(moves)

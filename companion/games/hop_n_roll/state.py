@@ -19,6 +19,7 @@ from companion.games.hop_n_roll.sheet import (
     Area,
     Sheet,
     area_score,
+    fits,
     is_complete,
     legal_entries,
     open_spaces,
@@ -35,7 +36,7 @@ ANY = "any"
 HOP_RULE = "Hop'n'ROLL §Gameplay 3"
 ONE_PAWN_RULE = "Hop'n'ROLL §Gameplay 3 (only one pawn per space)"
 EFFECT_RULE = "Hop'n'ROLL B-side §Effects"
-DISCO_RULE = "Hop'n'ROLL §Disco die"
+DISCO_RULE = "Hop'n'ROLL §Entering dice results (disco die)"
 ENTRY_RULE = "Hop'n'ROLL §Gameplay 4"
 END_RULE = "Hop'n'ROLL §End of the game"
 
@@ -105,7 +106,7 @@ class HopNRollState(GameState):
             return ChooseMove(player, f"{name}: choose a die and hop {way}, round {self.round}{last}")
         pend = self.pending[player]
         assert pend is not None
-        if not self._entries(player):
+        if not self._can_write(player):
             return ChooseMove(player, f"{name}: {self._pending_words(pend)} fits nowhere on the sheet: pass")
         return ChooseMove(player, f"{name}: write {self._pending_words(pend)}")
 
@@ -263,6 +264,20 @@ class HopNRollState(GameState):
         return [Write(a.key, a.space_id(i), v) for a in self._areas_for(pend)
                 for i, v in legal_entries(a, sheet[a.key], values)]
 
+    def _can_write(self, player: int) -> bool:
+        """Whether the player's pending number fits anywhere (stops at the first space that takes it)."""
+        pend = self.pending[player]
+        if pend is None:
+            return False
+        sheet = self.sheets[player]
+        for a in self._areas_for(pend):
+            cells = sheet[a.key]
+            for i in open_spaces(a, cells):
+                allowed = fits(a, cells, i)
+                if allowed if pend[0] is None else pend[0] in allowed:
+                    return True
+        return False
+
     def _check_write(self, player: int, move: Write) -> tuple[Area, int]:
         pend = self.pending[player]
         assert pend is not None
@@ -290,7 +305,7 @@ class HopNRollState(GameState):
 
     def _apply_write(self, player: int, move: Write | Pass) -> None:
         if isinstance(move, Pass):
-            if self._entries(player):
+            if self._can_write(player):
                 pend = self.pending[player]
                 assert pend is not None
                 raise IllegalMove(ENTRY_RULE, f"{self._pending_words(pend)} fits on the sheet, so it must "
