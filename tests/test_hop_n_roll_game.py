@@ -13,6 +13,7 @@ from companion.games.hop_n_roll.board import shipped_board
 from companion.games.hop_n_roll.sheet import RULES, area_score
 from companion.games.hop_n_roll.state import DISCO_RULE, EFFECT_RULE, ONE_PAWN_RULE
 from companion.protocol import ChooseMove, DieResult, GameOver, Roll, RollDice
+from companion.record import RollEvent, replay
 from companion.session import Game
 
 NAMES = ("Ann", "Ben", "Cy", "Dee", "Eve")
@@ -382,3 +383,13 @@ def test_view_draws_every_sheet_space_with_what_is_legal_now():
     assert any(sp["legal"] for sp in green["spaces"])  # Ann's disco number shows where it may go
     board = view["board"]
     assert len(board["spaces"]) == 2 * board["rows"] and len(board["pawns"]) == 2
+
+
+def test_a_corrected_roll_replays_the_hops_on_the_corrected_dice():
+    game = new_game(2)
+    roll(game, 2, 5)
+    game.move("hop 1")  # Ann takes the lowest die, read as a 2
+    fixed = Roll((DieResult("die1", "4"), DieResult("die2", "6"), DieResult("disco", "yellow")))
+    game.amend(1, RollEvent(fixed))
+    assert state(game).pending[0] == (4, None)
+    assert replay(game.events) == game.state

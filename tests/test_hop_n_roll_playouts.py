@@ -8,6 +8,7 @@ before; the record replays to the live state, also after a JSON round trip.
 from __future__ import annotations
 
 import itertools
+import json
 import random
 from collections.abc import Sequence
 
@@ -134,6 +135,9 @@ def play(seed: int, players: int, options: dict) -> Game:
         req = s.request()
         if isinstance(req, GameOver):
             break
+        if rng.random() < 0.1:  # the screen's description is plain JSON and agrees with the state
+            view = json.loads(json.dumps(s.view()))
+            assert [sh["total"] for sh in view["sheets"]] == list(s.scores())
         before = s.clone()
         if isinstance(req, RollDice):
             action = random_roll(req, rng)
