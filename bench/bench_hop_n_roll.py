@@ -13,9 +13,10 @@ import time
 
 from companion.games import get_game
 from companion.games.hop_n_roll import HopNRollState
+from companion.games.hop_n_roll.strategy import sensible_move
 from companion.protocol import ChooseMove, GameOver, RollDice
 from companion.session import Game
-from companion.sim import playout, random_roll, step
+from companion.sim import Chooser, playout, random_choice, random_roll, step
 
 NAMES = ("Ann", "Ben", "Cy", "Dee", "Eve")
 
@@ -50,15 +51,16 @@ def bench_entries(sheet: str, rng: random.Random) -> None:
               f"({entries / calls:4.1f} entries on average, {len(states)} sheets)")
 
 
-def bench_games(board: str, sheet: str, players: int, seconds: float, rng: random.Random) -> None:
+def bench_games(board: str, sheet: str, players: int, seconds: float, rng: random.Random,
+                chooser: Chooser = random_choice, label: str = "") -> None:
     info = get_game("hop-n-roll")
     games = steps = 0
     t0 = time.process_time()
     while time.process_time() - t0 < seconds:
-        steps += playout(info.new(NAMES[:players], {"board": board, "sheet": sheet}), rng)
+        steps += playout(info.new(NAMES[:players], {"board": board, "sheet": sheet}), rng, chooser=chooser)
         games += 1
     dt = time.process_time() - t0
-    print(f"  board {board}, {sheet:8} sheet, {players} players: {games / dt:6.1f} games/s "
+    print(f"  board {board}, {sheet:8} sheet, {players} players{label}: {games / dt:6.1f} games/s "
           f"({steps / games:5.1f} actions per game)")
 
 
@@ -93,6 +95,9 @@ def main() -> None:
         for sheet in ("standard", "advanced"):
             for players in (2, 5):
                 bench_games(board, sheet, players, 1.5, rng)
+    print("simulated players with the sensible strategy (GameInfo.strategy):")
+    for sheet in ("standard", "advanced"):
+        bench_games("B", sheet, 3, 3.0, rng, sensible_move, ", sensible")
     bench_session(3.0, rng)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import random
 
 import pytest
 
@@ -12,6 +13,7 @@ from companion.games.hop_n_roll import Hop, HopNRollState, Pass, Write
 from companion.games.hop_n_roll.board import shipped_board
 from companion.games.hop_n_roll.sheet import RULES, area_score
 from companion.games.hop_n_roll.state import DISCO_RULE, EFFECT_RULE, ONE_PAWN_RULE
+from companion.games.hop_n_roll.strategy import sensible_move
 from companion.protocol import ChooseMove, DieResult, GameOver, Roll, RollDice
 from companion.record import RollEvent, replay
 from companion.session import Game
@@ -276,7 +278,7 @@ def test_dj_takes_any_rolled_value_and_goes_last_next_round():
 
 def test_effects_can_be_switched_off_on_side_b():
     minus, dj = effect_row("minus"), effect_row("dj")
-    game = new_game(5, board="B", effects=False)
+    game = new_game(5, board="B", effects="off")
     roll(game, 2, 3, 4, 5, 6)
     moves = state(game).legal_moves()
     assert all(h.change == 0 and h.die is None and h.dj is None for h in moves)
@@ -393,3 +395,18 @@ def test_a_corrected_roll_replays_the_hops_on_the_corrected_dice():
     game.amend(1, RollEvent(fixed))
     assert state(game).pending[0] == (4, None)
     assert replay(game.events) == game.state
+
+
+def test_the_sensible_strategy_writes_where_the_number_scores_most():
+    game = new_game(2)
+    s = state(game)
+    same = s.sheet.area("same")
+    s.sheets[0]["same"][:3] = [6, 6, 6]
+    roll(game, 6, 6)
+    game.move("hop 1")
+    game.move("hop 2")
+    s = state(game)
+    assert s.current_player == 0
+    move = sensible_move(s, list(s.legal_moves()), random.Random(0))
+    assert move == Write("same", "4", 6)
+    assert area_score(same, [6, 6, 6, 6, None, None, None]) - area_score(same, [6, 6, 6] + [None] * 4) > 1

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from companion.games.hop_n_roll import HopNRollState, Pass, Write
 from companion.games.hop_n_roll.sheet import Area, fits, open_spaces, refusal
+from companion.games.hop_n_roll.strategy import sensible_move
 from companion.protocol import ChooseMove, GameOver, RollDice
 from companion.record import dumps, loads, replay
 from companion.session import Game
@@ -123,7 +124,7 @@ def check_state(s: HopNRollState) -> None:
         assert len(set(hopped)) == len(hopped)
 
 
-def play(seed: int, players: int, options: dict) -> Game:
+def play(seed: int, players: int, options: dict, chooser=None) -> Game:
     rng = random.Random(seed)
     game = Game.new("hop-n-roll", NAMES[:players], options)
     writes = [0] * players
@@ -150,7 +151,8 @@ def play(seed: int, players: int, options: dict) -> Game:
                 assert (moves == [Pass()]) == req.prompt.endswith(": pass")
             for m in moves:
                 assert s.parse_move(str(m)) == m
-            action = rng.choice(moves)
+            action = chooser(s, moves, rng) if chooser else rng.choice(moves)
+            assert action in moves
             if isinstance(action, Write):
                 writes[req.player] += 1
             elif isinstance(action, Pass):
@@ -174,7 +176,7 @@ def play(seed: int, players: int, options: dict) -> Game:
 
 @settings(max_examples=30, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 5), board=st.sampled_from(["A", "B"]),
-       sheet=st.sampled_from(["standard", "advanced"]), effects=st.booleans())
+       sheet=st.sampled_from(["standard", "advanced"]), effects=st.sampled_from(["on", "off"]))
 def test_random_games_keep_every_rule_and_replay_exactly(seed, players, board, sheet, effects):
     game = play(seed, players, {"board": board, "sheet": sheet, "effects": effects})
     assert replay(game.events) == game.state
@@ -186,3 +188,9 @@ def test_every_board_and_sheet_side_is_played():
         for sheet in ("standard", "advanced"):
             game = play(7, 3, {"board": board, "sheet": sheet})
             assert replay(game.events) == game.state
+
+
+def test_simulated_players_with_the_sensible_strategy_finish_legal_games():
+    for board, sheet in (("A", "advanced"), ("B", "standard")):
+        game = play(11, 4, {"board": board, "sheet": sheet}, chooser=sensible_move)
+        assert replay(game.events) == game.state

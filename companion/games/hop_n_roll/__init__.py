@@ -10,6 +10,7 @@ from __future__ import annotations
 from companion.games.hop_n_roll.board import MAX_PLAYERS, MIN_PLAYERS
 from companion.games.hop_n_roll.moves import Hop, Pass, Write
 from companion.games.hop_n_roll.state import HopNRollState
+from companion.games.hop_n_roll.strategy import sensible_move
 from companion.protocol import GameInfo, Option
 
 OPTIONS = (
@@ -17,8 +18,9 @@ OPTIONS = (
            "Dice board side: A (dice from the top) or B (dice placed by player count, effect spaces)"),
     Option("sheet", "standard", ("standard", "advanced"),
            "Score sheet side: standard (five rows) or advanced (rows and two pyramids)"),
-    Option("effects", True, (True, False),
-           "B side only: use the printed effect spaces (-1, -1/+1, either die, DJ); off = plain spaces"),
+    Option("effects", "on", ("on", "off"),
+           "B side only: use the printed effect spaces (-1, -1/+1, either die, DJ), or treat every space "
+           "as plain"),
 )
 
 INFO = GameInfo(
@@ -29,6 +31,7 @@ INFO = GameInfo(
     options=OPTIONS,
     factory=HopNRollState,
     rules="docs/rules/hop-n-roll.md",
+    strategy=sensible_move,
 )
 HopNRollState.info = INFO
 

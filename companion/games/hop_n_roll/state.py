@@ -87,7 +87,7 @@ class HopNRollState(GameState):
         return 1 if self.round % 2 else 0
 
     def effect_at(self, column: int, row: int) -> Effect | None:
-        return self.board.effect(self.side, self.options["effects"], column, row)
+        return self.board.effect(self.side, self.options["effects"] == "on", column, row)
 
     # --- requests ------------------------------------------------------------------------------
     def request(self) -> Request:
@@ -121,8 +121,8 @@ class HopNRollState(GameState):
         total = self.scores()[winners[0]]
         names = " and ".join(self.players[w] for w in winners)
         if len(winners) > 1:
-            return f"Game over: {names} share the victory with {total} points"
-        return f"Game over: {names} wins with {total} points"
+            return f"{names} share the victory with {total} points"
+        return f"{names} won with {total} points"
 
     # --- chance --------------------------------------------------------------------------------
     def _on_roll(self, roll: Roll) -> None:
@@ -234,6 +234,10 @@ class HopNRollState(GameState):
         info["value"] = value + hop.change
         return (value + hop.change, None), info
 
+    def hop_result(self, hop: Hop) -> Pending:
+        """What a legal ``hop`` would give the player to write (IllegalMove if it is not legal)."""
+        return self._check_hop(hop)[0]
+
     def _apply_hop(self, player: int, hop: Hop) -> None:
         pend, info = self._check_hop(hop)
         self.pawns[player] = hop.row
@@ -257,8 +261,10 @@ class HopNRollState(GameState):
 
     def _entries(self, player: int) -> list[Write]:
         pend = self.pending[player]
-        if pend is None:
-            return []
+        return [] if pend is None else self.entries_for(player, pend)
+
+    def entries_for(self, player: int, pend: Pending) -> list[Write]:
+        """Every entry the player could make with ``pend`` (a number, or the disco die's colour)."""
         values = list(range(1, 7)) if pend[0] is None else [pend[0]]
         sheet = self.sheets[player]
         return [Write(a.key, a.space_id(i), v) for a in self._areas_for(pend)
@@ -417,7 +423,7 @@ class HopNRollState(GameState):
                          "value": value, "colour": colour})
         return {
             "side": self.side,
-            "effects": self.side == "B" and self.options["effects"],
+            "effects": self.side == "B" and self.options["effects"] == "on",
             "rows": self.board.rows,
             "hop_to": COLUMNS[self.target] if self.phase in ("roll", "hop") else None,
             "dice": [{"row": row, "slot": slot, "kind": DISCO_KIND if slot == DISCO_SLOT else "d6",
