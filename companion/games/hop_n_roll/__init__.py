@@ -30,7 +30,7 @@ INFO = GameInfo(
     max_players=MAX_PLAYERS,
     options=OPTIONS,
     factory=HopNRollState,
-    rules="docs/rules/hop-n-roll.md",
+    rules="hop-n-roll.txt",
     strategy=sensible_move,
 )
 HopNRollState.info = INFO
