@@ -1,0 +1,47 @@
+"""Roll In One: build a golf course from hex boards, then play it with club dice.
+
+The engine is :class:`~companion.games.roll_in_one.state.RollInOneState`; the decisions taken where
+the rulebook is silent are in docs/rules/roll-in-one.md.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.protocol import GameInfo, Option
+
+from .state import RollInOneState
+
+
+def _new(players: tuple[str, ...], options: dict[str, Any]) -> RollInOneState:
+    return RollInOneState(players, options)
+
+
+OPTIONS = (
+    Option("mode", "standard", ("standard", "solo", "campaign", "bumper-game"),
+           "standard holes; solo three-hole round (par 3, 4, 5); campaign (one big course, several greens); "
+           "Bumper Golf the Game (five boards, three greens, ten penalties lose)"),
+    Option("golfers", "dealt", ("dealt", "chosen", "shared-1", "shared-2", "shared-3", "none"),
+           "golfer cards: dealt at random, chosen by the players, or 1-3 shared golfers for everyone"),
+    Option("open_cards", False, (False, True), "caddie cards are shown on the screen (else only counts)"),
+    Option("mean_cards", False, (False, True), "players may play Gust cards in other players' turns"),
+    Option("bumper", False, (False, True), "bumper golf: landing on a ball, move it or yours one space"),
+    Option("handicap", 0, (0, 3, 6, 9), "handicap points each (6 in the rulebook): change rolled numbers "
+                                        "and fly over out of bounds"),
+    Option("campaign_greens", 3, (2, 3), "greens on a campaign course"),
+    Option("round_limit", 0, (0, 10, 20, 30), "a hole also ends after this many rounds (0: no limit)"),
+)
+
+INFO = GameInfo(
+    id="roll-in-one",
+    name="Roll In One",
+    min_players=1,
+    max_players=5,
+    options=OPTIONS,
+    factory=_new,
+    rules="docs/rules/roll-in-one.md",
+)
+
+RollInOneState.info = INFO
+
+__all__ = ["INFO", "RollInOneState"]
