@@ -1028,6 +1028,7 @@ class RollInOneState(GameState):
         self.hole_scores.append(result)
         self.hole_log.append({"hole": self.hole + 1, "designer": self.first, "par": self.course.par,
                               "course": self.course.compact(), "penalties": list(self.penalties),
+                              "distances": [self._distance(p) for p in range(len(self.players))],
                               "strokes": list(self.strokes), "score": result})
         self._say(f"hole {self.hole + 1} scores: " + ", ".join(
             f"{self.players[p]} {s}" for p, s in enumerate(result)))
