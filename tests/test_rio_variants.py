@@ -8,7 +8,7 @@ from rio_helpers import INFO, deal_nothing_useful, new_game, paint, roll
 
 from companion.errors import IllegalMove
 from companion.games.roll_in_one.hexgrid import step
-from companion.protocol import ChooseMove, Draw, DrawCards, GameOver, Roll, RollDice
+from companion.protocol import ChooseMove, Draw, DrawCards, GameOver, RollDice
 
 W, E = 3, 0
 
@@ -175,4 +175,3 @@ def test_solo_round_counts_strokes_over_three_holes():
     assert [h["score"] for h in s.hole_log] == [[2], [2], [2]]
     assert s.request() == GameOver((0,), "Round over: 6 strokes on par 12")
     assert s.hands == [["lucky-ball", "improve-lie", "improve-lie"]]  # three cards, none later
-    assert Roll
