@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 
 from hypothesis import given, settings
@@ -93,6 +94,7 @@ def random_game(players: int, options: dict, seed: int, max_steps: int = 20_000)
             s.apply(move)
             events.append(MoveEvent(req.player, str(move)))
         check_step(s, before)
+        json.dumps(s.view())  # the screen gets plain JSON
     assert s.is_over
     return s, events
 

@@ -43,10 +43,7 @@ class Board:
     id: str
     name: str
     terrain: tuple[tuple[Pos, str], ...]
-
-    @property
-    def is_tee(self) -> bool:
-        return any(t == "tee" for _, t in self.terrain)
+    is_tee: bool = False  # has a tee space
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,8 +110,8 @@ def parse_boards(data: Mapping[str, Any], origin: str) -> dict[str, Board]:
         name = body.get("name", key)
         if not isinstance(name, str):
             raise DataError(f"{where} name must be a string")
-        boards[key] = Board(key, name, tuple((p, TERRAIN_LETTERS[t]) for p, t in zip(spaces, letters,
-                                                                                   strict=True)))
+        terrain = tuple((p, TERRAIN_LETTERS[t]) for p, t in zip(spaces, letters, strict=True))
+        boards[key] = Board(key, name, terrain, tees == 1)
     if not any(b.is_tee for b in boards.values()):
         raise DataError(f"{origin}: no board has a tee space (T); at least one tee board is needed")
     return boards

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from companion.dice import die_kind
@@ -373,7 +374,7 @@ class RollInOneState(GameState):
                     and p not in self.design_greens]
         if self.design and self._course_problem(self._design_course()) is None:
             out.append(mv.TeeOff())
-        out += [mv.UseCourse(k) for k, c in load_library().items() if self._course_problem(c) is None]
+        out += [mv.UseCourse(k) for k in _playable_library(rules, tuple(self.pars_left))]
         return out
 
     def _course_problem(self, course: Course) -> str | None:
@@ -400,7 +401,7 @@ class RollInOneState(GameState):
 
     # --- turns --------------------------------------------------------------------------------
     def _aim_moves(self, p: int) -> list[Move]:
-        out: list[Move] = [mv.Shot(c, d) for c in load_clubs() for d in range(6)]
+        out: list[Move] = list(_all_shots())
         out += self._card_moves(p, "aim")
         return out
 
@@ -544,6 +545,9 @@ class RollInOneState(GameState):
                 if deg == 0 and not t.curve_any:
                     return IllegalMove(rule("On Your Turn"), "a curve turns the shot: go forward-left or "
                                                              "forward-right")
+                if fore and t.curve_any:
+                    return IllegalMove(rule("Movement Details"), "a first-roll curve may go in any direction "
+                                                                 "without a Fore card")
                 if fore and deg <= 60:
                     return IllegalMove(rule("Movement Details"), f"turning {deg} degrees needs no Fore card")
                 if fore:
@@ -1116,6 +1120,18 @@ class RollInOneState(GameState):
                            "rolls": list(t.rolls), "rerolled": list(t.rerolled), "beat": t.beat,
                            "path": [list(p) for p in t.path], "ignoring": list(t.ignore)}
         return out
+
+
+@cache
+def _all_shots() -> tuple[mv.Shot, ...]:
+    return tuple(mv.Shot(c, d) for c in load_clubs() for d in range(6))
+
+
+@cache
+def _playable_library(rules: Rules, pars: tuple[int, ...]) -> tuple[str, ...]:
+    """Library courses that fit ``rules`` (and, in a solo round, one of the ``pars`` still to play)."""
+    return tuple(k for k, c in load_library().items()
+                 if course_problem(c, rules) is None and (not pars or c.par in pars))
 
 
 def _spaces(cells: dict[Pos, tuple[str, int]], greens: Sequence[Pos]) -> list[dict[str, Any]]:
