@@ -3,7 +3,7 @@
 >>> str(parse("shot wood NE")), str(parse("curve SW fore")), str(parse("board lake@1,0/3"))
 ('shot wood NE', 'curve SW fore', 'board lake@1,0/3')
 >>> parse("play gust 1 SE")
-Play(card='gust', target=1, direction=5)
+Play(card='gust', target=1, direction=1)
 """
 
 from __future__ import annotations
