@@ -249,3 +249,18 @@ def test_card_moves_refused_when_the_card_is_not_held():
     s = new_game()
     with pytest.raises(IllegalMove, match="holds no Fore"):
         s.apply(s.parse_move("play fore"))
+
+
+def test_mulligan_is_offered_when_a_roll_would_fly_out_of_bounds():
+    s = new_game()
+    rough(s, (4, 0), (5, 0))
+    s.balls[0] = (4, 0)
+    give(s, 0, "mulligan")
+    s.apply(s.parse_move("shot wood E"))
+    roll(s, "2")
+    assert s.balls[0] == (5, 0) and isinstance(s.request(), RollDice)
+    roll(s, "9")  # would leave the course
+    assert {str(m) for m in s.legal_moves()} == {"land", "play mulligan"}
+    s.apply(s.parse_move("play mulligan"))
+    roll(s, "1")
+    assert s.balls[0] == (5, 0) and s.penalties == [0, 0] and s.request().player == 1

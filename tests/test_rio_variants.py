@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from rio_helpers import INFO, deal_nothing_useful, new_game, paint, roll
 
-from companion.errors import IllegalMove
+from companion.errors import IllegalMove, OutOfTurn
 from companion.games.roll_in_one.hexgrid import step
 from companion.protocol import ChooseMove, Draw, DrawCards, GameOver, RollDice
 
@@ -35,6 +35,8 @@ def test_mean_cards_let_an_opponent_gust_before_the_shot():
     s._start_turn(0)  # the turn starts again, now that Ben holds a Gust of Wind
     req = s.request()
     assert req.player == 1 and "pass" in [str(m) for m in s.legal_moves()]
+    with pytest.raises(OutOfTurn, match="must wait"):
+        s.apply(s.parse_move("shot wood E"))
     s.apply(s.parse_move("play gust 0 E"))
     assert s.balls[0] == (1, 0) and s.hands[1] == []
     assert s.request().player == 0 and "shot wood E" in [str(m) for m in s.legal_moves()]

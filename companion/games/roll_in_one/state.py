@@ -170,7 +170,7 @@ class RollInOneState(GameState):
             case "curve":
                 return ChooseMove(t.player, f"{who}: curve - choose the new direction")
             case "window":
-                return ChooseMove(t.player, f"{who}: {t.pending} ends the shot - land, or play a card")
+                return ChooseMove(t.player, f"{who}: {t.pending} would end the shot - land, or play a card")
             case "handicap":
                 return ChooseMove(t.player, f"{who}: rolled {t.pending} - keep it or spend handicap points "
                                             f"({self.points[t.player]} left)")
@@ -514,6 +514,8 @@ class RollInOneState(GameState):
         }.get(stage, ())
         if not isinstance(req, ChooseMove) or not isinstance(move, expected):
             return OutOfTurn(rule("On Your Turn"), f"{move} cannot be played now: {req.prompt}")
+        if stage == "aim" and t is not None and t.interrupts and not isinstance(move, mv.Pass | mv.Play):
+            return OutOfTurn(rule("Caddie Cards"), f"{move} must wait: {req.prompt}")
         match move:
             case mv.PlaceBoard(placement):
                 return IllegalMove(rule("Hole Design"), self._placement_problem(placement))
@@ -600,9 +602,9 @@ class RollInOneState(GameState):
         when = {"fore": "with a curve", "reroll": "on a roll that ends the shot",
                 "nudge": "before the first roll", "gust": "before a shot",
                 "shed-penalty": "before the first roll"}
+        where = ", onto a space of the course that is not a green" if card.effect in ("nudge", "gust") else ""
         if card.effect in when:
-            return IllegalMove(rule("Caddie Cards"), f"{card.name} is played {when[card.effect]}, onto a "
-                               "space of the course that is not a green")
+            return IllegalMove(rule("Caddie Cards"), f"{card.name} is played {when[card.effect]}{where}")
         return IllegalMove(rule("Caddie Cards"), f"{card.name} has nothing to do now")
 
     # --- doing moves --------------------------------------------------------------------------
@@ -648,8 +650,8 @@ class RollInOneState(GameState):
                 self._consider(t.pending, self._raw_number())
             case mv.Adjust(n):
                 assert t is not None
-                self.points[t.player] -= abs(n - self._raw_number())
                 cost = abs(n - self._raw_number())
+                self.points[t.player] -= cost
                 self._say(f"{self.players[t.player]} spends {cost} point(s): {t.pending} -> {n}")
                 self._consider(t.pending, n)
             case mv.Traverse():
@@ -700,7 +702,7 @@ class RollInOneState(GameState):
                 t.ignore.append(card.effect[7:])
                 if t.stage == "window":
                     kind, n = self._pending_effect()
-                    if not self._ends(kind, n) or len(self._window_moves()) == 1:
+                    if not self._ends_shot(kind, n) or len(self._window_moves()) == 1:
                         self._execute(kind, n)
 
     # --- the shot ------------------------------------------------------------------------------
@@ -733,10 +735,20 @@ class RollInOneState(GameState):
         if kind == "number" and number is None and self.points[t.player] > 0 and self.options["handicap"]:
             t.stage = "handicap"
             return
-        if self._ends(kind, n) and len(self._window_moves()) > 1:
+        if self._ends_shot(kind, n) and len(self._window_moves()) > 1:
             t.stage = "window"
             return
         self._execute(kind, n)
+
+    def _ends_shot(self, kind: str, n: int) -> bool:
+        """Would this roll end the shot: a fail, a dotted roll, or a step out of bounds?"""
+        if self._ends(kind, n):
+            return True
+        t = self.turn
+        assert t is not None
+        if kind in ("number", "triangle") and not self._sand_roll(kind) and self.points[t.player] == 0:
+            return step(self.balls[t.player], t.direction) not in self.cells  # type: ignore[arg-type]
+        return False
 
     def _in_trees(self) -> bool:
         t = self.turn
