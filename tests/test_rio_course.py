@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from rio_helpers import INFO
 
 from companion.errors import DataError, IllegalMove
@@ -179,3 +181,39 @@ def test_solo_round_needs_par_3_4_and_5():
     assert "course over-the-lake" not in [str(m) for m in s.legal_moves()]
     with pytest.raises(IllegalMove, match="par 3 or 5"):
         s.apply(s.parse_move("course the-creek"))
+
+
+@st.composite
+def random_courses(draw):
+    """A random valid layout: boards added one by one in free slots next to the placed ones."""
+    boards = [b for b in load_boards() if b != "tee"]
+    n = draw(st.integers(2, 4))
+    chosen = draw(st.permutations(boards))[:n]
+    placed = [Placement("tee", (0, 0), draw(st.integers(0, 5)))]
+    for board in chosen:
+        taken = {p.slot for p in placed}
+        free = sorted({(a + da, b + db) for a, b in taken for da, db in SLOT_NEIGHBOURS} - taken)
+        placed.append(Placement(board, draw(st.sampled_from(free)), draw(st.integers(0, 5))))
+    cells = cells_of(placed)
+    green = draw(st.sampled_from(sorted(p for p, (t, _) in cells.items() if t != "tee")))
+    return Course(tuple(placed), (green,), "random", "hypothesis")
+
+
+@settings(max_examples=60, deadline=None)
+@given(course=random_courses(), data=st.data())
+def test_random_courses_are_valid_and_round_trip(course, data):
+    from companion.games.roll_in_one.course import course_problem, parse_compact
+
+    assert course_problem(course) is None
+    assert loads_course(dumps_course(course)) == course
+    again = parse_compact(course.compact())
+    assert again is not None and again.boards == course.boards and again.greens == course.greens
+    assert len(cells_of(course.boards)) == 19 * len(course.boards)  # boards never overlap
+    # moving one board onto another's slot is an overlap; far away it is not joined
+    i = data.draw(st.integers(1, len(course.boards) - 1))
+    j = data.draw(st.integers(0, len(course.boards) - 1).filter(lambda k: k != i))
+    moved = list(course.boards)
+    moved[i] = Placement(moved[i].board, course.boards[j].slot, moved[i].turn)
+    assert "overlap" in course_problem(Course(tuple(moved), course.greens))
+    moved[i] = Placement(moved[i].board, (40, 40), moved[i].turn)
+    assert "not joined" in course_problem(Course(tuple(moved), course.greens))
