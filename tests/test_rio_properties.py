@@ -9,9 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.games import get_game
-from companion.games.roll_in_one import moves as mv
-from companion.games.roll_in_one.hexgrid import distance, step
 from companion.games.roll_in_one.state import RollInOneState
+from companion.games.roll_in_one.strategy import aim_move
 from companion.protocol import ChooseMove, DrawCards, RollDice
 from companion.record import DrawEvent, MoveEvent, RollEvent, Start, dumps, loads, replay
 from companion.session import Game
@@ -32,22 +31,8 @@ OPTION_SETS = [
 
 
 def choose(s: RollInOneState, moves: list, rng: random.Random):
-    """Mostly aim at the nearest open green (random play would take very long to hole out)."""
-    shots = [m for m in moves if isinstance(m, mv.Shot)]
-    t = s.turn
-    if shots and t is not None and rng.random() < 0.8:
-        ball = s.balls[t.player]
-        greens = s._open_greens(t.player)
-        if ball is not None and greens:
-            g = min(greens, key=lambda x: distance(ball, x))
-            best = min(distance(step(ball, m.direction), g) for m in shots)
-            shots = [m for m in shots if distance(step(ball, m.direction), g) == best]
-            return rng.choice(shots)
-    if isinstance(moves[0], mv.PlaceBoard | mv.PlaceGreen) and rng.random() < 0.3:
-        done = [m for m in moves if isinstance(m, mv.TeeOff)]
-        if done:
-            return done[0]
-    return rng.choice(moves)
+    """The game's simulated player (mostly aims at the green: random play takes very long)."""
+    return aim_move(s, moves, rng)
 
 
 def check_step(s: RollInOneState, before: RollInOneState) -> None:

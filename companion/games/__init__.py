@@ -2,7 +2,7 @@
 
 Games are found by looking at the package, so adding a game is adding a module.
 
->>> "roll-in-one" in game_ids()
+>>> "rollers" in game_ids()
 True
 """
 

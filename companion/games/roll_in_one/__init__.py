@@ -11,6 +11,7 @@ from typing import Any
 from companion.protocol import GameInfo, Option
 
 from .state import RollInOneState
+from .strategy import aim_move
 
 
 def _new(players: tuple[str, ...], options: dict[str, Any]) -> RollInOneState:
@@ -39,7 +40,8 @@ INFO = GameInfo(
     max_players=5,
     options=OPTIONS,
     factory=_new,
-    rules="docs/rules/roll-in-one.md",
+    rules="roll-in-one.txt",
+    strategy=aim_move,
 )
 
 RollInOneState.info = INFO

@@ -232,7 +232,8 @@ class RollInOneState(GameState):
     def _in_play(self, p: int) -> bool:
         return self.balls[p] is not None and not self.out[p]
 
-    def _open_greens(self, p: int) -> list[Pos]:
+    def open_greens(self, p: int) -> list[Pos]:
+        """The greens player ``p`` may still reach (campaign: those not reached yet)."""
         if self.mode == "campaign":
             return [g for g in self.greens if g not in self.reached[p]]
         return list(self.greens)
@@ -867,7 +868,7 @@ class RollInOneState(GameState):
         pos = self.balls[p]
         t.stage = "landed"
         if not t.oob:
-            if pos in self._open_greens(p):
+            if pos in self.open_greens(p):
                 self._reach_green(p, pos)  # type: ignore[arg-type]
                 if not self._in_play(p):
                     self._end_turn()
@@ -937,7 +938,7 @@ class RollInOneState(GameState):
     def _settle(self, q: int, d: int, slide: bool) -> None:
         """Terrain rules for a ball moved by a knock (no slide) or a bump (fairway slides)."""
         pos = self.balls[q]
-        if pos in self._open_greens(q):
+        if pos in self.open_greens(q):
             self._reach_green(q, pos)  # type: ignore[arg-type]
             return
         terrain = self._terrain(pos)
