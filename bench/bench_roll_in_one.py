@@ -39,7 +39,7 @@ def main() -> None:
     run("3 players, standard, aimed players", 3, {}, aimed)
     run("3 players, standard, uniformly random players", 3, {}, random_choice)
     run("2 players, handicap 6 + bumper golf + mean cards, aimed", 2,
-        {"handicap": 6, "bumper": True, "mean_cards": True}, aimed)
+        {"handicap": "6", "bumper": "on", "mean_cards": "on"}, aimed)
     run("1 player, solo three-hole round, aimed", 1, {"mode": "solo"}, aimed)
 
 

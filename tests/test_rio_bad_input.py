@@ -59,7 +59,7 @@ def test_invalid_options_and_records():
     with pytest.raises(DataError, match="one player"):
         INFO.new(("Anna", "Ben"), {"mode": "solo"})
     with pytest.raises(DataError, match="cannot be"):
-        INFO.new(("Anna", "Ben"), {"handicap": 5})
+        INFO.new(("Anna", "Ben"), {"handicap": "5"})
     game = Game.new("roll-in-one", ["Anna", "Ben"], {"golfers": "none"})
     game.roll(Roll.of(p1="1", p2="2"))
     text = dumps(game.events).replace('"face": "1"', '"face": "7"')

@@ -20,12 +20,12 @@ INFO = get_game("roll-in-one")
 
 OPTION_SETS = [
     {},
-    {"golfers": "chosen", "open_cards": True},
-    {"golfers": "shared-2", "mean_cards": True},
-    {"bumper": True},
-    {"handicap": 6},
-    {"mode": "campaign", "campaign_greens": 2, "round_limit": 30},
-    {"mode": "bumper-game", "round_limit": 30},
+    {"golfers": "chosen", "cards": "open"},
+    {"golfers": "shared-2", "mean_cards": "on"},
+    {"bumper": "on"},
+    {"handicap": "6"},
+    {"mode": "campaign", "campaign_greens": "2", "round_limit": "30"},
+    {"mode": "bumper-game", "round_limit": "30"},
     {"mode": "solo"},
 ]
 
@@ -111,7 +111,7 @@ def test_random_games_keep_the_rules_and_replay_from_the_record(seed, players, w
 @given(seed=st.integers(0, 2**32 - 1))
 def test_undo_returns_the_previous_state(seed):
     rng = random.Random(seed)
-    game = Game.new("roll-in-one", ["Anna", "Ben"], {"round_limit": 10})
+    game = Game.new("roll-in-one", ["Anna", "Ben"], {"round_limit": "10"})
     for _ in range(400):
         state = game.state
         if state.is_over:

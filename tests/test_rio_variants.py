@@ -30,7 +30,7 @@ def test_chosen_golfers_are_distinct_and_shared_golfers_apply_to_everyone():
 
 
 def test_mean_cards_let_an_opponent_gust_before_the_shot():
-    s = new_game(("Anna", "Ben"), mean_cards=True)
+    s = new_game(("Anna", "Ben"), mean_cards="on")
     s.hands[1].append("gust")
     s._start_turn(0)  # the turn starts again, now that Ben holds a Gust of Wind
     req = s.request()
@@ -43,7 +43,7 @@ def test_mean_cards_let_an_opponent_gust_before_the_shot():
 
 
 def test_bumper_golf_moves_either_ball_and_follows_the_space():
-    s = new_game(("Anna", "Ben"), bumper=True)
+    s = new_game(("Anna", "Ben"), bumper="on")
     paint(s, {(0, 0): "rough", (1, 0): "rough", (1, 1): "water"})
     s.balls[1] = (1, 0)
     s.apply(s.parse_move("shot putter E"))
@@ -53,7 +53,7 @@ def test_bumper_golf_moves_either_ball_and_follows_the_space():
     s.apply(s.parse_move("bump 1 SW"))
     assert s.balls == [(1, 0), (0, 1)]
     assert s.request().player == 1
-    s2 = new_game(("Anna", "Ben"), bumper=True)
+    s2 = new_game(("Anna", "Ben"), bumper="on")
     paint(s2, {(0, 0): "rough", (1, 0): "rough", (1, 1): "water"})
     s2.balls[1] = (1, 0)
     s2.apply(s2.parse_move("shot putter E"))
@@ -63,7 +63,7 @@ def test_bumper_golf_moves_either_ball_and_follows_the_space():
 
 
 def _handicap_game():
-    s = new_game(("Anna", "Ben"), handicap=6)
+    s = new_game(("Anna", "Ben"), handicap="6")
     s.phase = "design"
     s.apply(s.parse_move("layout tee@0,0/0 fairway@1,0/0 links@2,-1/0 green@8,-7"))
     deal_nothing_useful(s)
@@ -132,7 +132,7 @@ def test_campaign_first_to_every_green_and_catch_up_turns():
         assert s.request().player == 1
         s.apply(s.parse_move("shot putter E"))
         roll(s, "dots1")
-    assert s.request() == GameOver((0,), "Game over: Anna wins")
+    assert s.request() == GameOver((0,), "Anna won")
 
 
 def test_bumper_golf_the_game():
@@ -158,7 +158,7 @@ def test_bumper_golf_the_game():
         s.apply(s.parse_move("shot putter W"))
         roll(s, "dots1")
     assert s.penalties[0] == 0
-    assert s.request() == GameOver((0, 2), "Game over: Anna and Cara win")
+    assert s.request() == GameOver((0, 2), "Anna and Cara won (tied)")
 
 
 def test_solo_round_counts_strokes_over_three_holes():
@@ -175,5 +175,5 @@ def test_solo_round_counts_strokes_over_three_holes():
         s.apply(s.parse_move("shot putter E"))
         roll(s, "dots1")
     assert [h["score"] for h in s.hole_log] == [[2], [2], [2]]
-    assert s.request() == GameOver((0,), "Round over: 6 strokes on par 12")
+    assert s.request() == GameOver((0,), "Solo: 6 strokes on par 12")
     assert s.hands == [["lucky-ball", "improve-lie", "improve-lie"]]  # three cards, none later

@@ -20,17 +20,21 @@ def _new(players: tuple[str, ...], options: dict[str, Any]) -> RollInOneState:
 
 OPTIONS = (
     Option("mode", "standard", ("standard", "solo", "campaign", "bumper-game"),
-           "standard holes; solo three-hole round (par 3, 4, 5); campaign (one big course, several greens); "
-           "Bumper Golf the Game (five boards, three greens, ten penalties lose)"),
+           "standard holes; solo three-hole round (one player: par 3, 4, 5); campaign (one big course, "
+           "several greens); Bumper Golf the Game (five boards, three greens, ten penalties lose)"),
     Option("golfers", "dealt", ("dealt", "chosen", "shared-1", "shared-2", "shared-3", "none"),
            "golfer cards: dealt at random, chosen by the players, or 1-3 shared golfers for everyone"),
-    Option("open_cards", False, (False, True), "caddie cards are shown on the screen (else only counts)"),
-    Option("mean_cards", False, (False, True), "players may play Gust cards in other players' turns"),
-    Option("bumper", False, (False, True), "bumper golf: landing on a ball, move it or yours one space"),
-    Option("handicap", 0, (0, 3, 6, 9), "handicap points each (6 in the rulebook): change rolled numbers "
-                                        "and fly over out of bounds"),
-    Option("campaign_greens", 3, (2, 3), "greens on a campaign course"),
-    Option("round_limit", 0, (0, 10, 20, 30), "a hole also ends after this many rounds (0: no limit)"),
+    Option("cards", "secret", ("secret", "open"),
+           "caddie cards in hand: the screen shows only how many (secret) or which (open)"),
+    Option("mean_cards", "off", ("off", "on"),
+           "on: players may play Gust of Wind cards in other players' turns"),
+    Option("bumper", "off", ("off", "on"),
+           "bumper golf: landing on a ball, move it or yours to any neighbouring space"),
+    Option("handicap", "0", ("0", "3", "6", "9"),
+           "handicap points each (6 in the rulebook): change rolled numbers, fly over out of bounds"),
+    Option("campaign_greens", "3", ("2", "3"), "greens on a campaign course"),
+    Option("round_limit", "none", ("none", "10", "20", "30"),
+           "a hole (or a campaign or bumper game) also ends after this many rounds"),
 )
 
 INFO = GameInfo(

@@ -110,7 +110,8 @@ class RollInOneState(GameState):
         self.out: list[bool] = [False] * n  # holed (standard) or eliminated (bumper game)
         self.penalties: list[int] = [0] * n
         self.strokes: list[int] = [0] * n
-        self.points: list[int] = [options["handicap"]] * n
+        self.handicap = int(options["handicap"])
+        self.points: list[int] = [self.handicap] * n
         self.order_pos = 0
         self.round = 1
         self.hole_ending = False
@@ -190,7 +191,7 @@ class RollInOneState(GameState):
         if self.mode == "bumper-game":
             return Rules(5, 5, 3)
         if self.mode == "campaign":
-            return Rules(3, 8, self.options["campaign_greens"])
+            return Rules(3, 8, int(self.options["campaign_greens"]))
         if self.mode == "solo":
             return Rules(min(self.pars_left), max(self.pars_left), 1)
         return Rules(3, 5, 1)
@@ -709,7 +710,7 @@ class RollInOneState(GameState):
     # --- the shot ------------------------------------------------------------------------------
     def _start_turn(self, p: int) -> None:
         t = Turn(p)
-        if self.options["mean_cards"]:
+        if self.options["mean_cards"] == "on":
             n = len(self.players)
             t.interrupts = [q for q in ((p + k) % n for k in range(1, n)) if self._held(q, "gust")]
         self.turn = t
@@ -733,7 +734,7 @@ class RollInOneState(GameState):
         assert t is not None
         t.pending, t.pending_number = face, number
         kind, n = self._pending_effect()
-        if kind == "number" and number is None and self.points[t.player] > 0 and self.options["handicap"]:
+        if kind == "number" and number is None and self.points[t.player] > 0 and self.handicap:
             t.stage = "handicap"
             return
         if self._ends_shot(kind, n) and len(self._window_moves()) > 1:
@@ -914,7 +915,7 @@ class RollInOneState(GameState):
         p = t.player
         pos = self.balls[p]
         others = self._others_at(p, pos)
-        if others and self.options["bumper"]:
+        if others and self.options["bumper"] == "on":
             t.stage = "bump"
             return
         if others:
@@ -995,7 +996,7 @@ class RollInOneState(GameState):
             if self.order_pos >= n:
                 self.order_pos = 0
                 self.round += 1
-                limit = self.options["round_limit"]
+                limit = 0 if self.options["round_limit"] == "none" else int(self.options["round_limit"])
                 if self.hole_ending or (limit and self.round > limit):
                     if limit and self.round > limit and not self.hole_ending:
                         self._say(f"the round limit ({limit}) is reached")
@@ -1082,8 +1083,9 @@ class RollInOneState(GameState):
     def _over_prompt(self) -> str:
         names = " and ".join(self.players[w] for w in self.winners or ())
         if self.mode == "solo":
-            return f"Round over: {sum(s[0] for s in self.hole_scores)} strokes on par 12"
-        return f"Game over: {names} win{'s' if len(self.winners or ()) == 1 else ''}"
+            return f"{names}: {sum(s[0] for s in self.hole_scores)} strokes on par 12"
+        tied = " (tied)" if len(self.winners or ()) > 1 else ""
+        return f"{names} won{tied}"
 
     # --- results --------------------------------------------------------------------------------
     def scores(self) -> tuple[float, ...]:
@@ -1104,12 +1106,12 @@ class RollInOneState(GameState):
             "shared_golfers": [{"id": g, "name": cards[g].name, "text": cards[g].text}
                                for g in self.shared_golfers],
             "penalties": list(self.penalties), "strokes": list(self.strokes),
-            "handicap_points": list(self.points) if self.options["handicap"] else None,
+            "handicap_points": list(self.points) if self.handicap else None,
             "hand_sizes": [len(h) for h in self.hands], "deck": len(self.deck), "discard": len(self.discard),
             "hole_scores": [list(h) for h in self.hole_scores], "holes_played": list(self.hole_log),
             "events": list(self.events),
         })
-        if self.options["open_cards"]:
+        if self.options["cards"] == "open":
             out["hands"] = [list(h) for h in self.hands]
         if self.phase == "design":
             out["design"] = {"boards": [str(p) for p in self.design],
