@@ -760,7 +760,7 @@ INFO = GameInfo(
     max_players=8,
     options=_colour_options(),
     factory=RollForIt,
-    rules="docs/rules/roll-for-it.md",
+    rules="roll-for-it.txt",
     strategy=sensible_move,
 )
 RollForIt.info = INFO
