@@ -22,10 +22,12 @@ def mixed(state, moves, rng):
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), n=st.integers(2, 5),
        collect=st.sampled_from(["chip value", "chip count"]),
+       saved=st.sampled_from(["stay aside", "may be rolled again"]),
        after=st.sampled_from(["same turn", "next turn"]))
-def test_random_games_keep_the_invariants(seed, n, collect, after):
+def test_random_games_keep_the_invariants(seed, n, collect, saved, after):
     rng = random.Random(seed)
-    game = Game.new("rollers", PLAYERS[:n], {"collect": collect, "collect_after_closing": after})
+    options = {"collect": collect, "collect_after_closing": after, "saved_dice": saved}
+    game = Game.new("rollers", PLAYERS[:n], options)
     for _ in range(20_000):
         state = game.state
         if isinstance(state.request(), GameOver):

@@ -266,3 +266,19 @@ def test_garbage_move_text_is_an_illegal_move(text):
 def test_move_text_round_trips(text):
     game = new_game()
     assert str(game.state.parse_move(text)) == text
+
+
+def test_saved_dice_stay_aside_unless_the_table_lets_them_be_rolled_again():
+    game = new_game()
+    game.roll(roll("1", "2", "3", "4", "5", "1"))
+    game.move(KeepMove(("white-1",)))
+    game.roll(roll("2", "3", "4", "5", "1", slots=("white-2", "white-3", "white-4", "purple", "black")))
+    with pytest.raises(IllegalMove):
+        game.move(KeepMove(("white-1", "white-2")))  # white-1 is already aside
+    game = new_game(options={"saved_dice": "may be rolled again"})
+    game.roll(roll("1", "2", "3", "4", "5", "1"))
+    game.move(KeepMove(("white-1",)))
+    game.roll(roll("2", "3", "4", "5", "1", slots=("white-2", "white-3", "white-4", "purple", "black")))
+    game.move(KeepMove(("white-2",)))  # white-1 goes back into the throw
+    assert [d.slot for d in game.state.request().kept] == ["white-2"]
+    assert "white-1" in [d.slot for d in game.state.request().dice]

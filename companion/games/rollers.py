@@ -309,14 +309,24 @@ class RollersState(GameState):
             return list(self._apply_moves())
         return []
 
+    def _rerolling_saved(self) -> bool:
+        return self.options["saved_dice"] == "may be rolled again"
+
+    def _keepable(self) -> dict[str, str]:
+        """Dice a keep move may name: this roll's (unless ZAPped), and saved ones if they may be re-rolled."""
+        dice = dict(self.saved) if self._rerolling_saved() else {}
+        if not self.zapped:
+            dice.update(self.showing)
+        return dice
+
     def _keep_moves(self) -> Iterator[KeepMove]:
         yield KeepMove(())
-        if self.zapped:
-            return
+        keepable = self._keepable()
+        stay = 0 if self._rerolling_saved() else len(self.saved)
         # White dice showing the same face are interchangeable: keep the lowest-numbered ones.
         whites: dict[str, list[str]] = {}
         others = []
-        for slot, face in self.showing.items():
+        for slot, face in sorted(keepable.items(), key=lambda kv: SLOTS.index(kv[0])):
             if slot.startswith("white"):
                 whites.setdefault(face, []).append(slot)
             else:
@@ -326,7 +336,7 @@ class RollersState(GameState):
             for mask in range(1 << len(others)):
                 chosen = [s for g, k in zip(groups, counts, strict=True) for s in g[:k]]
                 chosen += [s for b, s in enumerate(others) if mask >> b & 1]
-                if not chosen or len(chosen) == len(self.showing):
+                if not chosen or stay + len(chosen) == len(SLOTS):
                     continue  # keeping nothing is 'roll'; keeping everything is 'stop'
                 yield KeepMove(tuple(sorted(chosen, key=SLOTS.index)))
 
@@ -381,8 +391,11 @@ class RollersState(GameState):
             if not isinstance(move, KeepMove):
                 raise IllegalMove(R_ROLL, "first keep dice and roll again, or stop rolling")
             self._check_keep(move)
+            keepable = self._keepable()
+            if self._rerolling_saved():
+                self.saved = {}
             for slot in move.slots:
-                self.saved[slot] = self.showing[slot]
+                self.saved[slot] = keepable[slot]
             self.saved = dict(sorted(self.saved.items(), key=lambda kv: SLOTS.index(kv[0])))
             self.showing = {}
             self.zapped = False
@@ -394,14 +407,17 @@ class RollersState(GameState):
         self._do_apply(move)
 
     def _check_keep(self, move: KeepMove) -> None:
-        if move.slots and self.zapped:
-            raise IllegalMove(R_FACES, "a ZAP was rolled: none of the dice thrown with it can be kept")
+        keepable = self._keepable()
         for slot in move.slots:
+            if slot in keepable:
+                continue
+            if self.zapped and slot in self.showing:
+                raise IllegalMove(R_FACES, "a ZAP was rolled: none of the dice thrown with it can be kept")
             if slot in self.saved:
                 raise IllegalMove(R_ROLL, f"the {slot} die is already set aside")
-            if slot not in self.showing:
-                raise IllegalMove(R_ROLL, f"the {slot} die was not rolled this time")
-        if len(move.slots) == len(self.showing):
+            raise IllegalMove(R_ROLL, f"the {slot} die was not rolled this time")
+        stay = 0 if self._rerolling_saved() else len(self.saved)
+        if stay + len(move.slots) == len(SLOTS):
             raise IllegalMove(R_ROLL, "keeping every die leaves nothing to roll: stop instead")
 
     def _check_apply(self, move: ApplyMove) -> None:
@@ -566,8 +582,8 @@ def sensible_move(state: RollersState, moves: list[Move], rng: Any) -> Move:
         return {EMPTY: n + 1, OPEN: 1, CLOSED: 99}[board[n - 1]]
 
     target = max(SECTIONS, key=lambda n: (min(counts[n], need(n)) / need(n), n))
-    keep = tuple(s for s, f in state.showing.items() if f in (str(target), STAR))
-    move = KeepMove(keep) if not state.zapped else KeepMove(())
+    keep = tuple(s for s, f in state._keepable().items() if f in (str(target), STAR))
+    move = KeepMove(tuple(sorted(keep, key=SLOTS.index)))
     if move in moves:
         return move
     return StopMove() if keep else KeepMove(())
@@ -579,6 +595,9 @@ INFO = GameInfo(
     min_players=2,
     max_players=5,
     options=(
+        Option("saved_dice", "stay aside", ("stay aside", "may be rolled again"),
+               "Dice set aside after one roll stay aside for the turn, or may be picked up and rolled "
+               "again after a later roll (a keep move then names every die kept)."),
         Option("collect", "chip value", ("chip value", "chip count"),
                "Each collecting die takes its face value in chip value (making change), "
                "or that many chips, white first."),
