@@ -5,9 +5,9 @@
 On start it resumes the unfinished game in DB (as the app does after a power cut), else starts the next
 game of GAMES (comma-separated ids) in turn. Each action (roll, draw, move, undo, correction) goes
 through companion.session.Game into companion.store.Store; once the store has committed it, a line
-``game_id seq event-json view-json`` is appended to CONFIRMED with one write(2), so everything in
-CONFIRMED was confirmed to the table before the process died. Lines starting with ``#`` say that a
-game is (again) in play.
+``game_id seq event-digest view-digest`` is appended to CONFIRMED with one write(2), so everything in
+CONFIRMED was confirmed to the table before the process died. Lines starting with ``#`` (after an
+empty line, which ends any line a kill tore) say that a game is (again) in play.
 
 ``pig`` is a tiny dice game defined here so the machinery is exercised before the five games land; the
 real games come from companion.games.all_games().
@@ -15,6 +15,7 @@ real games come from companion.games.all_games().
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import random
@@ -164,11 +165,16 @@ def act(game: Game, rng: random.Random, asked: dict[int, RollDice]) -> bool:
     return True
 
 
+def digest(obj: Any) -> str:
+    return hashlib.sha256(json.dumps(obj, sort_keys=True).encode()).hexdigest()
+
+
 def confirm(fd: int, gid: int, game: Game) -> None:
+    """One short line (well under a page, so a kill cannot tear it): game, seq, digests of the event and
+    of the view the table now shows."""
     seq = len(game.events) - 1
-    event = json.dumps(record.to_json(game.events[-1]), sort_keys=True)
-    view = json.dumps(game.state.view(), sort_keys=True)
-    os.write(fd, f"{gid} {seq} {event} {view}\n".encode())
+    event = digest(record.to_json(game.events[-1]))
+    os.write(fd, f"{gid} {seq} {event} {digest(game.state.view())}\n".encode())
 
 
 def main(argv: list[str]) -> int:
@@ -202,7 +208,7 @@ def play(store: Store, games: list[str], seed: str, fd: int) -> None:
             players = [f"P{i}" for i in range(max(2, info.min_players))]
             gid, game = store.create(game_id, players)
             confirm(fd, gid, game)
-        os.write(fd, f"# {os.getpid()} playing game {gid} from event {len(game.events)}\n".encode())
+        os.write(fd, f"\n# {os.getpid()} playing game {gid} from event {len(game.events)}\n".encode())
         rng = random.Random(f"{seed}:{gid}:{len(game.events)}")
         asked: dict[int, RollDice] = {}
         while not game.state.is_over and len(game.events) < GAME_LIMIT:

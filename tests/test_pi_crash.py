@@ -10,9 +10,9 @@ replay of its record and, when its last event was confirmed, to the state the ta
 
 from __future__ import annotations
 
-import json
 import os
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -31,6 +31,7 @@ sys.path.insert(0, str(HERE))
 import crash_worker  # noqa: E402  (beside this file, not a package)
 
 WORKER = HERE / "crash_worker.py"
+LINE = re.compile(r"\d+ \d+ [0-9a-f]{64} [0-9a-f]{64}")
 KILLS = 120
 
 
@@ -53,17 +54,20 @@ class Confirmed:
         if not self.path.exists():
             return set()
         data = self.path.read_bytes()[self.offset:]
-        assert not data or data.endswith(b"\n"), "a confirmation line was torn"
+        data = data[:data.rfind(b"\n") + 1]  # a line still without its end waits for the next player
         self.offset += len(data)
         touched = set()
-        for line in data.decode().splitlines():
-            if line.startswith("#"):
+        lines = data.decode().split("\n")
+        for n, line in enumerate(lines):
+            if not line or line.startswith("#"):
                 continue
-            gid, seq, rest = line.split(" ", 2)
-            event, view = rest.split("} {", 1)
+            if not LINE.fullmatch(line):  # torn by a kill: unconfirmed, and the next player starts anew
+                assert n + 1 < len(lines) and lines[n + 1].startswith("#"), f"bad line {line!r}"
+                continue
+            gid, seq, event, view = line.split(" ")
             gid, seq = int(gid), int(seq)
             assert seq not in self.events[gid], f"game {gid}: event {seq} confirmed twice (one was lost)"
-            self.events[gid][seq] = (event + "}", "{" + view)
+            self.events[gid][seq] = (event, view)
             touched.add(gid)
         return touched
 
@@ -78,7 +82,7 @@ def wait_for_growth(path: Path, size: int, pid: int, timeout: float = 30) -> Non
 def check_game(store: Store, gid: int, confirmed: dict[int, tuple[str, str]], seen: list[str]) -> list[str]:
     """Asserts game ``gid`` keeps what was saved and confirmed; returns its stored events."""
     events = store.events(gid)
-    stored = [json.dumps(record.to_json(e), sort_keys=True) for e in events]
+    stored = [crash_worker.digest(record.to_json(e)) for e in events]
     assert stored[:len(seen)] == seen, f"game {gid}: an event saved earlier was lost or changed"
     for seq, (event, _) in confirmed.items():
         assert seq < len(stored), f"game {gid}: confirmed event {seq} is missing"
@@ -86,7 +90,7 @@ def check_game(store: Store, gid: int, confirmed: dict[int, tuple[str, str]], se
     resumed = store.resume(gid)
     assert resumed.state == record.replay(events)
     if len(stored) - 1 in confirmed:
-        assert json.dumps(resumed.state.view(), sort_keys=True) == confirmed[len(stored) - 1][1], (
+        assert crash_worker.digest(resumed.state.view()) == confirmed[len(stored) - 1][1], (
             f"game {gid}: the resumed state is not the one the table was shown")
     return stored
 
