@@ -136,6 +136,6 @@ def test_sigkill_at_random_points_loses_no_confirmed_event(tmp_path, pig):
             assert not g.finished or over or g.events >= crash_worker.GAME_LIMIT
     played = {g.game for g in saved}
     assert played == set(games), f"not every game was played: {set(games) - played}"
-    assert mid_play >= KILLS * 0.8, f"only {mid_play} of {KILLS} kills came after play had started"
+    assert mid_play >= KILLS // 2, f"only {mid_play} of {KILLS} kills came after play had started"
     print(f"\n{KILLS} kills, {mid_play} mid-play, {unconfirmed} during a commit (saved, not yet confirmed), "
           f"{sum(len(e) for e in confirmed.events.values())} confirmed events in {len(saved)} games")
