@@ -13,6 +13,7 @@ from companion import record
 from companion.errors import CompanionError, RecordError
 from companion.games import all_games, get_game
 from companion.store import Store, StoreError
+from dice_companion.storage import open_store
 
 
 def default_db() -> Path:
@@ -25,7 +26,11 @@ def default_db() -> Path:
 
 
 def _open_store(args: argparse.Namespace) -> Store:
-    return Store(args.db or default_db())
+    """The games database; a damaged file is set aside (and said so) rather than refused."""
+    opened = open_store(args.db or default_db())
+    if opened.notice:
+        print(opened.notice, file=sys.stderr)
+    return opened.store
 
 
 # --- commands -------------------------------------------------------------------------------
