@@ -15,13 +15,12 @@ companion.games.roll_for_it_cards.ImpossibleCard: a die image shows 1 to 6 pips;
 from __future__ import annotations
 
 import re
-import tomllib
 from collections import Counter
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from typing import Any
 
+from companion.datafile import read_shipped
 from companion.errors import DataError, RuleError
 
 COMPONENTS = "Roll For It! §Game Components"
@@ -133,9 +132,4 @@ def parse_deck(data: dict[str, Any], origin: str) -> tuple[str, ...]:
 @cache
 def default_deck() -> tuple[str, ...]:
     """The 30 cards of the shipped deck file, in file order."""
-    raw = (resources.files("companion") / "data" / DECK_FILE).read_bytes()
-    try:
-        data = tomllib.loads(raw.decode("utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise DataError(f"{DECK_FILE}: not valid TOML: {exc}") from exc
-    return parse_deck(data, DECK_FILE)
+    return parse_deck(read_shipped(DECK_FILE), DECK_FILE)

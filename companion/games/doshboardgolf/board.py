@@ -15,12 +15,11 @@ which of them covers it (:func:`half_way`). See docs/rules/doshboardgolf.md.
 from __future__ import annotations
 
 import math
-import tomllib
 from dataclasses import dataclass, field
 from functools import cache
-from importlib import resources
 from typing import Any
 
+from companion.datafile import parse_toml, read_shipped, shipped_names
 from companion.errors import DataError
 
 Pos = tuple[int, int]  # axial (q, r)
@@ -299,19 +298,13 @@ PREFIX = "doshboardgolf"
 
 
 def load_board_text(text: str, origin: str, board_id: str = "board") -> Board:
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise DataError(f"{origin}: not valid TOML: {exc}") from None
-    return parse_board(data, origin, board_id)
+    return parse_board(parse_toml(text, origin), origin, board_id)
 
 
 def board_files() -> dict[str, str]:
     """Shipped board ids -> file names (``doshboardgolf[-ID].board.toml``; the plain one is 'default')."""
-    root = resources.files("companion") / "data"
     out = {}
-    for entry in sorted(root.iterdir(), key=lambda p: p.name):
-        n = entry.name
+    for n in shipped_names():
         if n.startswith(PREFIX) and n.endswith(BOARD_SUFFIX):
             stem = n[len(PREFIX):-len(BOARD_SUFFIX)].lstrip("-.")
             out[stem or "default"] = n
@@ -324,5 +317,4 @@ def load_board(board_id: str = "default") -> Board:
     if board_id not in files:
         raise DataError(f"unknown Doshboardgolf board {board_id!r}; shipped: {', '.join(files)}")
     name = files[board_id]
-    raw = (resources.files("companion") / "data" / name).read_text(encoding="utf-8")
-    return load_board_text(raw, name, board_id)
+    return parse_board(read_shipped(name), name, board_id)

@@ -11,12 +11,11 @@
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from typing import Any
 
+from companion.datafile import parse_toml, read_shipped
 from companion.errors import DataError
 
 COLOURS = ("yellow", "red", "blue", "green")
@@ -125,15 +124,10 @@ def parse_cards(data: dict[str, Any], origin: str) -> dict[str, tuple[Card, ...]
 
 
 def load_cards_text(text: str, origin: str = CARDS_FILE) -> dict[str, tuple[Card, ...]]:
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise DataError(f"{origin}: not valid TOML: {exc}") from None
-    return parse_cards(data, origin)
+    return parse_cards(parse_toml(text, origin), origin)
 
 
 @cache
 def load_cards() -> dict[str, tuple[Card, ...]]:
     """The shipped club cards by colour."""
-    raw = (resources.files("companion") / "data" / CARDS_FILE).read_text(encoding="utf-8")
-    return load_cards_text(raw, CARDS_FILE)
+    return parse_cards(read_shipped(CARDS_FILE), CARDS_FILE)

@@ -12,13 +12,12 @@ lie in the middle column.
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from typing import Any
 
+from companion.datafile import parse_toml, read_shipped
 from companion.errors import DataError
 
 BOARD_FILE = "hop-n-roll.board.toml"
@@ -122,18 +121,10 @@ def parse_board(data: Mapping[str, Any], origin: str = BOARD_FILE) -> Board:
 
 
 def load_board(text: str, origin: str = BOARD_FILE) -> Board:
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise DataError(f"{origin}: not valid TOML: {exc}") from None
-    return parse_board(data, origin)
+    return parse_board(parse_toml(text, origin), origin)
 
 
 @cache
 def shipped_board() -> Board:
     """The board file shipped in ``companion/data``."""
-    raw = (resources.files("companion") / "data" / BOARD_FILE).read_bytes()
-    try:
-        return load_board(raw.decode("utf-8"), BOARD_FILE)
-    except UnicodeDecodeError as exc:
-        raise DataError(f"{BOARD_FILE}: not UTF-8 text: {exc}") from None
+    return parse_board(read_shipped(BOARD_FILE), BOARD_FILE)

@@ -17,13 +17,12 @@ from __future__ import annotations
 
 import itertools
 import re
-import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from typing import Any
 
+from companion.datafile import parse_toml, read_shipped
 from companion.errors import DataError
 
 SHEETS_FILE = "hop-n-roll.sheets.toml"
@@ -475,22 +474,13 @@ def _parse_area(body: Mapping[str, Any], where: str, ) -> Area:
 
 def load_sheets(text: str, origin: str = SHEETS_FILE) -> dict[str, Sheet]:
     """Parse and validate the text of a sheet file."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise DataError(f"{origin}: not valid TOML: {exc}") from None
-    return parse_sheets(data, origin)
+    return parse_sheets(parse_toml(text, origin), origin)
 
 
 @cache
 def shipped_sheets() -> dict[str, Sheet]:
     """The sheet file shipped in ``companion/data``."""
-    raw = (resources.files("companion") / "data" / SHEETS_FILE).read_bytes()
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise DataError(f"{SHEETS_FILE}: not UTF-8 text: {exc}") from None
-    return load_sheets(text, SHEETS_FILE)
+    return parse_sheets(read_shipped(SHEETS_FILE), SHEETS_FILE)
 
 
 def sheet_side(side: str) -> Sheet:

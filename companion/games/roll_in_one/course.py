@@ -18,13 +18,12 @@ The same course fits on one line (the move text of a design)::
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from typing import Any
 
+from companion.datafile import parse_toml, read_shipped
 from companion.errors import DataError
 
 from .data import Board, load_boards
@@ -208,11 +207,7 @@ def parse_course(data: Mapping[str, Any], origin: str, rules: Rules = STANDARD,
 
 def loads_course(text: str, origin: str = "course file", rules: Rules = STANDARD) -> Course:
     """Read a course file's text."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise DataError(f"{origin}: not valid TOML: {exc}") from None
-    return parse_course(data, origin, rules)
+    return parse_course(parse_toml(text, origin), origin, rules)
 
 
 def _str(s: str) -> str:
@@ -258,11 +253,7 @@ def parse_compact(text: str) -> Course | None:
 def load_library() -> dict[str, Course]:
     """Ready-made courses from ``roll-in-one.courses.toml``, by id (each table is a course file)."""
     name = "roll-in-one.courses.toml"
-    raw = (resources.files("companion") / "data" / name).read_bytes()
-    try:
-        data = tomllib.loads(raw.decode("utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise DataError(f"{name}: not valid TOML: {exc}") from None
+    data = read_shipped(name)
     out = {}
     for key, body in data.get("courses", {}).items():
         if not isinstance(body, Mapping):

@@ -14,13 +14,12 @@ file, the key and the bad value; ``load_*`` read the shipped files once.
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from typing import Any
 
+from companion.datafile import read_shipped
 from companion.dice import DieKind, die_kind
 from companion.errors import DataError
 
@@ -67,11 +66,7 @@ class Card:
 
 
 def _read(name: str) -> dict[str, Any]:
-    raw = (resources.files("companion") / "data" / name).read_bytes()
-    try:
-        return tomllib.loads(raw.decode("utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise DataError(f"{name}: not valid TOML: {exc}") from exc
+    return read_shipped(name)
 
 
 def _check_id(origin: str, key: str) -> None:
