@@ -139,23 +139,37 @@ class SimulatedReader:
     def read(self, dice: Sequence[DieSpec]) -> ReadResult:
         roll = random_roll(RollDice(None, tuple(dice), ""), self.rng)
         w, h = self.size
-        frame = self._tray.copy()
         side = max(12, min(w, h) // 7)
+        placed: list[tuple[int, int]] = []
         out = []
-        for i, (spec, res) in enumerate(zip(dice, roll.results, strict=True)):
-            cx = side + (i % 4) * (w - 2 * side) // 3 + self.rng.randint(-side // 3, side // 3)
-            cy = side + (i // 4) * (side * 2) + self.rng.randint(0, side // 2)
-            cx, cy = min(max(cx, side), w - side), min(max(cy, side), h - side)
-            body = (245, 245, 240) if spec.kind not in ("rollers-purple", "rollers-black") else (
-                (128, 70, 180) if spec.kind == "rollers-purple" else (20, 20, 24))
-            frame[cy - side // 2:cy + side // 2, cx - side // 2:cx + side // 2] = body
+        for spec, res in zip(dice, roll.results, strict=True):
+            for _ in range(50):  # scatter without overlaps
+                cx, cy = self.rng.randint(side, w - side), self.rng.randint(side, h - side)
+                if all(abs(cx - x) > side * 1.3 or abs(cy - y) > side * 1.3 for x, y in placed):
+                    break
+            placed.append((cx, cy))
             conf = round(self.rng.uniform(0.55, 0.79), 2) if self.rng.random() < self.unsure else \
                 round(self.rng.uniform(0.9, 1.0), 2)
             out.append(ReadDie(res.face, conf, (float(cx), float(cy)), slot=spec.slot, kind=spec.kind,
                                status="ok" if conf >= OK_CONFIDENCE else "uncertain"))
+        frame = self._render(out, side)
         self._frame = frame
         self.last = ReadResult(tuple(out), frame, Source.SIMULATED)
         return self.last
+
+    def _render(self, dice: Sequence[ReadDie], side: int) -> np.ndarray:
+        """The tray with the dice drawn on it, as a camera would see them (RGB, HxWx3)."""
+        import pygame
+
+        from ui.widgets import Ui, draw_die
+
+        surf = pygame.image.frombuffer(self._tray.tobytes(), self.size, "RGB").copy()
+        ui = Ui(surf)
+        for d in dice:
+            rect = pygame.Rect(0, 0, side, side)
+            rect.center = (int(d.centre[0]), int(d.centre[1]))
+            draw_die(ui, rect, d.kind or "d6", d.face)
+        return np.ascontiguousarray(pygame.surfarray.pixels3d(surf).swapaxes(0, 1)).copy()
 
 
 class NoCamera:

@@ -108,7 +108,7 @@ class EndScreen(Screen):
         """Each player's score after every action: a line with the player's marker shape at its end."""
         m = ui.metrics
         ui.panel(rect, theme.PANEL)
-        ui.text("Score over the game", (rect.x + m.pad, rect.y + 4), m.small, theme.MUTED)
+        ui.text("Score over the game (left: start, right: end)", (rect.x + m.pad, rect.y + 4), m.small, theme.MUTED)
         plot = rect.inflate(-2 * m.pad - 110, -2 * m.pad - 40)
         plot.x = rect.x + m.pad + 40
         plot.y = rect.y + 4 + ui.font(m.small).get_linesize() + 6
@@ -120,9 +120,9 @@ class EndScreen(Screen):
         pygame.draw.line(ui.surface, theme.MUTED, plot.bottomleft, plot.topleft, 2)
         ui.text(f"{top:g}", (plot.x - 6, plot.y), m.small, theme.MUTED, "topright")
         ui.text(f"{low:g}", (plot.x - 6, plot.bottom), m.small, theme.MUTED, "bottomright")
-        ui.text("actions", (plot.right, plot.bottom + 4), m.small, theme.MUTED, "topright")
         n = max(1, len(series) - 1)
         players = self.game.state.players
+        ends = []
         for i in range(len(players)):
             col = self.colour(i)
             pts = [(plot.x + k * plot.width / n, plot.bottom - (s[i] - low) * plot.height / span + i * 2)
@@ -131,5 +131,10 @@ class EndScreen(Screen):
                 pygame.draw.lines(ui.surface, col.rgb, False, pts, 3)
             end = (int(pts[-1][0]), int(pts[-1][1]))
             ui.shape(col.shape, end, 8, col.rgb)
-            ui.text(players[i], (end[0] + 12, end[1] + (i - len(players) / 2) * 4), m.small, theme.TEXT, "midleft",
-                    rect.right - end[0] - 14)
+            ends.append((end[1], i, end[0]))
+        step = ui.font(m.small).get_linesize()
+        last = -10_000
+        for y, i, x in sorted(ends):  # labels beside the line ends, never on top of each other
+            y = max(y, last + step)
+            last = y
+            ui.text(players[i], (x + 12, y), m.small, theme.TEXT, "midleft", rect.right - x - 14)

@@ -50,6 +50,10 @@ def slot_name(slot: str, players: tuple[str, ...]) -> str:
     return slot
 
 
+def _dice(n: int) -> str:
+    return f"{n} die" if n == 1 else f"{n} dice"
+
+
 class TableScreen(Screen):
     name = "table"
 
@@ -142,9 +146,9 @@ class TableScreen(Screen):
         if result.message:
             self.note = result.message
         elif missing:
-            self.note = f"{len(missing)} dice not read: tap them to enter their faces."
+            self.note = f"{_dice(len(missing))} not read: tap to enter."
         elif unsure:
-            self.note = f"Check {len(unsure)} dice marked CHECK, then confirm."
+            self.note = f"Look at {_dice(len(unsure))} marked CHECK, then confirm."
         else:
             self.note = "Check the dice, then confirm."
         self.manual = False
@@ -282,7 +286,7 @@ class TableScreen(Screen):
             main = pygame.Rect(m.pad, scores_rect.bottom + m.pad, w - 2 * m.pad,
                                h - bottom_h - scores_rect.bottom - 2 * m.pad)
         else:
-            scores_rect = pygame.Rect(w - 200 - m.pad, top_h + m.pad, 200, h - top_h - bottom_h - 2 * m.pad)
+            scores_rect = pygame.Rect(w - 184 - m.pad, top_h + m.pad, 184, h - top_h - bottom_h - 2 * m.pad)
             main = pygame.Rect(m.pad, top_h + m.pad, scores_rect.x - 2 * m.pad, scores_rect.height)
         self._draw_scores(ui, scores_rect, view, req.player)
         # main area
@@ -298,7 +302,7 @@ class TableScreen(Screen):
             if m.portrait:
                 board, choices = split_v(main, int(main.height * 0.55), m.pad)
             else:
-                board, choices = split_h(main, main.width - 230 - m.pad, m.pad)
+                board, choices = split_h(main, main.width - 216 - m.pad, m.pad)
             self.view.draw_board(ui, board, state, view, self)
             self.view.draw_choices(ui, choices, state, moves, self)
         else:
@@ -356,7 +360,7 @@ class TableScreen(Screen):
         if m.portrait:
             cam, tiles = split_v(work, int(work.width * 0.5), m.pad)
         else:
-            cam, tiles = split_h(work, int(work.width * 0.48), m.pad)
+            cam, tiles = split_h(work, int(work.width * 0.42), m.pad)
         self._draw_camera(ui, cam)
         self._draw_tiles(ui, tiles, req)
         # actions
@@ -395,7 +399,7 @@ class TableScreen(Screen):
             x, y = dst.x + e.centre[0] * scale, dst.y + e.centre[1] * scale
             sure = e.confidence >= OK_CONFIDENCE or e.corrected
             col = theme.GOOD if sure else theme.WARN
-            r = max(14, int(22 * scale * 2))
+            r = max(10, int(min(fw, fh) * 0.08 * scale))
             pygame.draw.rect(ui.surface, col, (x - r, y - r, 2 * r, 2 * r), 3 if sure else 5)
             label = (e.face or "?") + ("" if sure else " ?")
             ui.text(label, (x, y - r - 2), m.small, col, "midbottom")
@@ -428,7 +432,7 @@ class TableScreen(Screen):
                 elif e.confidence >= OK_CONFIDENCE:
                     status, col = f"{e.confidence:.0%} sure", theme.GOOD
                 else:
-                    status, col = f"{e.confidence:.0%} CHECK", theme.WARN
+                    status, col = f"CHECK {e.confidence:.0%}", theme.WARN
                     pygame.draw.rect(ui.surface, theme.WARN, cell, 4, border_radius=8)
             else:
                 kind, e = self._kept_kind(item, req), Entry(item.face)

@@ -67,15 +67,15 @@ class RollersView(GameView):
         inner = rect.inflate(-2 * m.pad, -2 * m.pad)
         phase = view.get("phase")
         me = view.get("current_player")
-        die = min(m.button_h + 8, (inner.width - 7 * m.pad) // 7)
+        die = min(m.button_h + 16, (inner.width - 8 * m.pad) // 6)
+        small_line = ui.font(m.small).get_linesize()
         # dice: kept, then showing
         y = inner.y
-        ui.text(f"Round {view.get('round', 1)}", (inner.right, y), m.small, theme.MUTED, "topright")
         x = inner.x
         saved, showing = view.get("saved", {}), view.get("showing", {})
         zapped = view.get("zapped", False)
         if not saved and not showing:
-            ui.text("No dice on the table yet", (inner.x, y + die // 2), m.small, theme.MUTED, "midleft")
+            ui.text("No dice applied yet this turn", (inner.x, y + die // 2), m.small, theme.MUTED, "midleft")
         for slot in SLOT_ORDER:
             if slot in saved:
                 r = pygame.Rect(x, y, die, die)
@@ -83,7 +83,8 @@ class RollersView(GameView):
                 ui.text("kept", (r.centerx, r.bottom + 2), m.small, theme.MUTED, "midtop")
                 x += die + m.pad
         if saved and showing:
-            x += m.pad * 2
+            pygame.draw.line(ui.surface, theme.MUTED, (x, y), (x, y + die), 2)
+            x += m.pad
         for slot in SLOT_ORDER:
             if slot not in showing:
                 continue
@@ -93,45 +94,55 @@ class RollersView(GameView):
                 ui.add(_die_widget(r, f"keep:{slot}", lambda s=slot: self._toggle(s, state, actions)))
             draw_die(ui, r, KINDS[slot], showing[slot])
             if chosen:
-                pygame.draw.rect(ui.surface, theme.SELECTED, r.inflate(8, 8), 4, border_radius=die // 5)
-            word = "KEEP" if chosen else ("ZAPPED" if zapped else "")
+                pygame.draw.rect(ui.surface, theme.SELECTED, r.inflate(6, 6), 4, border_radius=die // 5)
+            word = "KEEP" if chosen else ("ZAP!" if zapped else "")
             if word:
                 ui.text(word, (r.centerx, r.bottom + 2), m.small, theme.SELECTED if chosen else theme.BAD,
                         "midtop")
             x += die + m.pad
-        y += die + ui.font(m.small).get_linesize() + m.pad
+        y += die + small_line + m.pad
         # boards: the current player's large and tappable, the others compact
         players = view.get("players", [])
         boards = view.get("boards", [])
         chips = view.get("chips", [])
-        order = ([me] if me is not None else []) + [i for i in range(len(players)) if i != me]
-        name_w = min(170, inner.width // 4)
-        for i in order:
-            big = i == me
-            h = max(m.button_h, 48) if big else max(28, (inner.bottom - y) // max(1, len(order) - 1) - 4)
-            h = min(h, m.button_h)
+        if me is not None and me < len(boards):
+            col = actions.colour(me)
+            ui.shape(col.shape, (inner.x + 10, y + small_line // 2), 9, col.rgb)
+            c = chips[me] if me < len(chips) else None
+            info = f"Round {view.get('round', 1)}" + (f", {c['value']} in chips" if c else "")
+            ui.text(players[me], (inner.x + 26, y + small_line // 2), m.small, theme.ACCENT, "midleft",
+                    inner.width // 2)
+            ui.text(info, (inner.right, y + small_line // 2), m.small, theme.MUTED, "midright", inner.width // 2)
+            y += small_line + 2
+            h = m.button_h + 4
+            cw = (inner.width - 4 * 6) // 5
+            for n in range(1, 6):
+                r = pygame.Rect(inner.x + (n - 1) * (cw + 6), y, cw, h)
+                if phase == "apply":
+                    ui.add(_die_widget(r, f"section:{n}", lambda n=n: self._pick_section(n, state, actions)))
+                self._cell(ui, r, n, boards[me][str(n)], True, selected=self.section == n)
+            y += h + m.pad
+        others = [i for i in range(len(players)) if i != me]
+        if not others:
+            return
+        h = max(26, min(m.button_h - 8, (inner.bottom - y) // len(others) - 4))
+        name_w = min(150, inner.width // 4)
+        cw = min(48, (inner.width - name_w - 90) // 5 - 4)
+        for i in others:
             if y + h > inner.bottom + 1:
                 break
             col = actions.colour(i)
-            ui.shape(col.shape, (inner.x + 12, y + h // 2), 10 if big else 8, col.rgb)
-            name = ("> " if big else "") + players[i]
-            ui.text(name, (inner.x + 28, y + h // 2), m.body if big else m.small, theme.TEXT, "midleft",
-                    name_w - 28)
-            cx = inner.x + name_w
-            cell_w = (inner.width - name_w - (110 if not m.portrait else 200)) // 5 - 4
-            cell_w = max(cell_w, 48) if big else max(min(cell_w, 60), 30)
+            ui.shape(col.shape, (inner.x + 10, y + h // 2), 8, col.rgb)
+            ui.text(players[i], (inner.x + 24, y + h // 2), m.small, theme.TEXT, "midleft", name_w - 26)
+            x = inner.x + name_w
             for n in range(1, 6):
                 status = boards[i][str(n)] if i < len(boards) else "empty"
-                r = pygame.Rect(cx + (n - 1) * (cell_w + 4), y, cell_w, h)
-                if big and phase == "apply":
-                    ui.add(_die_widget(r, f"section:{n}", lambda n=n: self._pick_section(n, state, actions)))
-                self._cell(ui, r, n, status, big, selected=big and self.section == n)
-            cx += 5 * (cell_w + 4) + 8
+                self._cell(ui, pygame.Rect(x + (n - 1) * (cw + 4), y, cw, h), n, status, False, False)
+            x += 5 * (cw + 4) + 6
             if i < len(chips):
-                c = chips[i]
-                ui.text(f"{c['value']} in chips", (cx, y + h // 2), m.small if not big else m.body,
-                        theme.TEXT, "midleft", inner.right - cx)
-            y += h + 6
+                ui.text(f"{chips[i]['value']} chips", (x, y + h // 2), m.small, theme.MUTED, "midleft",
+                        inner.right - x)
+            y += h + 4
 
     def _cell(self, ui: Ui, r: pygame.Rect, n: int, status: str, big: bool, selected: bool) -> None:
         fill = STATUS_FILL.get(status, STATUS_FILL["empty"])
@@ -212,7 +223,7 @@ class RollersView(GameView):
             shown = [mv for mv in moves if isinstance(mv, ApplyMove)
                      and (self.section is None or _touches(mv, self.section))]
             shown.sort(key=lambda mv: (-dice_used(mv), str(mv)))
-            hint = f"Moves using the {self.section}s" if self.section else "Tap a section for its moves"
+            hint = f"Moves using the {self.section}s" if self.section else "Tap a section to filter"
             ui.text(hint, (rect.x, rect.y), m.small, theme.MUTED, width=rect.width)
             top = ui.font(m.small).get_linesize() + 4
             area = pygame.Rect(rect.x, rect.y + top, rect.width, rect.height - top)
