@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import os
+import random
 import time
 import traceback
 from collections.abc import Callable, Iterable, Sequence
@@ -70,10 +71,19 @@ class Overlay:
 
 
 class App:
-    def __init__(self, store: Store, reader: DiceReader | None = None, size: tuple[int, int] = LANDSCAPE,
-                 fullscreen: bool = False, *, setup: TableSetup | None = None, controls: Controls | None = None,
-                 settings: Settings | None = None, evidence_dir: str | Path | None = None,
-                 on_frame: Callable[[], Any] | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        reader: DiceReader | None = None,
+        size: tuple[int, int] = LANDSCAPE,
+        fullscreen: bool = False,
+        *,
+        setup: TableSetup | None = None,
+        controls: Controls | None = None,
+        settings: Settings | None = None,
+        evidence_dir: str | Path | None = None,
+        on_frame: Callable[[], Any] | None = None,
+    ) -> None:
         t0 = time.perf_counter()
         pygame.display.init()
         pygame.font.init()
@@ -93,6 +103,7 @@ class App:
         self.logical = pygame.Surface(self._logical_size())
         self.ui = Ui(self.logical)
         self.beeper = Beeper()
+        self.rng = random.Random()
         self.overlay: Overlay | None = None
         self.frames = 0
         self.errors: list[str] = []
@@ -268,9 +279,15 @@ class App:
         pygame.image.save(self.window, str(path))
 
 
-def run_app(store: Store, reader: DiceReader | None = None, size: tuple[int, int] = LANDSCAPE,
-            fullscreen: bool = False, max_frames: int | None = None,
-            events: Iterable[Sequence[pygame.event.Event]] | None = None, **kwargs: Any) -> int:
+def run_app(
+    store: Store,
+    reader: DiceReader | None = None,
+    size: tuple[int, int] = LANDSCAPE,
+    fullscreen: bool = False,
+    max_frames: int | None = None,
+    events: Iterable[Sequence[pygame.event.Event]] | None = None,
+    **kwargs: Any,
+) -> int:
     """Run the app until it is closed (or for ``max_frames``); ``events`` feeds one list of events per
     frame (tests, demos). Keyword arguments go to :class:`App` (setup, controls, settings,
     evidence_dir, on_frame). Returns the number of frames drawn.
@@ -278,8 +295,11 @@ def run_app(store: Store, reader: DiceReader | None = None, size: tuple[int, int
     Without a display (no ``DISPLAY``/``WAYLAND_DISPLAY`` and no ``SDL_VIDEODRIVER``) it falls back to
     SDL's dummy driver in a window, so it runs headless.
     """
-    if not fullscreen and not os.environ.get("SDL_VIDEODRIVER") and not (
-            os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+    if (
+        not fullscreen
+        and not os.environ.get("SDL_VIDEODRIVER")
+        and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+    ):
         os.environ["SDL_VIDEODRIVER"] = "dummy"
     try:
         app = App(store, reader, size, fullscreen, **kwargs)

@@ -116,9 +116,11 @@ class SimulatedReader:
 
     name = "simulated camera"
     live = True
+    simulated = True  # the app may also offer random cards
 
-    def __init__(self, seed: int | None = None, size: tuple[int, int] = (320, 240),
-                 unsure: float = 0.15) -> None:
+    def __init__(
+        self, seed: int | None = None, size: tuple[int, int] = (320, 240), unsure: float = 0.15
+    ) -> None:
         self.rng = random.Random(seed)
         self.size = size
         self.unsure = unsure
@@ -148,10 +150,21 @@ class SimulatedReader:
                 if all(abs(cx - x) > side * 1.3 or abs(cy - y) > side * 1.3 for x, y in placed):
                     break
             placed.append((cx, cy))
-            conf = round(self.rng.uniform(0.55, 0.79), 2) if self.rng.random() < self.unsure else \
-                round(self.rng.uniform(0.9, 1.0), 2)
-            out.append(ReadDie(res.face, conf, (float(cx), float(cy)), slot=spec.slot, kind=spec.kind,
-                               status="ok" if conf >= OK_CONFIDENCE else "uncertain"))
+            conf = (
+                round(self.rng.uniform(0.55, 0.79), 2)
+                if self.rng.random() < self.unsure
+                else round(self.rng.uniform(0.9, 1.0), 2)
+            )
+            out.append(
+                ReadDie(
+                    res.face,
+                    conf,
+                    (float(cx), float(cy)),
+                    slot=spec.slot,
+                    kind=spec.kind,
+                    status="ok" if conf >= OK_CONFIDENCE else "uncertain",
+                )
+            )
         frame = self._render(out, side)
         self._frame = frame
         self.last = ReadResult(tuple(out), frame, Source.SIMULATED)
@@ -198,8 +211,15 @@ class SimulatedSetup:
             yield Progress((i + 1) / len(words), w)
 
     def calibrate(self) -> Iterator[Progress]:
-        return self._steps(["Looking at the empty tray", "Checking the lighting", "Locking exposure",
-                            "Locking white balance", "Calibration saved"])
+        return self._steps(
+            [
+                "Looking at the empty tray",
+                "Checking the lighting",
+                "Locking exposure",
+                "Locking white balance",
+                "Calibration saved",
+            ]
+        )
 
     def enrol(self, kind: str) -> Iterator[Progress]:
         faces = die_kind(kind).labels

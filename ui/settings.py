@@ -29,8 +29,12 @@ class Settings:
             return cls(path=str(p))
         try:
             raw = json.loads(p.read_text(encoding="utf-8"))
-            s = cls(bool(raw.get("sound", True)), int(raw.get("rotation", 0)),
-                    {str(k): str(v) for k, v in dict(raw.get("colours", {})).items()}, str(p))
+            s = cls(
+                bool(raw.get("sound", True)),
+                int(raw.get("rotation", 0)),
+                {str(k): str(v) for k, v in dict(raw.get("colours", {})).items()},
+                str(p),
+            )
         except (OSError, ValueError, TypeError, AttributeError) as exc:
             log.warning("settings file %s unreadable (%s): using defaults", p, exc)
             return cls(path=str(p))

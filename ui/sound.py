@@ -10,7 +10,11 @@ import pygame
 
 log = logging.getLogger(__name__)
 
-TONES = {"ok": ((880, 0.08),), "attention": ((440, 0.12), (330, 0.16)), "done": ((660, 0.1), (880, 0.1), (1100, 0.2))}
+TONES = {
+    "ok": ((880, 0.08),),
+    "attention": ((440, 0.12), (330, 0.16)),
+    "done": ((660, 0.1), (880, 0.1), (1100, 0.2)),
+}
 
 
 class Beeper:

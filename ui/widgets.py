@@ -41,6 +41,7 @@ class Ui:
         self.pressed: str | None = None  # id of the widget under a finger that is down
         self._fonts: dict[int, pygame.font.Font] = {}
         self._text: OrderedDict[tuple, pygame.Surface] = OrderedDict()
+        self.text_sizes: set[int] = set()  # every text size drawn (tests check readability)
 
     def set_surface(self, surface: pygame.Surface) -> None:
         self.surface = surface
@@ -59,6 +60,8 @@ class Ui:
 
     def render(self, text: str, size: int, colour: Colour = theme.TEXT) -> pygame.Surface:
         key = (text, size, colour)
+        if text:
+            self.text_sizes.add(size)
         surf = self._text.get(key)
         if surf is None:
             surf = self.font(size).render(text, True, colour)
@@ -93,8 +96,15 @@ class Ui:
             lines.append(line)
         return lines
 
-    def text(self, text: str, pos: tuple[int, int], size: int | None = None, colour: Colour = theme.TEXT,
-             anchor: str = "topleft", width: int | None = None) -> pygame.Rect:
+    def text(
+        self,
+        text: str,
+        pos: tuple[int, int],
+        size: int | None = None,
+        colour: Colour = theme.TEXT,
+        anchor: str = "topleft",
+        width: int | None = None,
+    ) -> pygame.Rect:
         size = size or self.metrics.body
         if width is not None:
             text = self.fit(text, size, width)
@@ -103,8 +113,14 @@ class Ui:
         self.surface.blit(surf, rect)
         return rect
 
-    def paragraph(self, text: str, rect: pygame.Rect, size: int | None = None,
-                  colour: Colour = theme.TEXT, max_lines: int | None = None) -> int:
+    def paragraph(
+        self,
+        text: str,
+        rect: pygame.Rect,
+        size: int | None = None,
+        colour: Colour = theme.TEXT,
+        max_lines: int | None = None,
+    ) -> int:
         """Wrapped text inside ``rect``; returns the height used."""
         size = size or self.metrics.body
         lines = self.wrap(text, size, rect.width)
@@ -118,8 +134,14 @@ class Ui:
         return len(lines) * step
 
     # --- shapes -------------------------------------------------------------------------------
-    def panel(self, rect: pygame.Rect, colour: Colour = theme.PANEL, radius: int = 8,
-              border: Colour | None = None, width: int = 0) -> None:
+    def panel(
+        self,
+        rect: pygame.Rect,
+        colour: Colour = theme.PANEL,
+        radius: int = 8,
+        border: Colour | None = None,
+        width: int = 0,
+    ) -> None:
         pygame.draw.rect(self.surface, colour, rect, border_radius=radius)
         if border is not None:
             pygame.draw.rect(self.surface, border, rect, width or 3, border_radius=radius)
@@ -150,9 +172,20 @@ class Ui:
         self.widgets.append(widget)
         return widget
 
-    def button(self, rect: pygame.Rect, label: str, action: Action | None, *, enabled: bool = True,
-               id: str = "", colour: Colour | None = None, text_colour: Colour = theme.TEXT,
-               size: int | None = None, selected: bool = False, sub: str = "") -> Widget:
+    def button(
+        self,
+        rect: pygame.Rect,
+        label: str,
+        action: Action | None,
+        *,
+        enabled: bool = True,
+        id: str = "",
+        colour: Colour | None = None,
+        text_colour: Colour = theme.TEXT,
+        size: int | None = None,
+        selected: bool = False,
+        sub: str = "",
+    ) -> Widget:
         """A labelled button at least 48 px on each side (the rect is grown if smaller)."""
         rect = pygame.Rect(rect)
         if rect.width < theme.MIN_TARGET or rect.height < theme.MIN_TARGET:
@@ -165,7 +198,9 @@ class Ui:
         tc = text_colour if enabled else theme.MUTED
         if sub:
             self.text(label, (rect.centerx, rect.centery - 2), size, tc, "midbottom", rect.width - 12)
-            self.text(sub, (rect.centerx, rect.centery + 2), self.metrics.small, tc, "midtop", rect.width - 12)
+            self.text(
+                sub, (rect.centerx, rect.centery + 2), self.metrics.small, tc, "midtop", rect.width - 12
+            )
         else:
             lines = self.wrap(label, size, rect.width - 12)
             if len(lines) > 1 and len(lines) * self.font(size).get_linesize() <= rect.height - 4:
@@ -237,7 +272,9 @@ def draw_die(ui: Ui, rect: pygame.Rect, kind: str, face: str | None, number: int
         pygame.draw.polygon(ui.surface, theme.ACCENT, star_points(rect.center, int(rect.width * 0.42)))
         return
     if face == "zap":
-        pygame.draw.polygon(ui.surface, (255, 220, 0), bolt_points(rect.inflate(-rect.width // 5, -rect.height // 8)))
+        pygame.draw.polygon(
+            ui.surface, (255, 220, 0), bolt_points(rect.inflate(-rect.width // 5, -rect.height // 8))
+        )
         return
     n = number if number is not None else (int(face) if face.isdigit() else None)
     if n in PIPS:

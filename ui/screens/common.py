@@ -11,7 +11,9 @@ from ui.theme import PlayerColour
 from ui.widgets import Ui
 
 
-def header(ui: Ui, title: str, back: Callable[[], None] | None = None, back_label: str = "< Back") -> pygame.Rect:
+def header(
+    ui: Ui, title: str, back: Callable[[], None] | None = None, back_label: str = "< Back"
+) -> pygame.Rect:
     """Draw the title bar; returns the content area below it."""
     m = ui.metrics
     w, h = ui.size
@@ -19,22 +21,36 @@ def header(ui: Ui, title: str, back: Callable[[], None] | None = None, back_labe
     ui.panel(pygame.Rect(0, 0, w, bar_h), theme.PANEL, radius=0)
     x = m.pad
     if back is not None:
-        b = ui.button(pygame.Rect(m.pad, m.pad, 140 if not m.portrait else 180, m.button_h), back_label, back,
-                      id="back")
+        b = ui.button(
+            pygame.Rect(m.pad, m.pad, 140 if not m.portrait else 180, m.button_h), back_label, back, id="back"
+        )
         x = b.rect.right + 2 * m.pad
     ui.text(title, (x, bar_h // 2), m.title, theme.TEXT, "midleft", w - x - m.pad)
     return pygame.Rect(m.pad, bar_h + m.pad, w - 2 * m.pad, h - bar_h - 2 * m.pad)
 
 
-def player_label(ui: Ui, pos: tuple[int, int], name: str, colour: PlayerColour, size: int,
-                 width: int | None = None, current: bool = False) -> pygame.Rect:
+def player_label(
+    ui: Ui,
+    pos: tuple[int, int],
+    name: str,
+    colour: PlayerColour,
+    size: int,
+    width: int | None = None,
+    current: bool = False,
+) -> pygame.Rect:
     """The player's shape in their colour, then their name (the shape tells players apart without colour)."""
     x, y = pos
     r = max(6, size // 4)
     ui.shape(colour.shape, (x + r, y), r, colour.rgb)
     text = ("> " if current else "") + name
-    return ui.text(text, (x + 2 * r + 8, y), size, theme.ACCENT if current else theme.TEXT, "midleft",
-                   None if width is None else width - 2 * r - 8)
+    return ui.text(
+        text,
+        (x + 2 * r + 8, y),
+        size,
+        theme.ACCENT if current else theme.TEXT,
+        "midleft",
+        None if width is None else width - 2 * r - 8,
+    )
 
 
 def split_h(rect: pygame.Rect, left: int, gap: int) -> tuple[pygame.Rect, pygame.Rect]:

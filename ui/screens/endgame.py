@@ -69,7 +69,9 @@ class EndScreen(Screen):
         body = pygame.Rect(area.x, area.y, area.width, buttons_y - area.y - m.pad)
         if m.portrait:
             scores = pygame.Rect(body.x, body.y, body.width, 80 + 56 * len(self.game.state.players))
-            chart = pygame.Rect(body.x, scores.bottom + m.pad, body.width, body.bottom - scores.bottom - m.pad)
+            chart = pygame.Rect(
+                body.x, scores.bottom + m.pad, body.width, body.bottom - scores.bottom - m.pad
+            )
         else:
             scores = pygame.Rect(body.x, body.y, 280, body.height)
             chart = pygame.Rect(scores.right + m.pad, body.y, body.width - 280 - m.pad, body.height)
@@ -77,10 +79,20 @@ class EndScreen(Screen):
         self._draw_chart(ui, chart)
         bw = (area.width - 3 * m.pad) // 4
         ui.button(pygame.Rect(area.x, buttons_y, bw, m.button_h), "Home", self.home, id="end:home")
-        ui.button(pygame.Rect(area.x + bw + m.pad, buttons_y, bw, m.button_h), "Play again", self.again,
-                  id="end:again", colour=(90, 110, 70))
-        ui.button(pygame.Rect(area.x + 2 * (bw + m.pad), buttons_y, bw, m.button_h), "Undo last", self.undo_last,
-                  id="end:undo", enabled=bool(self.game.actions()))
+        ui.button(
+            pygame.Rect(area.x + bw + m.pad, buttons_y, bw, m.button_h),
+            "Play again",
+            self.again,
+            id="end:again",
+            colour=(90, 110, 70),
+        )
+        ui.button(
+            pygame.Rect(area.x + 2 * (bw + m.pad), buttons_y, bw, m.button_h),
+            "Undo last",
+            self.undo_last,
+            id="end:undo",
+            enabled=bool(self.game.actions()),
+        )
 
     def _draw_scores(self, ui: Ui, rect: pygame.Rect) -> None:
         m = ui.metrics
@@ -94,21 +106,41 @@ class EndScreen(Screen):
         line = max(ui.font(m.prompt).get_linesize() + 8, 40)
         for rank, i in enumerate(order, 1):
             won = i in self.winners
-            player_label(ui, (rect.x + m.pad, y + line // 2), f"{rank}. {state.players[i]}" + (" (won)" if won else ""),
-                         self.colour(i), m.body, rect.width - 90)
-            ui.text(f"{scores[i]:g}", (rect.right - m.pad, y + line // 2), m.prompt, theme.ACCENT if won else theme.TEXT,
-                    "midright")
+            player_label(
+                ui,
+                (rect.x + m.pad, y + line // 2),
+                f"{rank}. {state.players[i]}" + (" (won)" if won else ""),
+                self.colour(i),
+                m.body,
+                rect.width - 90,
+            )
+            ui.text(
+                f"{scores[i]:g}",
+                (rect.right - m.pad, y + line // 2),
+                m.prompt,
+                theme.ACCENT if won else theme.TEXT,
+                "midright",
+            )
             y += line
         n = len(self.game.events)
         saved = f"Saved as game {self.gid}: {n} events in the record"
-        ui.paragraph(saved, pygame.Rect(rect.x + m.pad, y + m.pad, rect.width - 2 * m.pad, rect.bottom - y - m.pad),
-                     m.small, theme.MUTED)
+        ui.paragraph(
+            saved,
+            pygame.Rect(rect.x + m.pad, y + m.pad, rect.width - 2 * m.pad, rect.bottom - y - m.pad),
+            m.small,
+            theme.MUTED,
+        )
 
     def _draw_chart(self, ui: Ui, rect: pygame.Rect) -> None:
         """Each player's score after every action: a line with the player's marker shape at its end."""
         m = ui.metrics
         ui.panel(rect, theme.PANEL)
-        ui.text("Score over the game (left: start, right: end)", (rect.x + m.pad, rect.y + 4), m.small, theme.MUTED)
+        ui.text(
+            "Score over the game (left: start, right: end)",
+            (rect.x + m.pad, rect.y + 4),
+            m.small,
+            theme.MUTED,
+        )
         plot = rect.inflate(-2 * m.pad - 110, -2 * m.pad - 40)
         plot.x = rect.x + m.pad + 40
         plot.y = rect.y + 4 + ui.font(m.small).get_linesize() + 6
@@ -125,8 +157,10 @@ class EndScreen(Screen):
         ends = []
         for i in range(len(players)):
             col = self.colour(i)
-            pts = [(plot.x + k * plot.width / n, plot.bottom - (s[i] - low) * plot.height / span + i * 2)
-                   for k, s in enumerate(series)]
+            pts = [
+                (plot.x + k * plot.width / n, plot.bottom - (s[i] - low) * plot.height / span + i * 2)
+                for k, s in enumerate(series)
+            ]
             if len(pts) > 1:
                 pygame.draw.lines(ui.surface, col.rgb, False, pts, 3)
             end = (int(pts[-1][0]), int(pts[-1][1]))

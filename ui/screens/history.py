@@ -66,8 +66,11 @@ class HistoryScreen(Screen):
             self.refresh()
             self.app.message("Corrected", f"{slot} now shows {face}; the game was replayed from that throw.")
 
-        self.app.show(FacePicker(self.app, f"Correct {slot} (throw #{step.index})", kind, chosen,
-                                 event.roll.faces()[slot]))
+        self.app.show(
+            FacePicker(
+                self.app, f"Correct {slot} (throw #{step.index})", kind, chosen, event.roll.faces()[slot]
+            )
+        )
 
     def thumb(self, path: str | None) -> pygame.Surface | None:
         if not path:
@@ -90,12 +93,17 @@ class HistoryScreen(Screen):
         players = self.table.game.state.players
         if not self.steps:
             ui.text("Nothing played yet", area.topleft, m.body, theme.MUTED)
-        for k, step in enumerate(self.steps[self.page * rows:(self.page + 1) * rows]):
+        for k, step in enumerate(self.steps[self.page * rows : (self.page + 1) * rows]):
             r = pygame.Rect(area.x, area.y + k * row_h, area.width, row_h - m.pad)
             ui.panel(r, theme.PANEL)
             who = players[step.player] if step.player is not None and step.player < len(players) else "Table"
-            ui.text(f"#{step.index}  {step.prompt}", (r.x + m.pad, r.y + 4), m.small, theme.MUTED,
-                    width=r.width - 2 * m.pad)
+            ui.text(
+                f"#{step.index}  {step.prompt}",
+                (r.x + m.pad, r.y + 4),
+                m.small,
+                theme.MUTED,
+                width=r.width - 2 * m.pad,
+            )
             y = r.y + 4 + ui.font(m.small).get_linesize()
             x = r.x + m.pad
             if isinstance(step.action, RollEvent):
@@ -106,13 +114,24 @@ class HistoryScreen(Screen):
                 side = min(48, r.bottom - y - 4)
                 for res in roll.results:
                     die = pygame.Rect(x, y, side, side)
-                    w = ui.button(die, "", lambda s=step, slot=res.slot: self.correct(s, slot),
-                                  id=f"fix:{step.index}:{res.slot}", colour=theme.PANEL)
+                    w = ui.button(
+                        die,
+                        "",
+                        lambda s=step, slot=res.slot: self.correct(s, slot),
+                        id=f"fix:{step.index}:{res.slot}",
+                        colour=theme.PANEL,
+                    )
                     draw_die(ui, w.rect.inflate(-6, -6), self.kind_of(res.slot, res.face), res.face)
                     x = w.rect.right + 6
                 src = {Source.CORRECTION: "corrected"}.get(roll.source, str(roll.source))
-                ui.text(f"({src}; tap a die to correct)", (x + 6, y + side // 2), m.small, theme.MUTED, "midleft",
-                        r.right - x - 100)
+                ui.text(
+                    f"({src}; tap a die to correct)",
+                    (x + 6, y + side // 2),
+                    m.small,
+                    theme.MUTED,
+                    "midleft",
+                    r.right - x - 100,
+                )
             elif isinstance(step.action, MoveEvent):
                 try:
                     text = self.table.view.describe(self.table.game.state.parse_move(step.action.move))
@@ -120,12 +139,32 @@ class HistoryScreen(Screen):
                     text = step.action.move
                 ui.text(f"{who}: {text}", (x, y + 4), m.body, theme.TEXT, width=r.width - 2 * m.pad)
             else:
-                ui.text(f"{who}: cards {', '.join(step.action.draw.cards)}", (x, y + 4), m.body, width=r.width - 20)
+                ui.text(
+                    f"{who}: cards {', '.join(step.action.draw.cards)}",
+                    (x, y + 4),
+                    m.body,
+                    width=r.width - 20,
+                )
         if pages > 1:
             y = area.bottom - m.button_h
-            ui.button(pygame.Rect(area.x, y, 200, m.button_h), "< Newer", lambda: setattr(self, "page", self.page - 1),
-                      enabled=self.page > 0, id="history:newer")
-            ui.text(f"page {self.page + 1} of {pages}", (area.centerx, y + m.button_h // 2), m.small, theme.MUTED,
-                    "center")
-            ui.button(pygame.Rect(area.right - 200, y, 200, m.button_h), "Older >",
-                      lambda: setattr(self, "page", self.page + 1), enabled=self.page < pages - 1, id="history:older")
+            ui.button(
+                pygame.Rect(area.x, y, 200, m.button_h),
+                "< Newer",
+                lambda: setattr(self, "page", self.page - 1),
+                enabled=self.page > 0,
+                id="history:newer",
+            )
+            ui.text(
+                f"page {self.page + 1} of {pages}",
+                (area.centerx, y + m.button_h // 2),
+                m.small,
+                theme.MUTED,
+                "center",
+            )
+            ui.button(
+                pygame.Rect(area.right - 200, y, 200, m.button_h),
+                "Older >",
+                lambda: setattr(self, "page", self.page + 1),
+                enabled=self.page < pages - 1,
+                id="history:older",
+            )

@@ -43,20 +43,45 @@ class HomeScreen(Screen):
             side = pygame.Rect(area.x, area.y, w, m.button_h * 2 + m.pad)
             lst = pygame.Rect(area.x, side.bottom + 2 * m.pad, w, area.bottom - side.bottom - 2 * m.pad)
             bw = (w - m.pad) // 2
-            ui.button(pygame.Rect(side.x, side.y, bw, side.height), "New game", self.new_game, id="home:new",
-                      colour=(90, 110, 70), size=m.title)
-            ui.button(pygame.Rect(side.x + bw + m.pad, side.y, bw, side.height), "Settings", self.settings,
-                      id="home:settings", size=m.title)
+            ui.button(
+                pygame.Rect(side.x, side.y, bw, side.height),
+                "New game",
+                self.new_game,
+                id="home:new",
+                colour=(90, 110, 70),
+                size=m.title,
+            )
+            ui.button(
+                pygame.Rect(side.x + bw + m.pad, side.y, bw, side.height),
+                "Settings",
+                self.settings,
+                id="home:settings",
+                size=m.title,
+            )
         else:
             side = pygame.Rect(area.x, area.y, 240, area.height)
             lst = pygame.Rect(side.right + 2 * m.pad, area.y, w - side.width - 2 * m.pad, area.height)
-            ui.button(pygame.Rect(side.x, side.y, side.width, 120), "New game", self.new_game, id="home:new",
-                      colour=(90, 110, 70), size=m.title)
-            ui.button(pygame.Rect(side.x, side.y + 120 + m.pad, side.width, m.button_h + 8), "Settings",
-                      self.settings, id="home:settings")
+            ui.button(
+                pygame.Rect(side.x, side.y, side.width, 120),
+                "New game",
+                self.new_game,
+                id="home:new",
+                colour=(90, 110, 70),
+                size=m.title,
+            )
+            ui.button(
+                pygame.Rect(side.x, side.y + 120 + m.pad, side.width, m.button_h + 8),
+                "Settings",
+                self.settings,
+                id="home:settings",
+            )
             cam = self.app.reader
-            ui.paragraph(f"Camera: {cam.name}" + ("" if cam.live else " (enter dice by hand)"),
-                         pygame.Rect(side.x, side.bottom - 80, side.width, 80), m.small, theme.MUTED)
+            ui.paragraph(
+                f"Camera: {cam.name}" + ("" if cam.live else " (enter dice by hand)"),
+                pygame.Rect(side.x, side.bottom - 80, side.width, 80),
+                m.small,
+                theme.MUTED,
+            )
         games = self.saved()
         ui.text("Resume a game" if games else "No saved games yet", (lst.x, lst.y), m.prompt, theme.TEXT)
         top = ui.font(m.prompt).get_linesize() + m.pad
@@ -68,10 +93,17 @@ class HomeScreen(Screen):
         for g in games:
             status = "finished" if g.finished else "in play"
             label = f"{names[g.game].name}: {', '.join(g.players)}"
-            items.append((f"{label}  ({status}, {g.updated[11:16]} UTC)",
-                          lambda g=g: self.open(g), f"resume:{g.id}"))
-        self.page = paged_buttons(ui, pygame.Rect(lst.x, lst.y + top, lst.width, lst.height - top), items,
-                                  self.page, lambda p: setattr(self, "page", p), columns=1)
+            items.append(
+                (f"{label}  ({status}, {g.updated[11:16]} UTC)", lambda g=g: self.open(g), f"resume:{g.id}")
+            )
+        self.page = paged_buttons(
+            ui,
+            pygame.Rect(lst.x, lst.y + top, lst.width, lst.height - top),
+            items,
+            self.page,
+            lambda p: setattr(self, "page", p),
+            columns=1,
+        )
 
     def new_game(self) -> None:
         from ui.screens.newgame import NewGameScreen

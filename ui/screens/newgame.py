@@ -25,8 +25,13 @@ STEPS = ("Game", "Players", "Rules")
 class NewGameScreen(Screen):
     name = "newgame"
 
-    def __init__(self, app: App, game_id: str | None = None, players: list[str] | None = None,
-                 options: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        app: App,
+        game_id: str | None = None,
+        players: list[str] | None = None,
+        options: dict[str, Any] | None = None,
+    ) -> None:
         super().__init__(app)
         self.step = 0
         self.page = 0
@@ -130,18 +135,33 @@ class NewGameScreen(Screen):
             self._draw_options(ui, body)
         last = self.step == 2 or not self.info.options
         label = "Start game" if last else "Next >"
-        ui.button(pygame.Rect(bottom.right - 260, bottom.y, 260, bottom.height), label,
-                  self.start if last else lambda: setattr(self, "step", self.step + 1), id="newgame:next",
-                  colour=(90, 110, 70))
-        ui.text(f"{self.info.name}, {len(self.players)} players", (bottom.x, bottom.centery), m.small,
-                theme.MUTED, "midleft", bottom.width - 280)
+        ui.button(
+            pygame.Rect(bottom.right - 260, bottom.y, 260, bottom.height),
+            label,
+            self.start if last else lambda: setattr(self, "step", self.step + 1),
+            id="newgame:next",
+            colour=(90, 110, 70),
+        )
+        ui.text(
+            f"{self.info.name}, {len(self.players)} players",
+            (bottom.x, bottom.centery),
+            m.small,
+            theme.MUTED,
+            "midleft",
+            bottom.width - 280,
+        )
 
     def _draw_games(self, ui: Ui, rect: pygame.Rect) -> None:
         items = []
         for gid, info in all_games().items():
             note = "" if has_dedicated_view(gid) else " (standard view)"
-            items.append((f"{info.name}, {info.min_players}-{info.max_players} players{note}",
-                          lambda g=gid: self.choose(g), f"game:{gid}"))
+            items.append(
+                (
+                    f"{info.name}, {info.min_players}-{info.max_players} players{note}",
+                    lambda g=gid: self.choose(g),
+                    f"game:{gid}",
+                )
+            )
         self.page = paged_buttons(ui, rect, items, self.page, lambda p: setattr(self, "page", p), columns=1)
 
     def _draw_players(self, ui: Ui, rect: pygame.Rect) -> None:
@@ -152,19 +172,45 @@ class NewGameScreen(Screen):
         for i, name in enumerate(self.players):
             y = rect.y + i * (row_h + m.pad)
             col = colour_named(self.colours[i])
-            sw = ui.button(pygame.Rect(rect.x, y, 200, row_h), "", lambda i=i: self.next_colour(i),
-                           id=f"colour:{i}", colour=theme.PANEL_HI)
+            sw = ui.button(
+                pygame.Rect(rect.x, y, 200, row_h),
+                "",
+                lambda i=i: self.next_colour(i),
+                id=f"colour:{i}",
+                colour=theme.PANEL_HI,
+            )
             player_label(ui, (sw.rect.x + 10, sw.rect.centery), col.name, col, m.body)
-            ui.button(pygame.Rect(rect.x + 200 + m.pad, y, rect.width - 200 - m.pad, row_h), name,
-                      lambda i=i: self.rename(i), id=f"name:{i}", colour=theme.PANEL_HI)
+            ui.button(
+                pygame.Rect(rect.x + 200 + m.pad, y, rect.width - 200 - m.pad, row_h),
+                name,
+                lambda i=i: self.rename(i),
+                id=f"name:{i}",
+                colour=theme.PANEL_HI,
+            )
         y = rect.y + len(self.players) * (row_h + m.pad)
         if y + m.button_h <= rect.bottom + 1:
-            ui.button(pygame.Rect(rect.x, y, 200, m.button_h), "+ Player", self.add_player, id="players:add",
-                      enabled=len(self.players) < min(self.info.max_players, len(PALETTE)))
-            ui.button(pygame.Rect(rect.x + 200 + m.pad, y, 200, m.button_h), "- Player", self.remove_player,
-                      id="players:remove", enabled=len(self.players) > self.info.min_players)
-            ui.text("Tap a name to change it, a colour to cycle it", (rect.x + 400 + 2 * m.pad, y + m.button_h // 2),
-                    m.small, theme.MUTED, "midleft", rect.width - 400 - 2 * m.pad)
+            ui.button(
+                pygame.Rect(rect.x, y, 200, m.button_h),
+                "+ Player",
+                self.add_player,
+                id="players:add",
+                enabled=len(self.players) < min(self.info.max_players, len(PALETTE)),
+            )
+            ui.button(
+                pygame.Rect(rect.x + 200 + m.pad, y, 200, m.button_h),
+                "- Player",
+                self.remove_player,
+                id="players:remove",
+                enabled=len(self.players) > self.info.min_players,
+            )
+            ui.text(
+                "Tap a name to change it, a colour to cycle it",
+                (rect.x + 400 + 2 * m.pad, y + m.button_h // 2),
+                m.small,
+                theme.MUTED,
+                "midleft",
+                rect.width - 400 - 2 * m.pad,
+            )
 
     def _draw_options(self, ui: Ui, rect: pygame.Rect) -> None:
         m = ui.metrics
@@ -173,25 +219,48 @@ class NewGameScreen(Screen):
         per = max(1, rect.height // (m.button_h + 2 * ui.font(m.small).get_linesize() + 2 * m.pad))
         pages = max(1, -(-len(opts) // per))
         if pages > 1:
-            per = max(1, (rect.height - m.button_h) // (m.button_h + 2 * ui.font(m.small).get_linesize() + 2 * m.pad))
+            per = max(
+                1,
+                (rect.height - m.button_h) // (m.button_h + 2 * ui.font(m.small).get_linesize() + 2 * m.pad),
+            )
             pages = -(-len(opts) // per)
         self.opt_page = min(self.opt_page, pages - 1)
         y = rect.y
-        for opt in opts[self.opt_page * per:(self.opt_page + 1) * per]:
-            y += ui.paragraph(opt.description, pygame.Rect(rect.x, y, rect.width, 2 * ui.font(m.small).get_linesize()),
-                              m.small, theme.MUTED, max_lines=2) + 4
+        for opt in opts[self.opt_page * per : (self.opt_page + 1) * per]:
+            y += (
+                ui.paragraph(
+                    opt.description,
+                    pygame.Rect(rect.x, y, rect.width, 2 * ui.font(m.small).get_linesize()),
+                    m.small,
+                    theme.MUTED,
+                    max_lines=2,
+                )
+                + 4
+            )
             bw = (rect.width - (len(opt.choices) - 1) * m.pad) // len(opt.choices)
             for k, choice in enumerate(opt.choices):
                 chosen = self.options.get(opt.key) == choice
-                ui.button(pygame.Rect(rect.x + k * (bw + m.pad), y, bw, m.button_h),
-                          ("[x] " if chosen else "") + str(choice),
-                          lambda o=opt.key, c=choice: self.options.__setitem__(o, c),
-                          id=f"option:{opt.key}={choice}", selected=chosen,
-                          colour=(90, 110, 70) if chosen else theme.BUTTON_OFF)
+                ui.button(
+                    pygame.Rect(rect.x + k * (bw + m.pad), y, bw, m.button_h),
+                    ("[x] " if chosen else "") + str(choice),
+                    lambda o=opt.key, c=choice: self.options.__setitem__(o, c),
+                    id=f"option:{opt.key}={choice}",
+                    selected=chosen,
+                    colour=(90, 110, 70) if chosen else theme.BUTTON_OFF,
+                )
             y += m.button_h + 2 * m.pad
         if pages > 1:
-            ui.button(pygame.Rect(rect.x, rect.bottom - m.button_h, 200, m.button_h), "< Prev",
-                      lambda: setattr(self, "opt_page", self.opt_page - 1), enabled=self.opt_page > 0, id="opt:prev")
-            ui.button(pygame.Rect(rect.right - 200, rect.bottom - m.button_h, 200, m.button_h), "Next >",
-                      lambda: setattr(self, "opt_page", self.opt_page + 1), enabled=self.opt_page < pages - 1,
-                      id="opt:next")
+            ui.button(
+                pygame.Rect(rect.x, rect.bottom - m.button_h, 200, m.button_h),
+                "< Prev",
+                lambda: setattr(self, "opt_page", self.opt_page - 1),
+                enabled=self.opt_page > 0,
+                id="opt:prev",
+            )
+            ui.button(
+                pygame.Rect(rect.right - 200, rect.bottom - m.button_h, 200, m.button_h),
+                "Next >",
+                lambda: setattr(self, "opt_page", self.opt_page + 1),
+                enabled=self.opt_page < pages - 1,
+                id="opt:next",
+            )

@@ -29,8 +29,14 @@ def split_rule(text: str) -> tuple[str, str]:
 
 
 class MessageBox(Overlay):
-    def __init__(self, app: App, title: str, text: str, rule: str = "",
-                 buttons: tuple[tuple[str, Callable[[], None]], ...] = ()) -> None:
+    def __init__(
+        self,
+        app: App,
+        title: str,
+        text: str,
+        rule: str = "",
+        buttons: tuple[tuple[str, Callable[[], None]], ...] = (),
+    ) -> None:
         self.app, self.title, self.text, self.rule, self.buttons = app, title, text, rule, buttons
 
     def draw(self, ui: Ui) -> None:
@@ -41,29 +47,39 @@ class MessageBox(Overlay):
         bottom = inner.bottom - m.button_h - m.pad
         y += ui.paragraph(self.text, pygame.Rect(inner.x, y, inner.width, bottom - y), m.prompt) + m.pad
         if self.rule:
-            ui.paragraph(f"Rule: {self.rule}", pygame.Rect(inner.x, y, inner.width, bottom - y), m.body,
-                         theme.MUTED)
+            ui.paragraph(
+                f"Rule: {self.rule}", pygame.Rect(inner.x, y, inner.width, bottom - y), m.body, theme.MUTED
+            )
         buttons = (*self.buttons, ("OK", lambda: None))
         bw = min(260, (inner.width - (len(buttons) - 1) * m.pad) // len(buttons))
         for i, (label, action) in enumerate(buttons):
             x = inner.right - (len(buttons) - i) * (bw + m.pad) + m.pad
-            ui.button(pygame.Rect(x, inner.bottom - m.button_h, bw, m.button_h), label,
-                      lambda a=action: (self.app.show(None), a()), id=f"dialog:{label}")
+            ui.button(
+                pygame.Rect(x, inner.bottom - m.button_h, bw, m.button_h),
+                label,
+                lambda a=action: (self.app.show(None), a()),
+                id=f"dialog:{label}",
+            )
 
 
 class FacePicker(Overlay):
     """Every face of a die kind as a big button; ``on_pick(face)``."""
 
-    def __init__(self, app: App, title: str, kind: str, on_pick: Callable[[str], None],
-                 current: str | None = None) -> None:
+    def __init__(
+        self, app: App, title: str, kind: str, on_pick: Callable[[str], None], current: str | None = None
+    ) -> None:
         self.app, self.title, self.kind, self.on_pick, self.current = app, title, kind, on_pick, current
 
     def draw(self, ui: Ui) -> None:
         m = ui.metrics
         inner = _box(ui, 0.92, 0.86 if not m.portrait else 0.6)
         ui.text(self.title, (inner.x, inner.y), m.prompt, theme.ACCENT, width=inner.width - 150)
-        ui.button(pygame.Rect(inner.right - 140, inner.y, 140, m.button_h), "Cancel", lambda: self.app.show(None),
-                  id="picker:cancel")
+        ui.button(
+            pygame.Rect(inner.right - 140, inner.y, 140, m.button_h),
+            "Cancel",
+            lambda: self.app.show(None),
+            id="picker:cancel",
+        )
         faces = die_kind(self.kind).faces
         top = inner.y + m.button_h + m.pad
         cols = min(len(faces), 6 if not m.portrait else 3)
@@ -73,14 +89,25 @@ class FacePicker(Overlay):
         for i, f in enumerate(faces):
             r, c = divmod(i, cols)
             rect = pygame.Rect(inner.x + c * (cell_w + m.pad), top + r * (cell_h + m.pad), cell_w, cell_h)
-            ui.button(rect, "", lambda f=f.label: (self.app.show(None), self.on_pick(f)), id=f"face:{f.label}",
-                      selected=f.label == self.current)
+            ui.button(
+                rect,
+                "",
+                lambda f=f.label: (self.app.show(None), self.on_pick(f)),
+                id=f"face:{f.label}",
+                selected=f.label == self.current,
+            )
             side = min(rect.width - 16, rect.height - ui.font(m.small).get_linesize() - 16)
             die = pygame.Rect(0, 0, side, side)
             die.midtop = (rect.centerx, rect.y + 6)
             draw_die(ui, die, self.kind, f.label, f.number)
-            ui.text(f.label.upper() if not f.label.isdigit() else f.label, (rect.centerx, rect.bottom - 4),
-                    m.small, theme.TEXT, "midbottom", rect.width - 4)
+            ui.text(
+                f.label.upper() if not f.label.isdigit() else f.label,
+                (rect.centerx, rect.bottom - 4),
+                m.small,
+                theme.TEXT,
+                "midbottom",
+                rect.width - 4,
+            )
 
 
 KEY_ROWS = ("QWERTYUIOP", "ASDFGHJKL", "ZXCVBNM")
@@ -89,7 +116,9 @@ KEY_ROWS = ("QWERTYUIOP", "ASDFGHJKL", "ZXCVBNM")
 class Keyboard(Overlay):
     """Type a name with big keys."""
 
-    def __init__(self, app: App, title: str, text: str, on_done: Callable[[str], None], limit: int = 14) -> None:
+    def __init__(
+        self, app: App, title: str, text: str, on_done: Callable[[str], None], limit: int = 14
+    ) -> None:
         self.app, self.title, self.text, self.on_done, self.limit = app, title, text, on_done, limit
 
     def _type(self, ch: str) -> None:
@@ -126,13 +155,27 @@ class Keyboard(Overlay):
         for r, row in enumerate(KEY_ROWS):
             x0 = m.pad + r * key_w // 2
             for c, ch in enumerate(row):
-                ui.button(pygame.Rect(x0 + c * (key_w + 4), top + r * (key_h + m.pad), key_w, key_h), ch,
-                          lambda ch=ch: self._type(ch), id=f"key:{ch}", size=m.prompt)
+                ui.button(
+                    pygame.Rect(x0 + c * (key_w + 4), top + r * (key_h + m.pad), key_w, key_h),
+                    ch,
+                    lambda ch=ch: self._type(ch),
+                    id=f"key:{ch}",
+                    size=m.prompt,
+                )
         y = top + 3 * (key_h + m.pad)
         third = (w - 2 * m.pad - 3 * m.pad) // 4
-        specs = (("Space", lambda: self._type(" ")), ("Delete", lambda: setattr(self, "text", self.text[:-1])),
-                 ("Cancel", lambda: self.app.show(None)), ("Done", self._done))
+        specs = (
+            ("Space", lambda: self._type(" ")),
+            ("Delete", lambda: setattr(self, "text", self.text[:-1])),
+            ("Cancel", lambda: self.app.show(None)),
+            ("Done", self._done),
+        )
         for i, (label, action) in enumerate(specs):
-            ui.button(pygame.Rect(m.pad + i * (third + m.pad), y, third, key_h), label, action, id=f"key:{label}",
-                      enabled=label != "Done" or bool(self.text.strip()),
-                      colour=(90, 110, 70) if label == "Done" else None)
+            ui.button(
+                pygame.Rect(m.pad + i * (third + m.pad), y, third, key_h),
+                label,
+                action,
+                id=f"key:{label}",
+                enabled=label != "Done" or bool(self.text.strip()),
+                colour=(90, 110, 70) if label == "Done" else None,
+            )

@@ -28,31 +28,60 @@ class SettingsScreen(Screen):
         s = self.app.settings
         y = area.y
         line = ui.font(m.small).get_linesize()
-        ui.text(f"Camera: {self.app.reader.name}" + ("" if self.app.reader.live else " (not connected)"),
-                (area.x, y), m.small, theme.MUTED, width=area.width)
+        ui.text(
+            f"Camera: {self.app.reader.name}" + ("" if self.app.reader.live else " (not connected)"),
+            (area.x, y),
+            m.small,
+            theme.MUTED,
+            width=area.width,
+        )
         y += line + 4
         half = (area.width - m.pad) // 2
-        ui.button(pygame.Rect(area.x, y, half, m.button_h), "Calibrate camera", self.calibrate, id="settings:calibrate")
-        ui.button(pygame.Rect(area.x + half + m.pad, y, half, m.button_h), "Enrol dice", self.enrol,
-                  id="settings:enrol")
+        ui.button(
+            pygame.Rect(area.x, y, half, m.button_h),
+            "Calibrate camera",
+            self.calibrate,
+            id="settings:calibrate",
+        )
+        ui.button(
+            pygame.Rect(area.x + half + m.pad, y, half, m.button_h),
+            "Enrol dice",
+            self.enrol,
+            id="settings:enrol",
+        )
         y += m.button_h + 2 * m.pad
         ui.text("Sound", (area.x, y), m.small, theme.MUTED)
         y += line + 4
         for k, (label, value) in enumerate((("Sound on", True), ("Sound off", False))):
             chosen = s.sound == value
-            ui.button(pygame.Rect(area.x + k * (half + m.pad), y, half, m.button_h), ("[x] " if chosen else "") + label,
-                      lambda v=value: self.set_sound(v), id=f"sound:{'on' if value else 'off'}", selected=chosen,
-                      colour=(90, 110, 70) if chosen else theme.PANEL_HI)
+            ui.button(
+                pygame.Rect(area.x + k * (half + m.pad), y, half, m.button_h),
+                ("[x] " if chosen else "") + label,
+                lambda v=value: self.set_sound(v),
+                id=f"sound:{'on' if value else 'off'}",
+                selected=chosen,
+                colour=(90, 110, 70) if chosen else theme.PANEL_HI,
+            )
         y += m.button_h + 2 * m.pad
-        ui.text("Screen rotation (turns the picture and the touch; portrait when turned 90 or 270)", (area.x, y),
-                m.small, theme.MUTED, width=area.width)
+        ui.text(
+            "Screen rotation (turns the picture and the touch; portrait when turned 90 or 270)",
+            (area.x, y),
+            m.small,
+            theme.MUTED,
+            width=area.width,
+        )
         y += line + 4
         q = (area.width - 3 * m.pad) // 4
         for k, deg in enumerate(ROTATIONS):
             chosen = s.rotation == deg
-            ui.button(pygame.Rect(area.x + k * (q + m.pad), y, q, m.button_h), ("[x] " if chosen else "") + f"{deg}",
-                      lambda d=deg: self.app.set_rotation(d), id=f"rotation:{deg}", selected=chosen,
-                      colour=(90, 110, 70) if chosen else theme.PANEL_HI)
+            ui.button(
+                pygame.Rect(area.x + k * (q + m.pad), y, q, m.button_h),
+                ("[x] " if chosen else "") + f"{deg}",
+                lambda d=deg: self.app.set_rotation(d),
+                id=f"rotation:{deg}",
+                selected=chosen,
+                colour=(90, 110, 70) if chosen else theme.PANEL_HI,
+            )
 
     def set_sound(self, on: bool) -> None:
         self.app.settings.sound = on
@@ -85,8 +114,14 @@ class EnrolScreen(Screen):
         self.page = paged_buttons(ui, area, items, self.page, lambda p: setattr(self, "page", p))
 
     def start(self, kind: str) -> None:
-        self.app.go(ProgressScreen(self.app, f"Enrolling {all_kinds()[kind].name}",
-                                   lambda: self.app.setup.enrol(kind), self.parent))
+        self.app.go(
+            ProgressScreen(
+                self.app,
+                f"Enrolling {all_kinds()[kind].name}",
+                lambda: self.app.setup.enrol(kind),
+                self.parent,
+            )
+        )
 
 
 class ProgressScreen(Screen):
@@ -139,6 +174,14 @@ class ProgressScreen(Screen):
         fill.width = int(bar.width * done)
         pygame.draw.rect(ui.surface, theme.BAD if self.failed else theme.GOOD, fill, border_radius=8)
         ui.text(f"{done:.0%}", bar.center, m.prompt, theme.TEXT, "center")
-        msg = f"Failed: {self.failed}" if self.failed else self.progress.message + (" - done" if self.finished else "")
-        ui.paragraph(msg, pygame.Rect(area.x, bar.bottom + 2 * m.pad, area.width, 3 * m.button_h), m.prompt,
-                     theme.BAD if self.failed else theme.TEXT)
+        msg = (
+            f"Failed: {self.failed}"
+            if self.failed
+            else self.progress.message + (" - done" if self.finished else "")
+        )
+        ui.paragraph(
+            msg,
+            pygame.Rect(area.x, bar.bottom + 2 * m.pad, area.width, 3 * m.button_h),
+            m.prompt,
+            theme.BAD if self.failed else theme.TEXT,
+        )

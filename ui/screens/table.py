@@ -13,7 +13,18 @@ import pygame
 
 from companion.dice import die_kind
 from companion.errors import CompanionError, RuleError
-from companion.protocol import ChooseMove, DieResult, DieSpec, GameOver, Move, Roll, RollDice, Source
+from companion.protocol import (
+    ChooseMove,
+    DieResult,
+    DieSpec,
+    Draw,
+    DrawCards,
+    GameOver,
+    Move,
+    Roll,
+    RollDice,
+    Source,
+)
 from companion.session import Game
 from ui import theme
 from ui.app import App, Screen
@@ -22,6 +33,7 @@ from ui.screens.common import player_label, split_h, split_v
 from ui.screens.overlays import FacePicker, MessageBox, split_rule
 from ui.theme import PlayerColour, colour_named
 from ui.views import view_for
+from ui.views.base import paged_buttons
 from ui.widgets import Ui, draw_die
 
 log = logging.getLogger(__name__)
@@ -50,6 +62,10 @@ def slot_name(slot: str, players: tuple[str, ...]) -> str:
     return slot
 
 
+def _cards(n: int) -> str:
+    return f"{n} card" if n == 1 else f"{n} cards"
+
+
 def _dice(n: int) -> str:
     return f"{n} die" if n == 1 else f"{n} dice"
 
@@ -68,6 +84,8 @@ class TableScreen(Screen):
         self.note = ""
         self._key: int = -1
         self._preview: tuple[int, pygame.Surface] | None = None
+        self.cards: list[int] = []  # indexes into a DrawCards request's candidates
+        self.card_page = 0
         self._kinds: dict[str, str] = {}  # die kinds seen in requests, by slot (kept dice carry no kind)
         self._sync()
 
@@ -81,6 +99,7 @@ class TableScreen(Screen):
         self.entries = {}
         self.read = None
         self.manual = not self.app.reader.live
+        self.cards, self.card_page = [], 0
         req = self.game.state.request()
         if isinstance(req, RollDice):
             self.entries = {d.slot: Entry(None) for d in req.dice}
@@ -167,15 +186,16 @@ class TableScreen(Screen):
 
         def chosen(face: str) -> None:
             e = self.entries[spec.slot]
-            if e.face is not None and e.face != face and not self.manual:
-                self.entries[spec.slot] = Entry(face, 1.0, True, e.centre)
-            else:
-                self.entries[spec.slot] = Entry(face, 1.0, e.corrected or (e.face is not None and not self.manual),
-                                                e.centre)
+            # any face a person gives on top of a camera read is a correction of that read
+            by_person = self.read is not None and not self.manual
+            self.entries[spec.slot] = Entry(face, 1.0, by_person, e.centre)
 
         name = slot_name(spec.slot, self.game.state.players)
-        self.app.show(FacePicker(self.app, f"Which face does {name} show?", spec.kind, chosen,
-                                 entry.face if entry else None))
+        self.app.show(
+            FacePicker(
+                self.app, f"Which face does {name} show?", spec.kind, chosen, entry.face if entry else None
+            )
+        )
 
     def complete(self) -> bool:
         return bool(self.entries) and all(e.face is not None for e in self.entries.values())
@@ -184,8 +204,10 @@ class TableScreen(Screen):
         req = self.game.state.request()
         if not isinstance(req, RollDice) or not self.complete():
             return
-        results = tuple(DieResult(d.slot, self.entries[d.slot].face or "", round(self.entries[d.slot].confidence, 3))
-                        for d in req.dice)
+        results = tuple(
+            DieResult(d.slot, self.entries[d.slot].face or "", round(self.entries[d.slot].confidence, 3))
+            for d in req.dice
+        )
         if any(e.corrected for e in self.entries.values()):
             source = Source.CORRECTION
         elif self.read is None or self.manual:
@@ -214,6 +236,77 @@ class TableScreen(Screen):
             log.warning("could not keep the photo %s: %s", path, exc)
             return None
         return str(path)
+
+    # --- cards ---------------------------------------------------------------------------------
+    def toggle_card(self, index: int, count: int) -> None:
+        if index in self.cards:
+            self.cards.remove(index)
+        elif len(self.cards) < count:
+            self.cards.append(index)
+        else:
+            self.note = f"{_cards(count)} already chosen: tap one to put it back."
+
+    def random_cards(self) -> None:
+        req = self.game.state.request()
+        if isinstance(req, DrawCards):
+            pool = list(range(len(req.candidates)))
+            self.cards = self.app.rng.sample(pool, min(req.count, len(pool)))
+
+    def confirm_cards(self) -> None:
+        req = self.game.state.request()
+        if not isinstance(req, DrawCards) or len(self.cards) != req.count:
+            return
+        simulated = getattr(self.app.reader, "simulated", False)
+        draw = Draw(
+            tuple(req.candidates[i] for i in self.cards), Source.SIMULATED if simulated else Source.MANUAL
+        )
+        try:
+            self.game.draw(draw)
+        except RuleError as exc:
+            self.app.beep("attention")
+            self.app.show(MessageBox(self.app, "These cards do not fit", exc.reason, exc.rule))
+            return
+        self.note = ""
+        self._sync()
+
+    def _draw_cards(self, ui: Ui, rect: pygame.Rect, req: DrawCards) -> None:
+        m = ui.metrics
+        ui.panel(rect, theme.PANEL)
+        inner = rect.inflate(-2 * m.pad, -2 * m.pad)
+        ui.text(
+            f"Tap the {_cards(req.count)} turned up ({len(self.cards)} chosen)",
+            inner.topleft,
+            m.small,
+            theme.MUTED,
+            width=inner.width,
+        )
+        top = ui.font(m.small).get_linesize() + 4
+        buttons_y = inner.bottom - m.button_h
+        area = pygame.Rect(inner.x, inner.y + top, inner.width, buttons_y - inner.y - top - m.pad)
+        cols = 2
+        items = []
+        for i, card in enumerate(req.candidates):
+            mark = "[x] " if i in self.cards else ""
+            items.append((mark + card, (lambda i=i: self.toggle_card(i, req.count)), f"card:{i}"))
+        self.card_page = paged_buttons(
+            ui, area, items, self.card_page, lambda p: setattr(self, "card_page", p), columns=cols
+        )
+        half = (inner.width - m.pad) // 2
+        if getattr(self.app.reader, "simulated", False):
+            ui.button(
+                pygame.Rect(inner.x, buttons_y, half, m.button_h),
+                "Random cards",
+                self.random_cards,
+                id="cards:random",
+            )
+        ui.button(
+            pygame.Rect(inner.right - half, buttons_y, half, m.button_h),
+            "Confirm cards",
+            self.confirm_cards,
+            id="cards:confirm",
+            enabled=len(self.cards) == req.count,
+            colour=(60, 130, 80),
+        )
 
     # --- commands -----------------------------------------------------------------------------
     def undo(self) -> None:
@@ -277,14 +370,22 @@ class TableScreen(Screen):
             col = self.colour(req.player)
             ui.shape(col.shape, (px + 14, top_h // 2), 14, col.rgb)
             px += 36
-        ui.paragraph(req.prompt, pygame.Rect(px, m.pad, w - px - m.pad, top_h - 2 * m.pad), m.prompt,
-                     max_lines=1 if not m.portrait else 3)
+        ui.paragraph(
+            req.prompt,
+            pygame.Rect(px, m.pad, w - px - m.pad, top_h - 2 * m.pad),
+            m.prompt,
+            max_lines=1 if not m.portrait else 3,
+        )
         # scores
         if m.portrait:
             rows = -(-len(state.players) // 2)
             scores_rect = pygame.Rect(m.pad, top_h + m.pad, w - 2 * m.pad, rows * 64 + 8)
-            main = pygame.Rect(m.pad, scores_rect.bottom + m.pad, w - 2 * m.pad,
-                               h - bottom_h - scores_rect.bottom - 2 * m.pad)
+            main = pygame.Rect(
+                m.pad,
+                scores_rect.bottom + m.pad,
+                w - 2 * m.pad,
+                h - bottom_h - scores_rect.bottom - 2 * m.pad,
+            )
         else:
             scores_rect = pygame.Rect(w - 184 - m.pad, top_h + m.pad, 184, h - top_h - bottom_h - 2 * m.pad)
             main = pygame.Rect(m.pad, top_h + m.pad, scores_rect.x - 2 * m.pad, scores_rect.height)
@@ -297,6 +398,13 @@ class TableScreen(Screen):
             else:
                 dice = main
             self._draw_dice(ui, dice, req)
+        elif isinstance(req, DrawCards):
+            if m.portrait:
+                board, cards = split_v(main, int(main.height * 0.42), m.pad)
+                self.view.draw_board(ui, board, state, view, self)
+            else:
+                cards = main
+            self._draw_cards(ui, cards, req)
         elif isinstance(req, ChooseMove):
             moves = list(state.legal_moves())
             if m.portrait:
@@ -313,12 +421,25 @@ class TableScreen(Screen):
         bw = 150 if not m.portrait else 200
         y = bar.y + m.pad
         ui.button(pygame.Rect(m.pad, y, bw, m.button_h), "Menu", self.menu, id="table:menu")
-        ui.button(pygame.Rect(2 * m.pad + bw, y, bw, m.button_h), "Undo", self.undo, id="table:undo",
-                  enabled=bool(self.game.actions()))
-        ui.button(pygame.Rect(3 * m.pad + 2 * bw, y, bw, m.button_h), "History", self.history, id="table:history")
+        ui.button(
+            pygame.Rect(2 * m.pad + bw, y, bw, m.button_h),
+            "Undo",
+            self.undo,
+            id="table:undo",
+            enabled=bool(self.game.actions()),
+        )
+        ui.button(
+            pygame.Rect(3 * m.pad + 2 * bw, y, bw, m.button_h), "History", self.history, id="table:history"
+        )
         if self.note and not m.portrait:
-            ui.text(self.note, (4 * m.pad + 3 * bw, bar.centery), m.small, theme.ACCENT, "midleft",
-                    w - 5 * m.pad - 3 * bw)
+            ui.text(
+                self.note,
+                (4 * m.pad + 3 * bw, bar.centery),
+                m.small,
+                theme.ACCENT,
+                "midleft",
+                w - 5 * m.pad - 3 * bw,
+            )
         elif self.note:
             ui.paragraph(self.note, pygame.Rect(m.pad, bar.y - 70, w - 2 * m.pad, 66), m.small, theme.ACCENT)
 
@@ -329,13 +450,17 @@ class TableScreen(Screen):
         scores = view["scores"]
         if m.portrait:
             cw, rh = (rect.width - m.pad) // 2, 64
-            cells = [pygame.Rect(rect.x + (i % 2) * (cw + m.pad), rect.y + 4 + (i // 2) * rh, cw, rh - 4)
-                     for i in range(len(players))]
+            cells = [
+                pygame.Rect(rect.x + (i % 2) * (cw + m.pad), rect.y + 4 + (i // 2) * rh, cw, rh - 4)
+                for i in range(len(players))
+            ]
         else:
             ui.text("Scores", (rect.x + m.pad, rect.y + 4), m.small, theme.MUTED)
             top = rect.y + 4 + ui.font(m.small).get_linesize()
             rh = min(76, (rect.bottom - top) // max(1, len(players)))
-            cells = [pygame.Rect(rect.x + 4, top + i * rh, rect.width - 8, rh - 4) for i in range(len(players))]
+            cells = [
+                pygame.Rect(rect.x + 4, top + i * rh, rect.width - 8, rh - 4) for i in range(len(players))
+            ]
         for i, (name, cell) in enumerate(zip(players, cells, strict=True)):
             cur = i == current
             if cur:
@@ -366,20 +491,39 @@ class TableScreen(Screen):
         # actions
         live = self.app.reader.live
         third = (inner.width - 2 * m.pad) // 3
-        ui.button(pygame.Rect(inner.x, buttons_y, third, m.button_h), "Read dice" if not self.read else "Read again",
-                  self.read_dice, id="dice:read", enabled=live)
-        ui.button(pygame.Rect(inner.x + third + m.pad, buttons_y, third, m.button_h), "By hand", self.by_hand,
-                  id="dice:manual")
+        ui.button(
+            pygame.Rect(inner.x, buttons_y, third, m.button_h),
+            "Read dice" if not self.read else "Read again",
+            self.read_dice,
+            id="dice:read",
+            enabled=live,
+        )
+        ui.button(
+            pygame.Rect(inner.x + third + m.pad, buttons_y, third, m.button_h),
+            "By hand",
+            self.by_hand,
+            id="dice:manual",
+        )
         done = self.complete()
-        ui.button(pygame.Rect(inner.right - third, buttons_y, third, m.button_h), "Confirm", self.confirm,
-                  id="dice:confirm", enabled=done, colour=(60, 130, 80))
+        ui.button(
+            pygame.Rect(inner.right - third, buttons_y, third, m.button_h),
+            "Confirm",
+            self.confirm,
+            id="dice:confirm",
+            enabled=done,
+            colour=(60, 130, 80),
+        )
 
     def _draw_camera(self, ui: Ui, rect: pygame.Rect) -> None:
         m = ui.metrics
         pygame.draw.rect(ui.surface, (10, 10, 12), rect, border_radius=6)
         frame = self.read.frame if self.read is not None else self.app.reader.preview()
         if frame is None:
-            msg = "No camera: tap each die to enter it" if not self.app.reader.live else "Waiting for the camera"
+            msg = (
+                "No camera: tap each die to enter it"
+                if not self.app.reader.live
+                else "Waiting for the camera"
+            )
             ui.paragraph(msg, rect.inflate(-16, -16), m.small, theme.MUTED)
             return
         if self._preview is None or self._preview[0] != id(frame):
@@ -393,7 +537,7 @@ class TableScreen(Screen):
         if self.read is None:
             ui.text("live", (dst.x + 6, dst.y + 4), m.small, theme.GOOD)
             return
-        for slot, e in self.entries.items():
+        for e in self.entries.values():
             if e.centre is None:
                 continue
             x, y = dst.x + e.centre[0] * scale, dst.y + e.centre[1] * scale
@@ -442,8 +586,14 @@ class TableScreen(Screen):
             die.midtop = (cell.centerx, cell.y + 4)
             face = die_kind(kind).face(e.face) if e.face is not None else None
             draw_die(ui, die, kind, e.face, face.number if face else None)
-            ui.text(slot_name(item.slot, players), (cell.centerx, die.bottom + 2), m.small, theme.TEXT, "midtop",
-                    cell.width - 4)
+            ui.text(
+                slot_name(item.slot, players),
+                (cell.centerx, die.bottom + 2),
+                m.small,
+                theme.TEXT,
+                "midtop",
+                cell.width - 4,
+            )
             ui.text(status, (cell.centerx, die.bottom + 2 + line), m.small, col, "midtop", cell.width - 4)
 
     def _kept_kind(self, kept: DieResult, req: RollDice) -> str:

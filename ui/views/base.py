@@ -50,12 +50,14 @@ class GameView:
         return ""
 
     # --- drawing ------------------------------------------------------------------------------
-    def draw_board(self, ui: Ui, rect: pygame.Rect, state: GameState, view: dict[str, Any],
-                   actions: TableActions) -> None:
+    def draw_board(
+        self, ui: Ui, rect: pygame.Rect, state: GameState, view: dict[str, Any], actions: TableActions
+    ) -> None:
         raise NotImplementedError
 
-    def draw_choices(self, ui: Ui, rect: pygame.Rect, state: GameState, moves: Sequence[Move],
-                     actions: TableActions) -> None:
+    def draw_choices(
+        self, ui: Ui, rect: pygame.Rect, state: GameState, moves: Sequence[Move], actions: TableActions
+    ) -> None:
         """The legal moves as tappable buttons (paged)."""
         key = tuple(str(m) for m in moves)
         if key != self._moves_key:
@@ -64,9 +66,15 @@ class GameView:
         self.page = paged_buttons(ui, rect, items, self.page, lambda p: setattr(self, "page", p))
 
 
-def paged_buttons(ui: Ui, rect: pygame.Rect, items: Sequence[tuple[str, Callable[[], Any], str]],
-                  page: int, set_page: Callable[[int], None], columns: int | None = None,
-                  height: int | None = None) -> int:
+def paged_buttons(
+    ui: Ui,
+    rect: pygame.Rect,
+    items: Sequence[tuple[str, Callable[[], Any], str]],
+    page: int,
+    set_page: Callable[[int], None],
+    columns: int | None = None,
+    height: int | None = None,
+) -> int:
     """Buttons in a grid filling ``rect``, with Prev/Next when they do not all fit. Returns the page."""
     m = ui.metrics
     h = height or m.button_h
@@ -79,17 +87,37 @@ def paged_buttons(ui: Ui, rect: pygame.Rect, items: Sequence[tuple[str, Callable
     pages = max(1, -(-len(items) // per_page))
     page = min(max(page, 0), pages - 1)
     bw = (rect.width - (cols - 1) * m.pad) // cols
-    for k, (label, action, wid) in enumerate(items[page * per_page:(page + 1) * per_page]):
+    for k, (label, action, wid) in enumerate(items[page * per_page : (page + 1) * per_page]):
         r, c = divmod(k, cols)
-        ui.button(pygame.Rect(rect.x + c * (bw + m.pad), rect.y + r * (h + m.pad), bw, h), label, action,
-                  id=wid, size=m.body if len(label) < 28 else m.small)
+        ui.button(
+            pygame.Rect(rect.x + c * (bw + m.pad), rect.y + r * (h + m.pad), bw, h),
+            label,
+            action,
+            id=wid,
+            size=m.body if len(label) < 28 else m.small,
+        )
     if pages > 1:
         y = rect.bottom - h
         third = (rect.width - 2 * m.pad) // 3
-        ui.button(pygame.Rect(rect.x, y, third, h), "< Prev", lambda: set_page(page - 1), enabled=page > 0,
-                  id="page:prev")
-        ui.text(f"{page + 1} of {pages}", (rect.x + third + m.pad + third // 2, y + h // 2), m.small,
-                theme.MUTED, "center")
-        ui.button(pygame.Rect(rect.right - third, y, third, h), "Next >", lambda: set_page(page + 1),
-                  enabled=page < pages - 1, id="page:next")
+        ui.button(
+            pygame.Rect(rect.x, y, third, h),
+            "< Prev",
+            lambda: set_page(page - 1),
+            enabled=page > 0,
+            id="page:prev",
+        )
+        ui.text(
+            f"{page + 1} of {pages}",
+            (rect.x + third + m.pad + third // 2, y + h // 2),
+            m.small,
+            theme.MUTED,
+            "center",
+        )
+        ui.button(
+            pygame.Rect(rect.right - third, y, third, h),
+            "Next >",
+            lambda: set_page(page + 1),
+            enabled=page < pages - 1,
+            id="page:next",
+        )
     return page

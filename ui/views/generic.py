@@ -32,8 +32,9 @@ def plain(value: Any, limit: int = 120) -> str:
 class GenericView(GameView):
     """The fallback view: every field of ``view()`` the base protocol does not already show."""
 
-    def draw_board(self, ui: Ui, rect: pygame.Rect, state: GameState, view: dict[str, Any],
-                   actions: TableActions) -> None:
+    def draw_board(
+        self, ui: Ui, rect: pygame.Rect, state: GameState, view: dict[str, Any], actions: TableActions
+    ) -> None:
         m = ui.metrics
         ui.panel(rect, theme.PANEL)
         inner = rect.inflate(-2 * m.pad, -2 * m.pad)
@@ -55,5 +56,9 @@ class GenericView(GameView):
                     ui.text(f"  {name}: {plain(v)}", (inner.x, y), m.small, width=inner.width)
                     y += ui.font(m.small).get_linesize()
                 continue
-            y += ui.paragraph(f"{key}: {plain(value)}", pygame.Rect(inner.x, y, inner.width, inner.bottom - y),
-                              m.small, max_lines=3)
+            y += ui.paragraph(
+                f"{key}: {plain(value)}",
+                pygame.Rect(inner.x, y, inner.width, inner.bottom - y),
+                m.small,
+                max_lines=3,
+            )

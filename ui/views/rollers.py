@@ -60,8 +60,9 @@ class RollersView(GameView):
         return ""
 
     # --- board --------------------------------------------------------------------------------
-    def draw_board(self, ui: Ui, rect: pygame.Rect, state: GameState, view: dict[str, Any],
-                   actions: TableActions) -> None:
+    def draw_board(
+        self, ui: Ui, rect: pygame.Rect, state: GameState, view: dict[str, Any], actions: TableActions
+    ) -> None:
         m = ui.metrics
         ui.panel(rect, theme.PANEL)
         inner = rect.inflate(-2 * m.pad, -2 * m.pad)
@@ -97,8 +98,13 @@ class RollersView(GameView):
                 pygame.draw.rect(ui.surface, theme.SELECTED, r.inflate(6, 6), 4, border_radius=die // 5)
             word = "KEEP" if chosen else ("ZAP!" if zapped else "")
             if word:
-                ui.text(word, (r.centerx, r.bottom + 2), m.small, theme.SELECTED if chosen else theme.BAD,
-                        "midtop")
+                ui.text(
+                    word,
+                    (r.centerx, r.bottom + 2),
+                    m.small,
+                    theme.SELECTED if chosen else theme.BAD,
+                    "midtop",
+                )
             x += die + m.pad
         y += die + small_line + m.pad
         # boards: the current player's large and tappable, the others compact
@@ -110,9 +116,17 @@ class RollersView(GameView):
             ui.shape(col.shape, (inner.x + 10, y + small_line // 2), 9, col.rgb)
             c = chips[me] if me < len(chips) else None
             info = f"Round {view.get('round', 1)}" + (f", {c['value']} in chips" if c else "")
-            ui.text(players[me], (inner.x + 26, y + small_line // 2), m.small, theme.ACCENT, "midleft",
-                    inner.width // 2)
-            ui.text(info, (inner.right, y + small_line // 2), m.small, theme.MUTED, "midright", inner.width // 2)
+            ui.text(
+                players[me],
+                (inner.x + 26, y + small_line // 2),
+                m.small,
+                theme.ACCENT,
+                "midleft",
+                inner.width // 2,
+            )
+            ui.text(
+                info, (inner.right, y + small_line // 2), m.small, theme.MUTED, "midright", inner.width // 2
+            )
             y += small_line + 2
             h = m.button_h + 4
             cw = (inner.width - 4 * 6) // 5
@@ -140,15 +154,26 @@ class RollersView(GameView):
                 self._cell(ui, pygame.Rect(x + (n - 1) * (cw + 4), y, cw, h), n, status, False, False)
             x += 5 * (cw + 4) + 6
             if i < len(chips):
-                ui.text(f"{chips[i]['value']} chips", (x, y + h // 2), m.small, theme.MUTED, "midleft",
-                        inner.right - x)
+                ui.text(
+                    f"{chips[i]['value']} chips",
+                    (x, y + h // 2),
+                    m.small,
+                    theme.MUTED,
+                    "midleft",
+                    inner.right - x,
+                )
             y += h + 4
 
     def _cell(self, ui: Ui, r: pygame.Rect, n: int, status: str, big: bool, selected: bool) -> None:
         fill = STATUS_FILL.get(status, STATUS_FILL["empty"])
         pygame.draw.rect(ui.surface, fill, r, border_radius=6)
-        pygame.draw.rect(ui.surface, theme.SELECTED if selected else (140, 140, 150), r, 4 if selected else 1,
-                         border_radius=6)
+        pygame.draw.rect(
+            ui.surface,
+            theme.SELECTED if selected else (140, 140, 150),
+            r,
+            4 if selected else 1,
+            border_radius=6,
+        )
         text_col = (20, 20, 20) if status == "open" else theme.TEXT
         if status == "closed":  # a cross as well as the colour and the word
             pygame.draw.line(ui.surface, (160, 120, 90), r.topleft, r.bottomright, 2)
@@ -158,7 +183,9 @@ class RollersView(GameView):
             ui.text(str(n), (r.centerx, r.y + 2), m.body, text_col, "midtop")
             ui.text(status, (r.centerx, r.bottom - 2), m.small - 4, text_col, "midbottom", r.width - 2)
         else:
-            ui.text(f"{n}{status[0].upper() if status != 'empty' else ''}", r.center, m.small, text_col, "center")
+            ui.text(
+                f"{n}{status[0].upper() if status != 'empty' else ''}", r.center, m.small, text_col, "center"
+            )
 
     # --- interaction --------------------------------------------------------------------------
     def _keep_move(self, state: GameState) -> KeepMove:
@@ -196,32 +223,63 @@ class RollersView(GameView):
             return
         board = getattr(state, "boards", [[0] * 5])[state.current_player or 0]
         status = board[n - 1]
-        intent = ApplyMove(opens=(n,)) if status == 0 else ApplyMove(closes=(n,)) if status == 1 else \
-            ApplyMove(collects=((n, 1),))
+        intent = (
+            ApplyMove(opens=(n,))
+            if status == 0
+            else ApplyMove(closes=(n,))
+            if status == 1
+            else ApplyMove(collects=((n, 1),))
+        )
         actions.why_not(intent)
 
-    def draw_choices(self, ui: Ui, rect: pygame.Rect, state: GameState, moves: Sequence[Move],
-                     actions: TableActions) -> None:
+    def draw_choices(
+        self, ui: Ui, rect: pygame.Rect, state: GameState, moves: Sequence[Move], actions: TableActions
+    ) -> None:
         m = ui.metrics
         phase = getattr(state, "phase", "")
         if phase == "decide":
             move = self._keep_move(state)
             n = len(move.slots)
-            hint = "ZAP: these dice cannot be kept" if getattr(state, "zapped", False) else \
-                "Tap dice to keep them"
+            hint = (
+                "ZAP: these dice cannot be kept"
+                if getattr(state, "zapped", False)
+                else "Tap dice to keep them"
+            )
             y = rect.y
-            y += ui.paragraph(hint, pygame.Rect(rect.x, y, rect.width, rect.height // 3), m.small, theme.MUTED,
-                              max_lines=2) + m.pad
+            y += (
+                ui.paragraph(
+                    hint,
+                    pygame.Rect(rect.x, y, rect.width, rect.height // 3),
+                    m.small,
+                    theme.MUTED,
+                    max_lines=2,
+                )
+                + m.pad
+            )
             h = min(m.button_h + 20, (rect.bottom - y - m.pad) // 2)
             label = "Roll again" if n else "Roll all again"
-            ui.button(pygame.Rect(rect.x, y, rect.width, h), label,
-                      lambda: actions.play(move), id="rollers:roll", sub=f"keeping {n} dice" if n else "")
-            ui.button(pygame.Rect(rect.x, y + h + m.pad, rect.width, h), "Stop", lambda: actions.play(StopMove()),
-                      id="rollers:stop", sub="apply these dice", colour=(90, 110, 70))
+            ui.button(
+                pygame.Rect(rect.x, y, rect.width, h),
+                label,
+                lambda: actions.play(move),
+                id="rollers:roll",
+                sub=f"keeping {n} dice" if n else "",
+            )
+            ui.button(
+                pygame.Rect(rect.x, y + h + m.pad, rect.width, h),
+                "Stop",
+                lambda: actions.play(StopMove()),
+                id="rollers:stop",
+                sub="apply these dice",
+                colour=(90, 110, 70),
+            )
             return
         if phase == "apply":
-            shown = [mv for mv in moves if isinstance(mv, ApplyMove)
-                     and (self.section is None or _touches(mv, self.section))]
+            shown = [
+                mv
+                for mv in moves
+                if isinstance(mv, ApplyMove) and (self.section is None or _touches(mv, self.section))
+            ]
             shown.sort(key=lambda mv: (-dice_used(mv), str(mv)))
             hint = f"Moves using the {self.section}s" if self.section else "Tap a section to filter"
             ui.text(hint, (rect.x, rect.y), m.small, theme.MUTED, width=rect.width)
