@@ -5,23 +5,23 @@ from __future__ import annotations
 import os
 import random
 
-os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+import pygame
+import pytest
+
+from companion.games import all_games
+from companion.games.rollers import ApplyMove, KeepMove, StopMove, sensible_move
+from companion.protocol import ChooseMove, DrawCards, GameOver, RollDice, Source
+from companion.record import Amend, RollEvent, replay
+from companion.store import Store
+from ui.app import LANDSCAPE, App, run_app
+from ui.driver import Driver
+from ui.reader import NoCamera, ReadDie, ReadResult, SimulatedReader, assign
+from ui.settings import Settings
+from ui.views import view_for
+from ui.views.generic import GenericView
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")  # read when the display starts
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-
-import pygame  # noqa: E402
-import pytest  # noqa: E402
-
-from companion.games import all_games  # noqa: E402
-from companion.games.rollers import ApplyMove, KeepMove, StopMove, sensible_move  # noqa: E402
-from companion.protocol import ChooseMove, DrawCards, GameOver, RollDice, Source  # noqa: E402
-from companion.record import Amend, RollEvent, replay  # noqa: E402
-from companion.store import Store  # noqa: E402
-from ui.app import LANDSCAPE, PORTRAIT, App, run_app  # noqa: E402
-from ui.driver import Driver  # noqa: E402
-from ui.reader import NoCamera, ReadDie, ReadResult, SimulatedReader, assign  # noqa: E402
-from ui.settings import Settings  # noqa: E402
-from ui.views import view_for  # noqa: E402
-from ui.views.generic import GenericView  # noqa: E402
 
 
 @pytest.fixture
@@ -30,7 +30,9 @@ def make_app(tmp_path):
 
     def make(size=LANDSCAPE, reader=None, store=None, **kw) -> tuple[App, Driver]:
         kw.setdefault("settings", Settings(sound=False))
-        app = App(store or Store(":memory:"), reader if reader is not None else SimulatedReader(7), size, **kw)
+        app = App(
+            store or Store(":memory:"), reader if reader is not None else SimulatedReader(7), size, **kw
+        )
         apps.append(app)
         return app, Driver(app)
 
@@ -96,8 +98,13 @@ def test_a_complete_rollers_game_through_the_screen(make_app, tmp_path):
             continue
         if isinstance(req, ChooseMove) and state.phase == "apply" and not why_not:
             closed = [n for n in range(1, 6) if state.boards[state.current][n - 1] == 2]
-            blocked = [n for n in range(1, 6) if not any(
-                n in (*m.opens, *m.closes, *(s for s, _ in m.collects)) for m in state.legal_moves())]
+            blocked = [
+                n
+                for n in range(1, 6)
+                if not any(
+                    n in (*m.opens, *m.closes, *(s for s, _ in m.collects)) for m in state.legal_moves()
+                )
+            ]
             if blocked and not closed:
                 d.tap(f"section:{blocked[0]}")
                 assert app.overlay is not None and app.overlay.title == "Why not?"
@@ -186,8 +193,12 @@ def test_a_failing_camera_falls_back_to_manual_entry(make_app):
 def test_read_dice_are_placed_by_slot_then_kind_then_face():
     from companion.games.rollers import DICE
 
-    read = [ReadDie("zap", 0.9, (1, 1), kind="rollers-black"), ReadDie("3", 0.95, (2, 2)),
-            ReadDie("star", 0.7, (3, 3), kind="rollers-purple"), ReadDie("5", 0.9, (4, 4), slot="white-3")]
+    read = [
+        ReadDie("zap", 0.9, (1, 1), kind="rollers-black"),
+        ReadDie("3", 0.95, (2, 2)),
+        ReadDie("star", 0.7, (3, 3), kind="rollers-purple"),
+        ReadDie("5", 0.9, (4, 4), slot="white-3"),
+    ]
     placed = assign(read, DICE)
     assert placed["black"].face == "zap" and placed["purple"].face == "star"
     assert placed["white-3"].face == "5" and placed["white-1"].face == "3"
@@ -287,8 +298,9 @@ def test_settings_calibration_shows_progress_to_the_end(make_app):
 
 
 def test_run_app_returns_after_the_events_given(tmp_path):
-    frames = run_app(Store(":memory:"), SimulatedReader(1), LANDSCAPE, events=[[], [], []],
-                     settings=Settings(sound=False))
+    frames = run_app(
+        Store(":memory:"), SimulatedReader(1), LANDSCAPE, events=[[], [], []], settings=Settings(sound=False)
+    )
     assert frames == 3
 
 
@@ -310,4 +322,3 @@ def test_new_game_names_colours_and_options(make_app):
     assert game.state.players[0] == "Zoe"
     assert game.start.options["collect"] == "chip count"
     assert app.settings.colours["Zoe"] != app.settings.colours["Ben"]
-    assert {"Zoe", "Ben"} <= set(PORTRAIT and app.settings.colours)

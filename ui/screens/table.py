@@ -368,13 +368,14 @@ class TableScreen(Screen):
         px = m.pad
         if req.player is not None:
             col = self.colour(req.player)
-            ui.shape(col.shape, (px + 14, top_h // 2), 14, col.rgb)
+            cy = top_h // 2 if not m.portrait else m.pad + ui.font(m.prompt).get_linesize() // 2
+            ui.shape(col.shape, (px + 14, cy), 14, col.rgb)
             px += 36
         ui.paragraph(
             req.prompt,
             pygame.Rect(px, m.pad, w - px - m.pad, top_h - 2 * m.pad),
             m.prompt,
-            max_lines=1 if not m.portrait else 3,
+            max_lines=1 if not m.portrait else 2,
         )
         # scores
         if m.portrait:
@@ -393,7 +394,7 @@ class TableScreen(Screen):
         # main area
         if isinstance(req, RollDice):
             if m.portrait:
-                board, dice = split_v(main, int(main.height * 0.42), m.pad)
+                board, dice = split_v(main, int(main.height * 0.36), m.pad)
                 self.view.draw_board(ui, board, state, view, self)
             else:
                 dice = main
@@ -440,8 +441,8 @@ class TableScreen(Screen):
                 "midleft",
                 w - 5 * m.pad - 3 * bw,
             )
-        elif self.note:
-            ui.paragraph(self.note, pygame.Rect(m.pad, bar.y - 70, w - 2 * m.pad, 66), m.small, theme.ACCENT)
+        elif self.note:  # under the prompt
+            ui.text(self.note, (px, top_h - m.pad), m.small, theme.ACCENT, "bottomleft", w - px - m.pad)
 
     def _draw_scores(self, ui: Ui, rect: pygame.Rect, view: dict, current: int | None) -> None:
         m = ui.metrics
@@ -483,7 +484,7 @@ class TableScreen(Screen):
         buttons_y = inner.bottom - m.button_h
         work = pygame.Rect(inner.x, inner.y, inner.width, buttons_y - inner.y - m.pad)
         if m.portrait:
-            cam, tiles = split_v(work, int(work.width * 0.5), m.pad)
+            cam, tiles = split_v(work, max(work.height // 3, work.height - 150 - m.pad), m.pad)
         else:
             cam, tiles = split_h(work, int(work.width * 0.42), m.pad)
         self._draw_camera(ui, cam)
@@ -553,7 +554,7 @@ class TableScreen(Screen):
         kinds = {d.slot: d.kind for d in req.dice}
         specs = list(req.dice)
         n = len(specs) + len(req.kept)
-        cols = min(n, 3 if not m.portrait else 4)
+        cols = min(n, 3 if not m.portrait else 6)
         rows = -(-n // cols) if n else 1
         tw = (rect.width - (cols - 1) * m.pad) // max(1, cols)
         th = min((rect.height - (rows - 1) * m.pad) // rows, tw + 40)

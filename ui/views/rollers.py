@@ -263,7 +263,7 @@ class RollersView(GameView):
                 label,
                 lambda: actions.play(move),
                 id="rollers:roll",
-                sub=f"keeping {n} dice" if n else "",
+                sub=(f"keeping {n} dice" if n > 1 else "keeping 1 die") if n else "",
             )
             ui.button(
                 pygame.Rect(rect.x, y + h + m.pad, rect.width, h),
