@@ -322,3 +322,10 @@ def test_new_game_names_colours_and_options(make_app):
     assert game.state.players[0] == "Zoe"
     assert game.start.options["collect"] == "chip count"
     assert app.settings.colours["Zoe"] != app.settings.colours["Ben"]
+
+
+def test_the_run_command_starts_the_app(tmp_path):
+    from dice_companion.cli import main
+
+    assert main(["run", "--data", str(tmp_path), "--frames", "3", "--size", "720x1280"]) == 0
+    assert (tmp_path / "games.db").is_file()

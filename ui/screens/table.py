@@ -83,7 +83,7 @@ class TableScreen(Screen):
         self.manual = not app.reader.live
         self.note = ""
         self._key: int = -1
-        self._preview: tuple[int, pygame.Surface] | None = None
+        self._preview: tuple[np.ndarray, pygame.Surface] | None = None
         self.cards: list[int] = []  # indexes into a DrawCards request's candidates
         self.card_page = 0
         self._kinds: dict[str, str] = {}  # die kinds seen in requests, by slot (kept dice carry no kind)
@@ -527,8 +527,8 @@ class TableScreen(Screen):
             )
             ui.paragraph(msg, rect.inflate(-16, -16), m.small, theme.MUTED)
             return
-        if self._preview is None or self._preview[0] != id(frame):
-            self._preview = (id(frame), frame_surface(frame))
+        if self._preview is None or self._preview[0] is not frame:  # hold the frame: ids get reused
+            self._preview = (frame, frame_surface(frame))
         src = self._preview[1]
         fw, fh = src.get_size()
         scale = min(rect.width / fw, rect.height / fh)
