@@ -1,19 +1,53 @@
-"""The ``dice-companion`` command."""
+"""The ``dice-companion`` command: the composition root wiring core, vision, hardware and ui."""
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import random
 import sys
 from pathlib import Path
 
+from companion import record
+from companion.errors import CompanionError, RecordError
+from companion.games import all_games, get_game
+from companion.store import Store, StoreError
 
-def data_dir() -> Path:
-    """Where games, photos and settings live: systemd's StateDirectory on the Pi, else the user's data dir."""
-    if os.environ.get("STATE_DIRECTORY"):
-        return Path(os.environ["STATE_DIRECTORY"].split(":")[0])
-    base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
-    return Path(base) / "dice-companion"
+
+def default_db() -> Path:
+    """The games database: ``$DICE_COMPANION_DATA/games.sqlite3`` or the XDG data directory."""
+    base = os.environ.get("DICE_COMPANION_DATA") or os.environ.get("STATE_DIRECTORY")
+    if not base:
+        xdg = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+        base = str(Path(xdg) / "dice-companion")
+    return Path(base) / "games.sqlite3"
+
+
+def _open_store(args: argparse.Namespace) -> Store:
+    return Store(args.db or default_db())
+
+
+# --- commands -------------------------------------------------------------------------------
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    """Play a game in the terminal with simulated dice and players, saved like any other."""
+    from ui.terminal import play
+
+    info = get_game(args.game)
+    default_players = ["Anna", "Ben", "Chloe", "Dan"][: max(2, info.min_players)]
+    players = args.players.split(",") if args.players else default_players
+    with _open_store(args) as store:
+        if args.resume is not None:
+            game = store.resume(args.resume)
+            gid = args.resume
+        else:
+            gid, game = store.create(info.id, players, dict(kv.split("=", 1) for kv in args.option))
+        play(game, random.Random(args.seed), sys.stdout)
+        store.mark_finished(gid, game.state.is_over)
+        print(f"saved as game {gid} in {store.path}")
+    return 0
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -24,45 +58,123 @@ def _size(text: str) -> tuple[int, int]:
     return w, h
 
 
-def run(args: argparse.Namespace) -> int:
-    """Start the touchscreen app (the simulated camera when asked or when no camera is present)."""
-    from companion.store import Store
+def cmd_run(args: argparse.Namespace) -> int:
+    """The main job: the touchscreen app (simulated camera unless told there is none)."""
     from ui.app import run_app
     from ui.reader import NoCamera, SimulatedReader
     from ui.settings import Settings
 
-    root = Path(args.data) if args.data else data_dir()
+    db = Path(args.db or default_db())
     reader = SimulatedReader() if args.camera == "sim" else NoCamera()
-    with Store(root / "games.db") as store:
-        run_app(
-            store,
-            reader,
-            args.size,
-            args.fullscreen,
-            max_frames=args.frames,
-            settings=Settings.load(root / "ui-settings.json"),
-            evidence_dir=root / "photos",
-        )
+    with Store(db) as store:
+        run_app(store, reader, args.size, args.fullscreen, max_frames=args.frames,
+                settings=Settings.load(db.parent / "ui-settings.json"), evidence_dir=db.parent / "photos")
     return 0
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="dice-companion")
+def cmd_games(args: argparse.Namespace) -> int:
+    with _open_store(args) as store:
+        saved = store.games()
+        if args.json:
+            for g in saved:
+                print(json.dumps({"id": g.id, "game": g.game, "players": list(g.players),
+                                  "created": g.created, "updated": g.updated,
+                                  "finished": g.finished, "events": g.events}))
+            return 0
+        if not saved:
+            print(f"no saved games in {store.path}")
+        for g in saved:
+            status = "finished" if g.finished else "in progress"
+            print(f"{g.id:>4}  {g.game:<14} {', '.join(g.players):<30} {g.events:>5} events  "
+                  f"{status:<11}  {g.updated}")
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    with _open_store(args) as store:
+        sys.stdout.write(store.export(args.id))
+    return 0
+
+
+def cmd_referee(args: argparse.Namespace) -> int:
+    from companion.referee import judge
+
+    try:
+        text = Path(args.record).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        return _fail(args, 2, f"cannot read {args.record}: {exc}")
+    try:
+        events = record.loads(text)
+    except RecordError as exc:
+        return _fail(args, 2, f"{args.record}: {exc}", line=exc.line)
+    verdict = judge(events)
+    if args.json:
+        print(json.dumps(verdict, ensure_ascii=False))
+    else:
+        print(verdict["text"])
+    return 0 if verdict["ok"] else 1
+
+
+def _fail(args: argparse.Namespace, code: int, message: str, line: int | None = None) -> int:
+    if getattr(args, "json", False):
+        print(json.dumps({"ok": False, "error": message, "line": line}))
+    print(f"dice-companion: {message}", file=sys.stderr)
+    return code
+
+
+# --- parser ---------------------------------------------------------------------------------
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="dice-companion", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
-    p = sub.add_parser("run", help="start the touchscreen app")
-    p.add_argument("--size", type=_size, default=(800, 480), help="window size, e.g. 800x480 or 720x1280")
-    p.add_argument("--fullscreen", action="store_true", help="fill the screen (the Pi's display)")
-    p.add_argument(
-        "--camera",
-        choices=("sim", "none"),
-        default="sim",
-        help="sim: simulated dice reads; none: enter dice by hand",
-    )
-    p.add_argument("--data", help="folder for games.db, photos and settings (default: the user data dir)")
+
+    def with_db(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
+        p.add_argument("--db", type=Path, help=f"games database (default {default_db()})")
+        return p
+
+    p = with_db(sub.add_parser("run", help="the main job: the touchscreen app"))
+    p.add_argument("--size", type=_size, default=(800, 480), help="window size: 800x480 or 720x1280")
+    p.add_argument("--fullscreen", action="store_true", help="fill the display (the Pi's touchscreen)")
+    p.add_argument("--camera", choices=("sim", "none"), default="sim",
+                   help="sim: simulated dice reads; none: dice entered by hand")
     p.add_argument("--frames", type=int, default=None, help="stop after this many frames (tests)")
-    p.set_defaults(func=run)
-    args = parser.parse_args(argv)
-    return args.func(args)
+    p.set_defaults(func=cmd_run)
+
+    for name, func, help_text in (("play", cmd_play, "play a game in the terminal with simulated dice"),):
+        p = with_db(sub.add_parser(name, help=help_text))
+        p.add_argument("--game", default="rollers", choices=list(all_games()))
+        p.add_argument("--players", help="comma-separated names")
+        p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
+        p.add_argument("--seed", type=int, default=None)
+        p.add_argument("--resume", type=int, metavar="ID", help="continue a saved game")
+        p.set_defaults(func=func)
+
+    p = with_db(sub.add_parser("games", help="list saved games"))
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_games)
+
+    p = with_db(sub.add_parser("export", help="print a saved game's record (JSON Lines)"))
+    p.add_argument("id", type=int)
+    p.set_defaults(func=cmd_export)
+
+    p = sub.add_parser("referee", help="replay a record: the state, whose turn, the legal moves")
+    p.add_argument("record")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_referee)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except (StoreError, RecordError) as exc:
+        print(f"dice-companion: {exc}", file=sys.stderr)
+        return 2
+    except CompanionError as exc:
+        print(f"dice-companion: {exc}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

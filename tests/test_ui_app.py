@@ -256,7 +256,7 @@ def test_the_generic_view_plays_any_game(make_app, game_id):
             d.tap("cards:confirm")
         else:
             move = rng.choice(list(table.game.state.legal_moves()))
-            d.tap_paged(f"move:{move}")
+            d.choose(str(move))
             moves += 1
         assert not app.errors and app.overlay is None
     assert moves >= 3
@@ -327,5 +327,6 @@ def test_new_game_names_colours_and_options(make_app):
 def test_the_run_command_starts_the_app(tmp_path):
     from dice_companion.cli import main
 
-    assert main(["run", "--data", str(tmp_path), "--frames", "3", "--size", "720x1280"]) == 0
-    assert (tmp_path / "games.db").is_file()
+    db = tmp_path / "games.sqlite3"
+    assert main(["run", "--db", str(db), "--frames", "3", "--size", "720x1280"]) == 0
+    assert db.is_file()

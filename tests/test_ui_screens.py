@@ -10,11 +10,12 @@ import random
 import numpy as np
 import pygame
 import pytest
-from test_ui_app import play_rollers_turn
+from test_ui_app import play_rollers_turn, start_game
 
+from companion.games import all_games
 from companion.games.rollers import ApplyMove, sensible_move
-from companion.protocol import ChooseMove, RollDice
-from companion.sim import random_roll
+from companion.protocol import ChooseMove, DrawCards, RollDice
+from companion.sim import random_draw, random_roll
 from companion.store import Store
 from ui import theme
 from ui.app import LANDSCAPE, PORTRAIT, App
@@ -177,3 +178,39 @@ def test_every_screen_at_both_sizes(size, tmp_path):
         "keyboard",
     } <= set(seen)
     assert len(list(tmp_path.glob("*.png"))) == len(seen)
+
+
+@pytest.mark.parametrize("size", [LANDSCAPE, PORTRAIT], ids=["800x480", "720x1280"])
+@pytest.mark.parametrize("game_id", sorted(all_games()))
+def test_every_game_table_at_both_sizes(game_id, size, tmp_path):
+    """Each game's table (its own view, or the standard one) for every kind of request it makes."""
+    app = App(Store(":memory:"), SimulatedReader(4), size, settings=Settings(sound=False))
+    d = Driver(app)
+    info = all_games()[game_id]
+    shots = set()
+    try:
+        start_game(d, game_id, players=max(2, info.min_players))
+        game = app.screen.game
+        rng = random.Random(1)
+        for _ in range(80):
+            req = game.state.request()
+            kind = type(req).__name__
+            if kind not in shots:
+                app.ui.text_sizes.clear()
+                app.step()
+                check_screen(app, f"{game_id} {kind}")
+                app.screenshot(tmp_path / f"{game_id}-{kind}-{size[0]}.png")
+                shots.add(kind)
+            if isinstance(req, RollDice):
+                game.roll(random_roll(req, rng))
+            elif isinstance(req, DrawCards):
+                game.draw(random_draw(req, rng))
+            elif isinstance(req, ChooseMove):
+                game.move(rng.choice(list(game.state.legal_moves())))
+            else:
+                break
+            app.step()
+            assert not app.errors, app.errors
+    finally:
+        pygame.display.quit()
+    assert "ChooseMove" in shots

@@ -36,6 +36,28 @@ class Driver:
             raise LookupError(f"widget {wid!r} is disabled")
         self.tap_at(w.rect.center)
 
+    def choose(self, move_text: str, limit: int = 200) -> None:
+        """Play the move written ``move_text`` from a (possibly grouped, paged) list of moves."""
+        words = move_text.split()
+        for _ in range(limit):
+            if self.find(f"move:{move_text}") is not None:
+                self.tap(f"move:{move_text}")
+                return
+            groups = [w for w in self.app.ui.widgets if w.id.startswith("group:") and w.id != "group:back"]
+            fit = [w for w in groups if words[: len(w.id[6:].split())] == w.id[6:].split()]
+            if fit:
+                self.tap(max(fit, key=lambda w: len(w.id)).id)
+                continue
+            nxt = self.find("page:next")
+            if nxt is not None and nxt.enabled:
+                self.tap("page:next")
+                continue
+            if self.find("group:back") is not None:
+                self.tap("group:back")
+                continue
+            break
+        raise LookupError(f"move {move_text!r} cannot be reached on {self.app.screen.name}")
+
     def tap_paged(self, wid: str, limit: int = 60) -> None:
         """Tap ``wid``, paging forward (from the first page) through a list until it shows."""
         for _ in range(limit):

@@ -259,7 +259,8 @@ class RollersState(GameState):
             case "roll":
                 kept = tuple(DieResult(s, f) for s, f in self.saved.items())
                 dice = tuple(d for d in DICE if d.slot not in self.saved)
-                what = "all six dice" if not kept else f"{len(kept)} dice kept"
+                dice_word = "die" if len(kept) == 1 else "dice"
+                what = f"{len(kept)} {dice_word} kept" if kept else "all six dice"
                 return RollDice(self.current, dice, f"{name}: {ROLL_NAMES[self.rolls]} roll, {what}", kept)
             case "decide":
                 zap = " (ZAP: this roll's dice cannot be kept)" if self.zapped else ""
@@ -308,14 +309,24 @@ class RollersState(GameState):
             return list(self._apply_moves())
         return []
 
+    def _rerolling_saved(self) -> bool:
+        return self.options["saved_dice"] == "may be rolled again"
+
+    def _keepable(self) -> dict[str, str]:
+        """Dice a keep move may name: this roll's (unless ZAPped), and saved ones if they may be re-rolled."""
+        dice = dict(self.saved) if self._rerolling_saved() else {}
+        if not self.zapped:
+            dice.update(self.showing)
+        return dice
+
     def _keep_moves(self) -> Iterator[KeepMove]:
         yield KeepMove(())
-        if self.zapped:
-            return
+        keepable = self._keepable()
+        stay = 0 if self._rerolling_saved() else len(self.saved)
         # White dice showing the same face are interchangeable: keep the lowest-numbered ones.
         whites: dict[str, list[str]] = {}
         others = []
-        for slot, face in self.showing.items():
+        for slot, face in sorted(keepable.items(), key=lambda kv: SLOTS.index(kv[0])):
             if slot.startswith("white"):
                 whites.setdefault(face, []).append(slot)
             else:
@@ -325,7 +336,7 @@ class RollersState(GameState):
             for mask in range(1 << len(others)):
                 chosen = [s for g, k in zip(groups, counts, strict=True) for s in g[:k]]
                 chosen += [s for b, s in enumerate(others) if mask >> b & 1]
-                if not chosen or len(chosen) == len(self.showing):
+                if not chosen or stay + len(chosen) == len(SLOTS):
                     continue  # keeping nothing is 'roll'; keeping everything is 'stop'
                 yield KeepMove(tuple(sorted(chosen, key=SLOTS.index)))
 
@@ -347,16 +358,21 @@ class RollersState(GameState):
                     op, cl, used = steps[-1]
                     options += [(op, cl, k, used + k) for k in range(1, have - used + 1)]
             per_section.append([o for o in options if o[3] <= have])
-        for combo in product(*per_section):
-            deficit = [max(0, c[3] - counts[n]) for n, c in zip(SECTIONS, combo, strict=True)]
-            if sum(deficit) > stars:
-                continue
-            yield ApplyMove(
-                tuple(n for n, c in zip(SECTIONS, combo, strict=True) if c[0]),
-                tuple(n for n, c in zip(SECTIONS, combo, strict=True) if c[1]),
-                tuple((n, c[2]) for n, c in zip(SECTIONS, combo, strict=True) if c[2]),
-                next((n for n, d in zip(SECTIONS, deficit, strict=True) if d), None),
-            )
+        # Depth-first over the sections, pruning as soon as the STAR is spent twice.
+        def walk(i: int, stars_left: int, chosen: tuple, star: int | None) -> Iterator[ApplyMove]:
+            if i == 5:
+                yield ApplyMove(tuple(n for n, c in chosen if c[0]), tuple(n for n, c in chosen if c[1]),
+                                tuple((n, c[2]) for n, c in chosen if c[2]), star)
+                return
+            n = i + 1
+            for option in per_section[i]:
+                deficit = option[3] - counts[n]
+                if deficit <= 0:
+                    yield from walk(i + 1, stars_left, (*chosen, (n, option)), star)
+                elif deficit <= stars_left:
+                    yield from walk(i + 1, stars_left - deficit, (*chosen, (n, option)), n)
+
+        yield from walk(0, stars, (), None)
 
     def _payers(self, section: int) -> list[int]:
         return [p for p in range(len(self.players)) if p != self.current
@@ -375,8 +391,11 @@ class RollersState(GameState):
             if not isinstance(move, KeepMove):
                 raise IllegalMove(R_ROLL, "first keep dice and roll again, or stop rolling")
             self._check_keep(move)
+            keepable = self._keepable()
+            if self._rerolling_saved():
+                self.saved = {}
             for slot in move.slots:
-                self.saved[slot] = self.showing[slot]
+                self.saved[slot] = keepable[slot]
             self.saved = dict(sorted(self.saved.items(), key=lambda kv: SLOTS.index(kv[0])))
             self.showing = {}
             self.zapped = False
@@ -388,14 +407,17 @@ class RollersState(GameState):
         self._do_apply(move)
 
     def _check_keep(self, move: KeepMove) -> None:
-        if move.slots and self.zapped:
-            raise IllegalMove(R_FACES, "a ZAP was rolled: none of the dice thrown with it can be kept")
+        keepable = self._keepable()
         for slot in move.slots:
+            if slot in keepable:
+                continue
+            if self.zapped and slot in self.showing:
+                raise IllegalMove(R_FACES, "a ZAP was rolled: none of the dice thrown with it can be kept")
             if slot in self.saved:
                 raise IllegalMove(R_ROLL, f"the {slot} die is already set aside")
-            if slot not in self.showing:
-                raise IllegalMove(R_ROLL, f"the {slot} die was not rolled this time")
-        if len(move.slots) == len(self.showing):
+            raise IllegalMove(R_ROLL, f"the {slot} die was not rolled this time")
+        stay = 0 if self._rerolling_saved() else len(self.saved)
+        if stay + len(move.slots) == len(SLOTS):
             raise IllegalMove(R_ROLL, "keeping every die leaves nothing to roll: stop instead")
 
     def _check_apply(self, move: ApplyMove) -> None:
@@ -538,25 +560,6 @@ def _dice_counts(dice: dict[str, str]) -> tuple[Counter[int], int]:
     return counts, stars
 
 
-INFO = GameInfo(
-    id="rollers",
-    name="Rollers",
-    min_players=2,
-    max_players=5,
-    options=(
-        Option("collect", "chip value", ("chip value", "chip count"),
-               "Each collecting die takes its face value in chip value (making change), "
-               "or that many chips, white first."),
-        Option("collect_after_closing", "same turn", ("same turn", "next turn"),
-               "A section closed this turn may collect with further dice this turn, or from the next "
-               "turn on."),
-        Option("most_chips_tie", "all tied score", ("all tied score", "nobody scores"),
-               "When several players share the highest chip value, each scores the point, or nobody does."),
-    ),
-    factory=RollersState,
-    rules="rollers.txt",
-)
-RollersState.info = INFO
 
 
 def sensible_move(state: RollersState, moves: list[Move], rng: Any) -> Move:
@@ -579,8 +582,33 @@ def sensible_move(state: RollersState, moves: list[Move], rng: Any) -> Move:
         return {EMPTY: n + 1, OPEN: 1, CLOSED: 99}[board[n - 1]]
 
     target = max(SECTIONS, key=lambda n: (min(counts[n], need(n)) / need(n), n))
-    keep = tuple(s for s, f in state.showing.items() if f in (str(target), STAR))
-    move = KeepMove(keep) if not state.zapped else KeepMove(())
+    keep = tuple(s for s, f in state._keepable().items() if f in (str(target), STAR))
+    move = KeepMove(tuple(sorted(keep, key=SLOTS.index)))
     if move in moves:
         return move
     return StopMove() if keep else KeepMove(())
+
+
+INFO = GameInfo(
+    id="rollers",
+    name="Rollers",
+    min_players=2,
+    max_players=5,
+    options=(
+        Option("saved_dice", "stay aside", ("stay aside", "may be rolled again"),
+               "Dice set aside after one roll stay aside for the turn, or may be picked up and rolled "
+               "again after a later roll (a keep move then names every die kept)."),
+        Option("collect", "chip value", ("chip value", "chip count"),
+               "Each collecting die takes its face value in chip value (making change), "
+               "or that many chips, white first."),
+        Option("collect_after_closing", "same turn", ("same turn", "next turn"),
+               "A section closed this turn may collect with further dice this turn, or from the next "
+               "turn on."),
+        Option("most_chips_tie", "all tied score", ("all tied score", "nobody scores"),
+               "When several players share the highest chip value, each scores the point, or nobody does."),
+    ),
+    factory=RollersState,
+    rules="rollers.txt",
+    strategy=sensible_move,
+)
+RollersState.info = INFO

@@ -35,11 +35,13 @@ class GameView:
     def __init__(self, info: GameInfo) -> None:
         self.info = info
         self.page = 0
+        self.prefix: tuple[str, ...] = ()  # the words chosen so far when moves are grouped
         self._moves_key: tuple = ()
 
     def reset(self) -> None:
         """The state changed: drop selections."""
         self.page = 0
+        self.prefix = ()
 
     # --- words --------------------------------------------------------------------------------
     def describe(self, move: Move) -> str:
@@ -58,12 +60,55 @@ class GameView:
     def draw_choices(
         self, ui: Ui, rect: pygame.Rect, state: GameState, moves: Sequence[Move], actions: TableActions
     ) -> None:
-        """The legal moves as tappable buttons (paged)."""
+        """The legal moves as tappable buttons. When they do not fit on one page they are grouped by the
+        words they start with ("aim 6 ..."), so hundreds of moves take a few taps, not many pages."""
         key = tuple(str(m) for m in moves)
         if key != self._moves_key:
-            self._moves_key, self.page = key, 0
-        items = [(self.describe(m), (lambda m=m: actions.play(m)), f"move:{m}") for m in moves]
+            self._moves_key, self.page, self.prefix = key, 0, ()
+        words = {m: str(m).split() for m in moves}
+        fits = capacity(ui, rect)
+        prefix = self.prefix
+        while True:
+            chosen = [mv for mv in moves if tuple(words[mv][: len(prefix)]) == prefix]
+            groups: dict[str, int] = {}
+            exact = []
+            for mv in chosen:
+                rest = words[mv][len(prefix) :]
+                if rest:
+                    groups[rest[0]] = groups.get(rest[0], 0) + 1
+                else:
+                    exact.append(mv)
+            if len(chosen) <= fits or not groups:
+                break
+            if len(groups) == 1 and not exact:  # every move goes on the same way: skip the needless tap
+                prefix = (*prefix, next(iter(groups)))
+                continue
+            break
+        items: list[tuple[str, Callable[[], Any], str]] = []
+        if self.prefix:
+            items.append(("< All moves", self._set_prefix(()), "group:back"))
+        if len(chosen) <= fits or not groups:
+            items += [(self.describe(mv), (lambda mv=mv: actions.play(mv)), f"move:{mv}") for mv in chosen]
+        else:
+            items += [(self.describe(mv), (lambda mv=mv: actions.play(mv)), f"move:{mv}") for mv in exact]
+            for word, count in groups.items():
+                label = " ".join((*prefix, word))
+                items.append((f"{label} ... ({count})", self._set_prefix((*prefix, word)), "group:" + label))
         self.page = paged_buttons(ui, rect, items, self.page, lambda p: setattr(self, "page", p))
+
+    def _set_prefix(self, prefix: tuple[str, ...]) -> Callable[[], None]:
+        def go() -> None:
+            self.prefix, self.page = prefix, 0
+
+        return go
+
+
+def capacity(ui: Ui, rect: pygame.Rect, columns: int | None = None, height: int | None = None) -> int:
+    """How many buttons :func:`paged_buttons` shows on one page of ``rect`` without paging."""
+    m = ui.metrics
+    h = height or m.button_h
+    cols = columns or (2 if m.portrait and rect.width > 500 else 1)
+    return max(1, (rect.height + m.pad) // (h + m.pad)) * cols
 
 
 def paged_buttons(
