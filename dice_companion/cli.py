@@ -13,7 +13,9 @@ from companion import record
 from companion.errors import CompanionError, RecordError
 from companion.games import all_games, get_game
 from companion.store import Store, StoreError
+from dice_companion.device import EX_CONFIG, open_device
 from dice_companion.storage import open_store
+from hardware.config import ConfigError
 
 
 def default_db() -> Path:
@@ -55,9 +57,64 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
+def _size(text: str) -> tuple[int, int]:
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a size like 800x480") from None
+    return w, h
+
+
+def _headless(args: argparse.Namespace) -> bool:
+    """No screen at all and nothing asked for: the app then plays a game by itself and says so."""
+    return not (args.fullscreen or args.frames is not None or os.environ.get("SDL_VIDEODRIVER")
+                or os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
 def cmd_run(args: argparse.Namespace) -> int:
-    """The main job. Until the touchscreen app lands: a complete game in the terminal."""
-    return cmd_play(args)
+    """The main job: the touchscreen app with the device's configuration, controls and watchdog.
+
+    Without any display it drives the same app headless through a complete game (simulated camera
+    and players), printing each prompt, read and move and saving screenshots.
+    """
+    from ui.app import run_app
+    from ui.reader import NoCamera, SimulatedReader
+    from ui.settings import Settings
+
+    try:
+        dev = open_device(db=args.db)
+    except ConfigError as exc:
+        print(f"dice-companion: {exc}", file=sys.stderr)
+        return EX_CONFIG
+    try:
+        if dev.notice:
+            print(dev.notice, file=sys.stderr)
+        data = dev.data_dir
+        if _headless(args):
+            from ui.demo import show
+
+            os.environ["SDL_VIDEODRIVER"] = "dummy"
+            os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+            dev.notifier.ready("playing headless")
+            shots = data / "screens"
+            show(dev.store, sys.stdout, args.game, seed=args.seed, shots=shots, size=args.size)
+            print(f"screenshots in {shots}; on a machine with a screen the app opens in a window")
+            return 0
+        reader = SimulatedReader(args.seed) if args.camera == "sim" else NoCamera()
+        first = [True]
+
+        def on_frame() -> None:
+            if first[0]:
+                dev.notifier.ready("playing")
+                first[0] = False
+            dev.notifier.frame()
+
+        run_app(dev.store, reader, args.size, args.fullscreen, max_frames=args.frames,
+                settings=Settings.load(data / "ui-settings.json"), evidence_dir=data / "photos",
+                controls=dev.controls, on_frame=on_frame)
+        return 0
+    finally:
+        dev.close()
 
 
 def cmd_games(args: argparse.Namespace) -> int:
@@ -121,8 +178,18 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--db", type=Path, help=f"games database (default {default_db()})")
         return p
 
-    for name, func, help_text in (("run", cmd_run, "the main job"),
-                                  ("play", cmd_play, "play a game in the terminal with simulated dice")):
+    p = with_db(sub.add_parser("run", help="the main job: the touchscreen app"))
+    p.add_argument("--size", type=_size, default=(800, 480), help="window size: 800x480 or 720x1280")
+    p.add_argument("--fullscreen", action="store_true", help="fill the display (the Pi's touchscreen)")
+    p.add_argument("--camera", choices=("sim", "none"), default="sim",
+                   help="sim: simulated dice reads; none: dice entered by hand")
+    p.add_argument("--frames", type=int, default=None, help="stop after this many frames (tests)")
+    p.add_argument("--game", default="rollers", choices=list(all_games()),
+                   help="the game played when there is no screen at all")
+    p.add_argument("--seed", type=int, default=None)
+    p.set_defaults(func=cmd_run)
+
+    for name, func, help_text in (("play", cmd_play, "play a game in the terminal with simulated dice"),):
         p = with_db(sub.add_parser(name, help=help_text))
         p.add_argument("--game", default="rollers", choices=list(all_games()))
         p.add_argument("--players", help="comma-separated names")

@@ -3,6 +3,8 @@
 import json
 
 from companion import record
+from companion.record import replay
+from companion.store import Store
 from dice_companion.cli import main
 from tests.rollers_helpers import new_game, roll, turn
 
@@ -59,3 +61,19 @@ def test_referee_exits_2_on_an_unreadable_record(tmp_path, capsys):
     assert main(["referee", str(path)]) == 2
     assert "line 2" in capsys.readouterr().err
     assert main(["referee", str(tmp_path / "missing.jsonl")]) == 2
+
+
+def test_run_without_any_screen_plays_a_whole_game_through_the_app(tmp_path, monkeypatch, capsys):
+    for var in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER", "NOTIFY_SOCKET"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("DICE_COMPANION_DATA", str(tmp_path))
+    (tmp_path / "config.toml").write_text("# defaults\n")
+    monkeypatch.setenv("DICE_COMPANION_CONFIG", str(tmp_path / "config.toml"))
+    assert main(["run", "--seed", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "tapped:" in out and "Game over" in out
+    assert (tmp_path / "screens" / "end.png").is_file()
+    with Store(tmp_path / "games.sqlite3") as store:
+        (saved,) = store.games()
+        assert saved.finished
+        assert replay(store.events(saved.id)).is_over

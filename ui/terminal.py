@@ -21,8 +21,13 @@ def _scores(game: Game) -> str:
     return ", ".join(f"{name} {score:g}" for name, score in zip(state.players, state.scores(), strict=True))
 
 
-def play(game: Game, rng: random.Random, out: TextIO, max_steps: int = 100_000,
-         chooser: Callable[..., Move] | None = None) -> Game:
+def play(
+    game: Game,
+    rng: random.Random,
+    out: TextIO,
+    max_steps: int = 100_000,
+    chooser: Callable[..., Move] | None = None,
+) -> Game:
     """Play ``game`` to the end with simulated dice and players, narrating to ``out``."""
     info = game.state.info
     choose = chooser or info.strategy or random_choice
@@ -49,7 +54,9 @@ def play(game: Game, rng: random.Random, out: TextIO, max_steps: int = 100_000,
                 move = choose(state, moves, rng)
                 listed = ", ".join(map(str, moves[:MAX_LISTED]))
                 more = f" ... and {len(moves) - MAX_LISTED} more" if len(moves) > MAX_LISTED else ""
-                out.write(f"{req.prompt}\n  legal moves ({len(moves)}): {listed}{more}\n"
-                          f"  move: {move}\n  scores: {_scores(game)}\n")
+                out.write(
+                    f"{req.prompt}\n  legal moves ({len(moves)}): {listed}{more}\n"
+                    f"  move: {move}\n  scores: {_scores(game)}\n"
+                )
                 game.move(move)
     raise RuntimeError(f"the game did not end within {max_steps} steps")
