@@ -56,8 +56,10 @@ def speed() -> None:
     print(f"frames: {len(all_times)} (640x480, six dice per throw, {len(read_times)} throws read), one core")
     print(f"median per frame, watcher + reader: {statistics.median(all_times):.2f} ms")
     print(f"95th percentile per frame: {sorted(all_times)[int(0.95 * len(all_times))]:.2f} ms")
-    print(f"the frame that is read (watcher + full read): median {statistics.median(read_times):.1f} ms, "
-          f"max {max(read_times):.1f} ms")
+    print(
+        f"the frame that is read (watcher + full read): median {statistics.median(read_times):.1f} ms, "
+        f"max {max(read_times):.1f} ms"
+    )
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak memory (max RSS of this process): {peak:.0f} MB")
 
@@ -69,8 +71,12 @@ def accuracy() -> None:
 
     print(f"shared data: {SHARED}")
     photos = SHARED / "dice-photos"
-    for wanted in ("matteop65-webcam-d6/Valid", "epanemu-roboflow-d6/valid", "epanemu-roboflow-d6/test",
-                   "chase-d6-crops/test"):
+    for wanted in (
+        "matteop65-webcam-d6/Valid",
+        "epanemu-roboflow-d6/valid",
+        "epanemu-roboflow-d6/test",
+        "chase-d6-crops/test",
+    ):
         if not (photos / wanted).is_dir():
             print(f"absent (not scored): {wanted}")
     reader = DiceReader()
@@ -78,7 +84,10 @@ def accuracy() -> None:
     for name, items, role in standard_sets(SHARED):
         if role == "dev":
             # development folders: the even-indexed half was looked at while tuning, the odd half was not
-            for half, sel in (("even, dev", lambda i, it: i % 2 == 0), ("odd, held out", lambda i, it: i % 2 == 1)):
+            for half, sel in (
+                ("even, dev", lambda i, it: i % 2 == 0),
+                ("odd, held out", lambda i, it: i % 2 == 1),
+            ):
                 t = time.perf_counter()
                 s = evaluate(f"{name} ({half})", items(), reader, sel)
                 print(s.row(), f"{time.perf_counter() - t:.0f} s", flush=True)

@@ -13,12 +13,11 @@ companion.errors.ImpossibleRoll: a Standard six-sided die has no face '7' (its f
 
 from __future__ import annotations
 
-import tomllib
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 
+from companion.datafile import read_shipped, shipped_names
 from companion.errors import DataError, ImpossibleRoll
 
 
@@ -88,23 +87,14 @@ def parse_kinds(data: Mapping[str, object], origin: str) -> dict[str, DieKind]:
     return kinds
 
 
-def _data_files() -> Iterable[tuple[str, bytes]]:
-    root = resources.files("companion") / "data"
-    for entry in sorted(root.iterdir(), key=lambda p: p.name):
-        if entry.name == "dice.toml" or entry.name.endswith(".dice.toml"):
-            yield entry.name, entry.read_bytes()
-
-
 @cache
 def all_kinds() -> dict[str, DieKind]:
     """Every die kind shipped: ``dice.toml`` plus any ``*.dice.toml`` a game adds."""
     kinds: dict[str, DieKind] = {}
-    for name, raw in _data_files():
-        try:
-            data = tomllib.loads(raw.decode("utf-8"))
-        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-            raise DataError(f"{name}: not valid TOML: {exc}") from exc
-        for kind_id, kind in parse_kinds(data, name).items():
+    for name in shipped_names():
+        if name != "dice.toml" and not name.endswith(".dice.toml"):
+            continue
+        for kind_id, kind in parse_kinds(read_shipped(name), name).items():
             if kind_id in kinds:
                 raise DataError(f"{name}: die kind {kind_id!r} is defined twice")
             kinds[kind_id] = kind

@@ -166,7 +166,9 @@ class GameInfo:
     max_players: int
     options: tuple[Option, ...]
     factory: Callable[[tuple[str, ...], dict[str, Any]], GameState] = field(repr=False)
-    rules: str = ""
+    rules: str = ""  # the rulebook file name (in ../shared/rules/); decisions in docs/rules/
+    #: How simulated players choose (``make run`` without players, benchmarks): (state, moves, rng) -> move.
+    strategy: Callable[[Any, list[Move], Any], Move] | None = field(default=None, repr=False)
 
     def new(self, players: Sequence[str], options: Mapping[str, Any] | None = None) -> GameState:
         """A fresh state. Player names must be distinct and their count within the game's range."""

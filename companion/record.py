@@ -170,7 +170,7 @@ def loads(text: str) -> list[Event]:
     events: list[Event] = []
     for n, raw in enumerate(text.splitlines(), 1):
         if not raw.strip():
-            continue
+            raise RecordError("blank line inside the record", n)
         try:
             obj = json.loads(raw)
         except json.JSONDecodeError as exc:

@@ -111,11 +111,19 @@ class Store:
 
         state = get_game(game_id).new(players, options)
         now = _now()
-        cur = self._write("INSERT INTO games (game, players, created, updated) VALUES (?,?,?,?)",
-                          (game_id, json.dumps(list(state.players)), now, now))
-        gid = int(cur.lastrowid)
-        session = Game.new(game_id, state.players, state.options, sink=self.sink_for(gid))
-        return gid, session
+        start = Start(game_id, state.players, dict(state.options))
+        body = json.dumps({"seq": 0, **record.to_json(start)}, ensure_ascii=False)
+        try:  # the game and its start event in one transaction: a crash never leaves a game without one
+            with self._db:
+                self._db.execute("BEGIN IMMEDIATE")
+                cur = self._db.execute("INSERT INTO games (game, players, created, updated) VALUES (?,?,?,?)",
+                                       (game_id, json.dumps(list(state.players)), now, now))
+                gid = int(cur.lastrowid)
+                self._db.execute("INSERT INTO events (game_id, seq, at, body) VALUES (?,?,?,?)",
+                                 (gid, 0, now, body))
+        except sqlite3.Error as exc:
+            raise StoreError(f"could not save the new game to {self.path}: {exc}") from exc
+        return gid, Game([start], sink=self.sink_for(gid))
 
     def mark_finished(self, game_id: int, finished: bool = True) -> None:
         self._write("UPDATE games SET finished=? WHERE id=?", (int(finished), game_id))

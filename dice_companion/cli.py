@@ -1,19 +1,231 @@
-"""The ``dice-companion`` command."""
+"""The ``dice-companion`` command: the composition root wiring core, vision, hardware and ui."""
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import random
 import sys
+from pathlib import Path
 
+from companion import record
+from companion.errors import CompanionError, RecordError
+from companion.games import all_games, get_game
+from companion.store import Store, StoreError
+from dice_companion.device import EX_CONFIG, open_device
+from dice_companion.storage import open_store
+from hardware.config import ConfigError
 from vision import commands as vision_commands
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="dice-companion")
+def default_db() -> Path:
+    """The games database: ``$DICE_COMPANION_DATA/games.sqlite3`` or the XDG data directory."""
+    base = os.environ.get("DICE_COMPANION_DATA") or os.environ.get("STATE_DIRECTORY")
+    if not base:
+        xdg = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+        base = str(Path(xdg) / "dice-companion")
+    return Path(base) / "games.sqlite3"
+
+
+def _open_store(args: argparse.Namespace) -> Store:
+    """The games database; a damaged file is set aside (and said so) rather than refused."""
+    opened = open_store(args.db or default_db())
+    if opened.notice:
+        print(opened.notice, file=sys.stderr)
+    return opened.store
+
+
+# --- commands -------------------------------------------------------------------------------
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    """Play a game in the terminal with simulated dice and players, saved like any other."""
+    from ui.terminal import play
+
+    info = get_game(args.game)
+    default_players = ["Anna", "Ben", "Chloe", "Dan"][: max(2, info.min_players)]
+    players = args.players.split(",") if args.players else default_players
+    with _open_store(args) as store:
+        if args.resume is not None:
+            game = store.resume(args.resume)
+            gid = args.resume
+        else:
+            gid, game = store.create(info.id, players, dict(kv.split("=", 1) for kv in args.option))
+        play(game, random.Random(args.seed), sys.stdout)
+        store.mark_finished(gid, game.state.is_over)
+        print(f"saved as game {gid} in {store.path}")
+    return 0
+
+
+def _size(text: str) -> tuple[int, int]:
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a size like 800x480") from None
+    return w, h
+
+
+def _headless(args: argparse.Namespace) -> bool:
+    """No screen at all and nothing asked for: the app then plays a game by itself and says so."""
+    return not (args.fullscreen or args.frames is not None or os.environ.get("SDL_VIDEODRIVER")
+                or os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    """The main job: the touchscreen app with the device's configuration, controls and watchdog.
+
+    Without any display it drives the same app headless through a complete game (simulated camera
+    and players), printing each prompt, read and move and saving screenshots.
+    """
+    from ui.app import run_app
+    from ui.reader import NoCamera, SimulatedReader
+    from ui.settings import Settings
+
+    try:
+        dev = open_device(db=args.db)
+    except ConfigError as exc:
+        print(f"dice-companion: {exc}", file=sys.stderr)
+        return EX_CONFIG
+    try:
+        if dev.notice:
+            print(dev.notice, file=sys.stderr)
+        data = dev.data_dir
+        if _headless(args):
+            from ui.demo import show
+
+            os.environ["SDL_VIDEODRIVER"] = "dummy"
+            os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+            dev.notifier.ready("playing headless")
+            shots = data / "screens"
+            show(dev.store, sys.stdout, args.game, seed=args.seed, shots=shots, size=args.size)
+            print(f"screenshots in {shots}; on a machine with a screen the app opens in a window")
+            return 0
+        reader = SimulatedReader(args.seed) if args.camera == "sim" else NoCamera()
+        first = [True]
+
+        def on_frame() -> None:
+            if first[0]:
+                dev.notifier.ready("playing")
+                first[0] = False
+            dev.notifier.frame()
+
+        run_app(dev.store, reader, args.size, args.fullscreen, max_frames=args.frames,
+                settings=Settings.load(data / "ui-settings.json"), evidence_dir=data / "photos",
+                controls=dev.controls, on_frame=on_frame)
+        return 0
+    finally:
+        dev.close()
+
+
+def cmd_games(args: argparse.Namespace) -> int:
+    with _open_store(args) as store:
+        saved = store.games()
+        if args.json:
+            for g in saved:
+                print(json.dumps({"id": g.id, "game": g.game, "players": list(g.players),
+                                  "created": g.created, "updated": g.updated,
+                                  "finished": g.finished, "events": g.events}))
+            return 0
+        if not saved:
+            print(f"no saved games in {store.path}")
+        for g in saved:
+            status = "finished" if g.finished else "in progress"
+            print(f"{g.id:>4}  {g.game:<14} {', '.join(g.players):<30} {g.events:>5} events  "
+                  f"{status:<11}  {g.updated}")
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    with _open_store(args) as store:
+        sys.stdout.write(store.export(args.id))
+    return 0
+
+
+def cmd_referee(args: argparse.Namespace) -> int:
+    from companion.referee import judge
+
+    try:
+        text = Path(args.record).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        return _fail(args, 2, f"cannot read {args.record}: {exc}")
+    try:
+        events = record.loads(text)
+    except RecordError as exc:
+        return _fail(args, 2, f"{args.record}: {exc}", line=exc.line)
+    verdict = judge(events)
+    if args.json:
+        print(json.dumps(verdict, ensure_ascii=False))
+    else:
+        print(verdict["text"])
+    return 0 if verdict["ok"] else 1
+
+
+def _fail(args: argparse.Namespace, code: int, message: str, line: int | None = None) -> int:
+    if getattr(args, "json", False):
+        print(json.dumps({"ok": False, "error": message, "line": line}))
+    print(f"dice-companion: {message}", file=sys.stderr)
+    return code
+
+
+# --- parser ---------------------------------------------------------------------------------
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="dice-companion", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
+
+    def with_db(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
+        p.add_argument("--db", type=Path, help=f"games database (default {default_db()})")
+        return p
+
+    p = with_db(sub.add_parser("run", help="the main job: the touchscreen app"))
+    p.add_argument("--size", type=_size, default=(800, 480), help="window size: 800x480 or 720x1280")
+    p.add_argument("--fullscreen", action="store_true", help="fill the display (the Pi's touchscreen)")
+    p.add_argument("--camera", choices=("sim", "none"), default="sim",
+                   help="sim: simulated dice reads; none: dice entered by hand")
+    p.add_argument("--frames", type=int, default=None, help="stop after this many frames (tests)")
+    p.add_argument("--game", default="rollers", choices=list(all_games()),
+                   help="the game played when there is no screen at all")
+    p.add_argument("--seed", type=int, default=None)
+    p.set_defaults(func=cmd_run)
+
+    for name, func, help_text in (("play", cmd_play, "play a game in the terminal with simulated dice"),):
+        p = with_db(sub.add_parser(name, help=help_text))
+        p.add_argument("--game", default="rollers", choices=list(all_games()))
+        p.add_argument("--players", help="comma-separated names")
+        p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
+        p.add_argument("--seed", type=int, default=None)
+        p.add_argument("--resume", type=int, metavar="ID", help="continue a saved game")
+        p.set_defaults(func=func)
+
+    p = with_db(sub.add_parser("games", help="list saved games"))
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_games)
+
+    p = with_db(sub.add_parser("export", help="print a saved game's record (JSON Lines)"))
+    p.add_argument("id", type=int)
+    p.set_defaults(func=cmd_export)
+
     vision_commands.register(sub)
-    args = parser.parse_args(argv)
-    return args.func(args)
+
+    p = sub.add_parser("referee", help="replay a record: the state, whose turn, the legal moves")
+    p.add_argument("record")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_referee)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except (StoreError, RecordError) as exc:
+        print(f"dice-companion: {exc}", file=sys.stderr)
+        return 2
+    except CompanionError as exc:
+        print(f"dice-companion: {exc}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

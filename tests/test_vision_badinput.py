@@ -38,7 +38,7 @@ def bad_files(tmp_path: Path) -> dict[str, Path]:
     files["empty"].write_bytes(b"")
     files["random"].write_bytes(rng.integers(0, 256, 5000, dtype=np.uint8).tobytes())
     files["text"].write_text("not an image")
-    ok, jpg = cv2.imencode(".jpg", SimulatedCamera(seed=1).render([]))
+    _ok, jpg = cv2.imencode(".jpg", SimulatedCamera(seed=1).render([]))
     files["truncated"].write_bytes(jpg.tobytes()[:300])
     files["huge"].write_bytes(_png_header_only(100_000, 100_000))
     return files

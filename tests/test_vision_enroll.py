@@ -16,8 +16,12 @@ from vision.reader import DiceReader
 from vision.simcam import SimulatedCamera
 from vision.types import VisionError
 
-CLUB = DieKind("club-green", "Club die", tuple(Face(x) for x in ("2", "5", "triangle", "dots2", "curve", "dotted-curve")))
-DISCO = DieKind("disco-white", "Disco die", tuple(Face(x) for x in ("yellow", "green", "blue", "pink", "orange", "any")))
+CLUB = DieKind(
+    "club-green", "Club die", tuple(Face(x) for x in ("2", "5", "triangle", "dots2", "curve", "dotted-curve"))
+)
+DISCO = DieKind(
+    "disco-white", "Disco die", tuple(Face(x) for x in ("yellow", "green", "blue", "pink", "orange", "any"))
+)
 KINDS = ["rollers-purple", "rollers-black", CLUB, DISCO, "d6"]
 
 

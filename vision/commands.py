@@ -35,7 +35,9 @@ def register(subparsers: Any) -> None:
     p.add_argument("--json", action="store_true", help="JSON lines output (the default)")
     p.add_argument("--timeout", type=float, default=5.0, help="seconds without a frame before giving up")
     p.add_argument("--frames", type=int, default=None, help="stop after this many frames")
-    p.add_argument("video", metavar="VIDEO", help="video file, folder of frames, camera number, 'pi' or 'sim'")
+    p.add_argument(
+        "video", metavar="VIDEO", help="video file, folder of frames, camera number, 'pi' or 'sim'"
+    )
     p.set_defaults(func=cmd_watch)
 
     p = subparsers.add_parser("enroll", help="learn dice from photos DIR/<die id>/<face>/*.jpg")

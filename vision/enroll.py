@@ -17,7 +17,6 @@ Sets are stored as ``<name>.npz`` under :func:`sets_dir`.
 from __future__ import annotations
 
 import json
-import math
 import os
 import re
 from dataclasses import dataclass, field
@@ -37,7 +36,8 @@ SUFFIXES = {".jpg", ".jpeg", ".png"}
 
 
 def data_dir() -> Path:
-    """``$DICE_COMPANION_DATA``, else ``$XDG_DATA_HOME/dice-companion``, else ``~/.local/share/dice-companion``."""
+    """``$DICE_COMPANION_DATA``, else ``$XDG_DATA_HOME/dice-companion``,
+    else ``~/.local/share/dice-companion``."""
     env = os.environ.get("DICE_COMPANION_DATA")
     if env:
         return Path(env)
@@ -161,8 +161,10 @@ class EnrolledSet:
             colour_pen = max(0.0, dist - tol) / tol * 0.3
             for label, patches in die.faces.items():
                 # shape (correlation) and the colour of the print (disco faces differ by colour only)
-                s = max(_ncc(patch, p) - max(0.0, float(np.linalg.norm(ink - ink_colour(p))) - 10) / 40
-                        for p in patches)
+                s = max(
+                    _ncc(patch, p) - max(0.0, float(np.linalg.norm(ink - ink_colour(p))) - 10) / 40
+                    for p in patches
+                )
                 scores.append((s - colour_pen, die.id, label))
         if not scores:
             return None
@@ -185,7 +187,9 @@ class EnrolledSet:
             return None
         value = _face_number(die_id, label)
         status = OK if conf >= OK_CONFIDENCE else UNCERTAIN
-        return DieReading(die_id, label, value, conf, cand.center, status, [f"match {best:.2f} margin {margin:.2f}"])
+        return DieReading(
+            die_id, label, value, conf, cand.center, status, [f"match {best:.2f} margin {margin:.2f}"]
+        )
 
     def dices(self, die_id: str) -> EnrolledDie:
         return self.dice[die_id]
@@ -228,8 +232,13 @@ class EnrolledSet:
                 dice = {}
                 for die_id, d in meta["dice"].items():
                     faces = {label: list(z[key].astype(np.float32)) for label, key in d["faces"].items()}
-                    dice[die_id] = EnrolledDie(die_id, np.array(d["body"], np.float32), float(d["spread"]),
-                                               faces, {k: int(v) for k, v in d["pip_faces"].items()})
+                    dice[die_id] = EnrolledDie(
+                        die_id,
+                        np.array(d["body"], np.float32),
+                        float(d["spread"]),
+                        faces,
+                        {k: int(v) for k, v in d["pip_faces"].items()},
+                    )
         except (OSError, ValueError, KeyError, TypeError) as exc:
             raise VisionError(f"enrolled set {name!r} is damaged ({path}): {exc}") from exc
         return cls(meta["name"], dice)

@@ -106,7 +106,9 @@ def crops(folder: Path) -> Iterator[Item]:
 PIP_KINDS = {"std-white", "std-red"}
 
 
-def throwbench(root: Path, labels_file: str = "throws/labels.jsonl", with_set: bool = False) -> Iterator[Item]:
+def throwbench(
+    root: Path, labels_file: str = "throws/labels.jsonl", with_set: bool = False
+) -> Iterator[Item]:
     """Rendered throws; without a set only standard pipped dice are expected (as ``d6``)."""
     for line in (root / labels_file).read_text().splitlines():
         if not line.strip():
@@ -149,7 +151,8 @@ def score_item(item: Item, readings: list[DieReading], score: Score) -> None:
         if not correct:
             score.wrong += 1
             score.errors.append(
-                f"{item.path.name}: {lab.die}:{lab.face} read as {best.die}:{best.face} {best.status} {best.confidence:.2f}"
+                f"{item.path.name}: {lab.die}:{lab.face} read as {best.die}:{best.face} "
+                f"{best.status} {best.confidence:.2f}"
             )
             if best.status == OK:
                 score.silent += 1

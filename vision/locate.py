@@ -77,7 +77,7 @@ def _candidate(mask: np.ndarray, x0: int, y0: int, contour: np.ndarray) -> Candi
     sq = min(w, h) / max(w, h)
     box = cv2.boxPoints(((cx, cy), (w, h), ang)).astype(np.float32)
     side = math.sqrt(area)
-    return Candidate((cx + x0, cy + y0), side, box + (x0, y0), ang, mask, (x0, y0), sq, solidity)
+    return Candidate((cx + x0, cy + y0), side, (*box, x0, y0), ang, mask, (x0, y0), sq, solidity)
 
 
 def _split(comp: np.ndarray, single_area: float) -> list[np.ndarray]:

@@ -191,7 +191,9 @@ def _score(group: list[Pip], side: float, centre: tuple[float, float]) -> tuple[
     return n, max(0.0, min(1.0, conf)), f"err={err:.2f} off={off:.2f} d={d:.2f} rnd={rnd:.2f}"
 
 
-def _unexplained(diff: np.ndarray, inner: np.ndarray, group: list[Pip], centre: np.ndarray, side: float) -> float:
+def _unexplained(
+    diff: np.ndarray, inner: np.ndarray, group: list[Pip], centre: np.ndarray, side: float
+) -> float:
     """Pip-like contrast on this face that the pips read do not explain (missed pips), in pip areas."""
     contrast = float(np.mean([p.contrast for p in group]))
     h, w = diff.shape
@@ -213,7 +215,9 @@ def face_region(lab: np.ndarray, mask: np.ndarray, side: float) -> np.ndarray:
         core = mask
     ref = np.median(lab[core > 0].reshape(-1, 3).astype(np.float32), axis=0)
     d = lab.astype(np.float32) - ref
-    close = ((np.abs(d[:, :, 0]) < 30) & (np.hypot(d[:, :, 1], d[:, :, 2]) < 18) & (mask > 0)).astype(np.uint8)
+    close = ((np.abs(d[:, :, 0]) < 30) & (np.hypot(d[:, :, 1], d[:, :, 2]) < 18) & (mask > 0)).astype(
+        np.uint8
+    )
     n, labels, stats, _ = cv2.connectedComponentsWithStats(close)
     if n <= 1:
         return mask
@@ -243,7 +247,9 @@ def read_pips(crop: np.ndarray, mask: np.ndarray | None, side: float) -> PipRead
     chroma = np.linalg.norm(ab - np.median(ab[inner > 0], axis=0), axis=2)
     best = PipRead(None, 0.0, [], None, "no pips")
     m = cv2.moments(mask, binaryImage=True)
-    centre = (m["m10"] / m["m00"], m["m01"] / m["m00"]) if m["m00"] else (crop.shape[1] / 2, crop.shape[0] / 2)
+    centre = (
+        (m["m10"] / m["m00"], m["m01"] / m["m00"]) if m["m00"] else (crop.shape[1] / 2, crop.shape[0] / 2)
+    )
     for polarity in (1.0, -1.0):
         diff = polarity * (light - body)
         diff = np.maximum(diff, 0) + 0.5 * chroma * (diff > 8)

@@ -26,7 +26,7 @@ def crop_candidate(image: np.ndarray, cand: Candidate, pad: float = 0.15) -> Cro
     """The candidate's pixels with a little margin, and its mask in the same frame."""
     mh, mw = cand.mask.shape
     x0, y0 = cand.origin
-    p = int(round(pad * cand.side))
+    p = round(pad * cand.side)
     h, w = image.shape[:2]
     xa, ya = max(0, x0 - p), max(0, y0 - p)
     xb, yb = min(w, x0 + mw + p), min(h, y0 + mh + p)
@@ -123,11 +123,15 @@ class DiceReader:
         cand = _candidate(mask, 0, 0, max(cs, key=cv2.contourArea)) if cs else None
         if cand is None:
             return []
-        cand.mask = cv2.drawContours(np.zeros((h, w), np.uint8), [cv2.convexHull(max(cs, key=cv2.contourArea))], -1, 255, -1)
+        cand.mask = cv2.drawContours(
+            np.zeros((h, w), np.uint8), [cv2.convexHull(max(cs, key=cv2.contourArea))], -1, 255, -1
+        )
         r = self.read_candidate(image, cand, allow_crooked=False)
         return [r] if r is not None else []
 
-    def read_candidate(self, image: np.ndarray, cand: Candidate, allow_crooked: bool = True) -> DieReading | None:
+    def read_candidate(
+        self, image: np.ndarray, cand: Candidate, allow_crooked: bool = True
+    ) -> DieReading | None:
         crop = crop_candidate(image, cand)
         pr = read_pips(crop.image, crop.mask, cand.side)
         if self._estimated_bg and body_contrast(image, cand) < 12:

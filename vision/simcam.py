@@ -94,7 +94,9 @@ def render_face(kind_or_id: str | DieKind, label: str, size: int = 64) -> np.nda
     word = label.lower()
     if word in COLOURS:
         cv2.circle(img, (round(c), round(c)), round(size * 0.3), COLOURS[word], -1, cv2.LINE_AA)
-        cv2.circle(img, (round(c), round(c)), round(size * 0.3), (60, 60, 60), max(1, size // 32), cv2.LINE_AA)
+        cv2.circle(
+            img, (round(c), round(c)), round(size * 0.3), (60, 60, 60), max(1, size // 32), cv2.LINE_AA
+        )
     elif word == "star":
         pts = []
         for i in range(10):
@@ -106,8 +108,17 @@ def render_face(kind_or_id: str | DieKind, label: str, size: int = 64) -> np.nda
         tri = np.array([[c, size * 0.18], [size * 0.2, size * 0.78], [size * 0.8, size * 0.78]])
         cv2.fillPoly(img, [np.round(tri).astype(np.int32)], ink, cv2.LINE_AA)
     elif word in ("curve", "dotted-curve"):
-        cv2.ellipse(img, (round(c), round(size * 0.7)), (round(size * 0.3), round(size * 0.3)), 0, 180, 360, ink,
-                    max(2, size // 12), cv2.LINE_AA)
+        cv2.ellipse(
+            img,
+            (round(c), round(size * 0.7)),
+            (round(size * 0.3), round(size * 0.3)),
+            0,
+            180,
+            360,
+            ink,
+            max(2, size // 12),
+            cv2.LINE_AA,
+        )
         if word == "dotted-curve":
             cv2.circle(img, (round(c), round(size * 0.62)), max(2, size // 12), ink, -1, cv2.LINE_AA)
     elif word == "zap":
@@ -169,7 +180,9 @@ class SimulatedCamera:
     def kind(self, kind_id: str) -> DieKind:
         return self.kinds.get(kind_id) or die_kind(kind_id)
 
-    def random_scene(self, kinds: Sequence[str | DieKind], faces: Sequence[str] | None = None) -> list[SimDie]:
+    def random_scene(
+        self, kinds: Sequence[str | DieKind], faces: Sequence[str] | None = None
+    ) -> list[SimDie]:
         """Dice of ``kinds`` at random non-overlapping places, random faces unless given."""
         out: list[SimDie] = []
         margin = self.die_px * 1.2
@@ -219,7 +232,9 @@ class SimulatedCamera:
         if hand is not None:
             hx, hy = hand
             cv2.ellipse(canvas, (round(hx), round(hy)), (120, 80), 30, 0, 360, (120, 150, 205), -1)
-            cv2.rectangle(canvas, (round(hx), round(hy) - 45), (self.w + 200, round(hy) + 45), (110, 140, 195), -1)
+            cv2.rectangle(
+                canvas, (round(hx), round(hy) - 45), (self.w + 200, round(hy) + 45), (110, 140, 195), -1
+            )
         if blur > 0:
             k = max(3, int(blur) | 1)
             canvas = cv2.blur(canvas, (k, 1))
@@ -247,7 +262,15 @@ class SimulatedCamera:
                 kind = self.kind(d.kind)
                 face = kind.labels[int(self.rng.integers(len(kind.labels)))]
                 e = 1 - (1 - t) ** 2
-                moving.append(replace(d, face=face, x=sx + (d.x - sx) * e, y=sy + (d.y - sy) * e, angle=d.angle + 300 * (1 - t)))
+                moving.append(
+                    replace(
+                        d,
+                        face=face,
+                        x=sx + (d.x - sx) * e,
+                        y=sy + (d.y - sy) * e,
+                        angle=d.angle + 300 * (1 - t),
+                    )
+                )
             yield SimFrame(self.render(moving, blur=8 * (1 - t)), "moving", tuple(moving))
         for _ in range(still):
             yield SimFrame(self.render(final), "still", tuple(final))

@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -94,7 +95,6 @@ class VideoFileSource:
             return frame
         return self._next()
 
-
     def close(self) -> None:
         self.cap.release()
 
@@ -106,8 +106,12 @@ class LiveSource:
     ``max_failures`` consecutive failed grabs mean the camera is lost.
     """
 
-    def __init__(self, grab: Callable[[], np.ndarray | None], close: Callable[[], None] | None = None,
-                 max_failures: int = 30) -> None:
+    def __init__(
+        self,
+        grab: Callable[[], np.ndarray | None],
+        close: Callable[[], None] | None = None,
+        max_failures: int = 30,
+    ) -> None:
         self._grab = grab
         self._close = close
         self._max_failures = max_failures
@@ -161,10 +165,8 @@ class LiveSource:
     def close(self) -> None:
         self._stop = True
         if self._close is not None:
-            try:
+            with contextlib.suppress(Exception):
                 self._close()
-            except Exception:
-                pass
 
 
 def capture_source(device: int | str = 0, size: tuple[int, int] = (640, 480)) -> LiveSource:
@@ -194,11 +196,15 @@ def picamera_source(size: tuple[int, int] = (640, 480), warmup_s: float = 1.0) -
     try:
         from picamera2 import Picamera2  # type: ignore[import-not-found]
     except ImportError as exc:
-        raise SourceError("picamera2 is not installed (on Raspberry Pi OS: sudo apt install python3-picamera2)") from exc
+        raise SourceError(
+            "picamera2 is not installed (on Raspberry Pi OS: sudo apt install python3-picamera2)"
+        ) from exc
     try:
         cam = Picamera2()
         config = cam.create_video_configuration(
-            main={"size": size, "format": "RGB888"}, buffer_count=2, queue=False,
+            main={"size": size, "format": "RGB888"},
+            buffer_count=2,
+            queue=False,
             controls={"FrameDurationLimits": (33333, 33333)},
         )
         cam.configure(config)

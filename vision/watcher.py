@@ -21,7 +21,14 @@ from vision.reader import DiceReader
 from vision.tray import TrayModel, small_copy
 from vision.types import DieReading
 
-EMPTY, MOVING, SETTLED, READ, REMOVED, CALIBRATING = "empty", "moving", "settled", "read", "removed", "calibrating"
+EMPTY, MOVING, SETTLED, READ, REMOVED, CALIBRATING = (
+    "empty",
+    "moving",
+    "settled",
+    "read",
+    "removed",
+    "calibrating",
+)
 
 
 @dataclass(slots=True)
@@ -34,7 +41,11 @@ class Throw:
     image: np.ndarray = field(repr=False)
 
     def to_json(self) -> dict[str, object]:
-        return {"frame": self.frame, "settled_frame": self.settled_frame, "dice": [d.to_json() for d in self.dice]}
+        return {
+            "frame": self.frame,
+            "settled_frame": self.settled_frame,
+            "dice": [d.to_json() for d in self.dice],
+        }
 
 
 @dataclass(slots=True)
@@ -140,7 +151,7 @@ class ThrowWatcher:
 
     def _hand(self, fg: np.ndarray) -> bool:
         """A blob far bigger than any die, or a big one entering from the frame edge."""
-        n, labels, stats, _ = cv2.connectedComponentsWithStats(fg)
+        n, _labels, stats, _ = cv2.connectedComponentsWithStats(fg)
         h, w = fg.shape
         big = self.hand_fraction * h * w
         for i in range(1, n):

@@ -1,0 +1,162 @@
+"""Touchscreen app figures: frame time with the camera preview, tap to visible response, start to first
+frame, peak memory. Headless (SDL dummy driver): the drawing is the same, only the final copy to the
+panel is skipped.
+
+Run: .venv/bin/python bench/bench_ui.py
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import resource
+import statistics
+import subprocess
+import sys
+import time
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+import numpy as np
+import pygame
+
+from companion.protocol import ChooseMove, RollDice
+from companion.store import Store
+from ui.app import LANDSCAPE, PORTRAIT, App
+from ui.driver import Driver
+from ui.reader import SimulatedReader
+from ui.settings import Settings
+
+FRAMES = 300
+
+
+class CameraLike(SimulatedReader):
+    """A fresh 640x480 frame on every call, as a camera delivers them."""
+
+    def __init__(self) -> None:
+        super().__init__(1, (640, 480))
+        rng = np.random.default_rng(0)
+        self.frames = [rng.integers(0, 255, (480, 640, 3), dtype=np.uint8) for _ in range(8)]
+        self.k = 0
+
+    def preview(self) -> np.ndarray:
+        self.k += 1
+        return self.frames[self.k % len(self.frames)].copy()  # a new array each frame
+
+
+def ms(values: list[float]) -> str:
+    v = sorted(values)
+    return (
+        f"median {statistics.median(v) * 1000:.2f} ms, p95 {v[int(len(v) * 0.95)] * 1000:.2f} ms, "
+        f"max {v[-1] * 1000:.2f} ms"
+    )
+
+
+def to_table(size: tuple[int, int]) -> tuple[App, Driver]:
+    app = App(Store(":memory:"), CameraLike(), size, settings=Settings(sound=False))
+    d = Driver(app)
+    d.tap("home:new")
+    d.tap("game:rollers")
+    while app.screen.name == "newgame":
+        d.tap("newgame:next")
+    return app, d
+
+
+def frame_times(app: App, n: int = FRAMES) -> list[float]:
+    out = []
+    for _ in range(n):
+        t = time.perf_counter()
+        app.step()
+        out.append(time.perf_counter() - t)
+    return out
+
+
+def bench_frames(size: tuple[int, int]) -> None:
+    app, d = to_table(size)
+    assert isinstance(app.screen.game.state.request(), RollDice)
+    print(f"frame {size[0]}x{size[1]}, live 640x480 camera preview (roll-off): {ms(frame_times(app))}")
+    d.tap("dice:read")
+    d.tap("dice:confirm")
+    d.tap("dice:read")
+    print(f"frame {size[0]}x{size[1]}, read frame with 6 dice outlined:        {ms(frame_times(app))}")
+    d.tap("dice:confirm")
+    assert isinstance(app.screen.game.state.request(), ChooseMove)
+    print(f"frame {size[0]}x{size[1]}, Rollers board, keep or stop:             {ms(frame_times(app))}")
+    pygame.display.quit()
+
+
+def bench_taps() -> None:
+    app, d = to_table(LANDSCAPE)
+    d.tap("dice:read")
+    d.tap("dice:confirm")
+    d.tap("dice:read")
+    d.tap("dice:confirm")
+    state = app.screen.game.state
+    slot = next(iter(state.showing))
+    w = d.find(f"keep:{slot}")
+    press, response = [], []
+    for _ in range(100):
+        t = time.perf_counter()
+        pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=w.rect.center, button=1, touch=True))
+        app.step()  # the finger-down frame shows the press
+        press.append(time.perf_counter() - t)
+        before = slot in app.screen.view.keep
+        t = time.perf_counter()
+        pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=w.rect.center, button=1, touch=True))
+        app.step()  # the finger-up frame shows the die kept or released
+        response.append(time.perf_counter() - t)
+        assert (slot in app.screen.view.keep) != before
+    print(f"tap: finger down to press shown:          {ms(press)}")
+    print(f"tap: finger up to die kept/released shown: {ms(response)}")
+    d.tap("rollers:roll")
+    reads = []
+    for _ in range(30):
+        w = d.find("dice:read")
+        pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=w.rect.center, button=1, touch=True))
+        app.step()
+        t = time.perf_counter()
+        pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=w.rect.center, button=1, touch=True))
+        app.step()
+        reads.append(time.perf_counter() - t)
+    print(f"tap: 'Read dice' to read dice shown (simulated reader): {ms(reads)}")
+    pygame.display.quit()
+
+
+CHILD = """
+import os, sys, time
+os.environ["SDL_VIDEODRIVER"] = "dummy"
+from companion.store import Store
+from ui.app import run_app
+from ui.reader import SimulatedReader
+run_app(Store(":memory:"), SimulatedReader(1), (800, 480), max_frames=1)
+print("first-frame", flush=True)
+"""
+
+
+def bench_start(runs: int = 5) -> None:
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        out = subprocess.run([sys.executable, "-c", CHILD], capture_output=True, text=True, check=True)
+        assert "first-frame" in out.stdout
+        times.append(time.perf_counter() - t)
+    print(
+        f"start to first frame (new process, imports included, to exit): median "
+        f"{statistics.median(times):.2f} s, max {max(times):.2f} s over {runs} runs"
+    )
+
+
+def main() -> None:
+    random.seed(0)
+    print("machine: shared 2-core x86_64 dev box, SDL dummy video driver")
+    bench_frames(LANDSCAPE)
+    bench_frames(PORTRAIT)
+    bench_taps()
+    bench_start()
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"peak memory (max RSS of this process, both sizes, 8 camera frames held): {peak:.0f} MB")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,36 @@
+"""The editable data files shipped in ``companion/data`` (TOML): reading them with errors that name
+the file, so a player who edits one to match their copy of a game is told what is wrong and where.
+
+>>> parse_toml("faces = [", "my.toml")  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+companion.errors.DataError: my.toml: not valid TOML: ...
+"""
+
+from __future__ import annotations
+
+import tomllib
+from importlib import resources
+from typing import Any
+
+from companion.errors import DataError
+
+
+def parse_toml(text: str | bytes, origin: str) -> dict[str, Any]:
+    """Parse TOML text (or UTF-8 bytes); :class:`DataError` names ``origin`` and the problem."""
+    try:
+        return tomllib.loads(text.decode("utf-8") if isinstance(text, bytes) else text)
+    except UnicodeDecodeError as exc:
+        raise DataError(f"{origin}: not UTF-8 text: {exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise DataError(f"{origin}: not valid TOML: {exc}") from None
+
+
+def shipped_names() -> list[str]:
+    """The names of the files in ``companion/data``, sorted."""
+    return sorted(entry.name for entry in (resources.files("companion") / "data").iterdir())
+
+
+def read_shipped(name: str) -> dict[str, Any]:
+    """The parsed TOML of the shipped data file ``name``."""
+    return parse_toml((resources.files("companion") / "data" / name).read_bytes(), name)

@@ -1,0 +1,174 @@
+"""End of game: who won, final scores, the score history as a chart, where the record is saved."""
+
+from __future__ import annotations
+
+import logging
+
+import pygame
+
+from companion.errors import CompanionError
+from companion.protocol import GameOver
+from companion.session import Game
+from ui import theme
+from ui.app import App, Screen
+from ui.screens.common import header, player_label
+from ui.theme import PlayerColour, colour_named
+from ui.timeline import timeline
+from ui.widgets import Ui
+
+log = logging.getLogger(__name__)
+
+
+class EndScreen(Screen):
+    name = "end"
+
+    def __init__(self, app: App, game_id: int, game: Game) -> None:
+        super().__init__(app)
+        self.gid = game_id
+        self.game = game
+        start, steps = timeline(game.events)
+        self.series = [start, *(s.scores for s in steps)]
+        req = game.state.request()
+        self.prompt = req.prompt if isinstance(req, GameOver) else "Game stopped"
+        self.winners = req.winners if isinstance(req, GameOver) else ()
+
+    def colour(self, player: int) -> PlayerColour:
+        chosen = self.app.settings.colours.get(self.game.state.players[player])
+        return colour_named(chosen) if chosen else theme.PALETTE[player % len(theme.PALETTE)]
+
+    def undo_last(self) -> None:
+        try:
+            self.game.undo()
+            self.app.store.mark_finished(self.gid, False)
+        except CompanionError as exc:
+            self.app.message("Cannot undo", str(exc))
+            return
+        from ui.screens.table import TableScreen
+
+        self.app.go(TableScreen(self.app, self.gid, self.game))
+
+    def again(self) -> None:
+        from ui.screens.newgame import NewGameScreen
+
+        s = self.game.start
+        screen = NewGameScreen(self.app, s.game, list(s.players), dict(s.options))
+        screen.step = 1
+        self.app.go(screen)
+
+    def home(self) -> None:
+        from ui.screens.home import HomeScreen
+
+        self.app.go(HomeScreen(self.app))
+
+    back = home
+
+    def draw(self, ui: Ui) -> None:
+        m = ui.metrics
+        area = header(ui, f"Game over: {self.prompt}")
+        buttons_y = area.bottom - m.button_h
+        body = pygame.Rect(area.x, area.y, area.width, buttons_y - area.y - m.pad)
+        if m.portrait:
+            scores = pygame.Rect(body.x, body.y, body.width, 80 + 56 * len(self.game.state.players))
+            chart = pygame.Rect(
+                body.x, scores.bottom + m.pad, body.width, body.bottom - scores.bottom - m.pad
+            )
+        else:
+            scores = pygame.Rect(body.x, body.y, 280, body.height)
+            chart = pygame.Rect(scores.right + m.pad, body.y, body.width - 280 - m.pad, body.height)
+        self._draw_scores(ui, scores)
+        self._draw_chart(ui, chart)
+        bw = (area.width - 3 * m.pad) // 4
+        ui.button(pygame.Rect(area.x, buttons_y, bw, m.button_h), "Home", self.home, id="end:home")
+        ui.button(
+            pygame.Rect(area.x + bw + m.pad, buttons_y, bw, m.button_h),
+            "Play again",
+            self.again,
+            id="end:again",
+            colour=(90, 110, 70),
+        )
+        ui.button(
+            pygame.Rect(area.x + 2 * (bw + m.pad), buttons_y, bw, m.button_h),
+            "Undo last",
+            self.undo_last,
+            id="end:undo",
+            enabled=bool(self.game.actions()),
+        )
+
+    def _draw_scores(self, ui: Ui, rect: pygame.Rect) -> None:
+        m = ui.metrics
+        ui.panel(rect, theme.PANEL)
+        state = self.game.state
+        scores = state.scores()
+        order = sorted(range(len(state.players)), key=lambda i: (-scores[i], i))
+        y = rect.y + m.pad
+        ui.text("Final scores", (rect.x + m.pad, y), m.small, theme.MUTED)
+        y += ui.font(m.small).get_linesize() + 4
+        line = max(ui.font(m.prompt).get_linesize() + 8, 40)
+        for rank, i in enumerate(order, 1):
+            won = i in self.winners
+            player_label(
+                ui,
+                (rect.x + m.pad, y + line // 2),
+                f"{rank}. {state.players[i]}" + (" (won)" if won else ""),
+                self.colour(i),
+                m.body,
+                rect.width - 90,
+            )
+            ui.text(
+                f"{scores[i]:g}",
+                (rect.right - m.pad, y + line // 2),
+                m.prompt,
+                theme.ACCENT if won else theme.TEXT,
+                "midright",
+            )
+            y += line
+        n = len(self.game.events)
+        saved = f"Saved as game {self.gid}: {n} events in the record"
+        ui.paragraph(
+            saved,
+            pygame.Rect(rect.x + m.pad, y + m.pad, rect.width - 2 * m.pad, rect.bottom - y - m.pad),
+            m.small,
+            theme.MUTED,
+        )
+
+    def _draw_chart(self, ui: Ui, rect: pygame.Rect) -> None:
+        """Each player's score after every action: a line with the player's marker shape at its end."""
+        m = ui.metrics
+        ui.panel(rect, theme.PANEL)
+        ui.text(
+            "Score over the game (left: start, right: end)",
+            (rect.x + m.pad, rect.y + 4),
+            m.small,
+            theme.MUTED,
+        )
+        plot = rect.inflate(-2 * m.pad - 110, -2 * m.pad - 40)
+        plot.x = rect.x + m.pad + 40
+        plot.y = rect.y + 4 + ui.font(m.small).get_linesize() + 6
+        series = self.series
+        top = max((max(s) for s in series if s), default=1) or 1
+        low = min(0, *(min(s) for s in series if s))
+        span = (top - low) or 1
+        pygame.draw.line(ui.surface, theme.MUTED, plot.bottomleft, plot.bottomright, 2)
+        pygame.draw.line(ui.surface, theme.MUTED, plot.bottomleft, plot.topleft, 2)
+        ui.text(f"{top:g}", (plot.x - 6, plot.y), m.small, theme.MUTED, "topright")
+        ui.text(f"{low:g}", (plot.x - 6, plot.bottom), m.small, theme.MUTED, "bottomright")
+        n = max(1, len(series) - 1)
+        players = self.game.state.players
+        ends = []
+        for i in range(len(players)):
+            col = self.colour(i)
+            pts = [
+                (plot.x + k * plot.width / n, plot.bottom - (s[i] - low) * plot.height / span + i * 2)
+                for k, s in enumerate(series)
+            ]
+            if len(pts) > 1:
+                pygame.draw.lines(ui.surface, col.rgb, False, pts, 3)
+            end = (int(pts[-1][0]), int(pts[-1][1]))
+            ui.shape(col.shape, end, 8, col.rgb)
+            ends.append((end[1], i, end[0]))
+        step = ui.font(m.small).get_linesize()
+        last = -10_000
+        for y, i, x in sorted(ends):  # labels beside the line ends, never on top of each other
+            y = max(y, last + step)
+            last = y
+            ui.text(players[i], (x + 12, y), m.small, theme.TEXT, "midleft", rect.right - x - 14)

@@ -1,0 +1,187 @@
+"""Settings: camera calibration and dice enrolment (with progress), sound, screen rotation."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterator
+
+import pygame
+
+from companion.dice import all_kinds
+from ui import theme
+from ui.app import App, Screen
+from ui.reader import Progress
+from ui.screens.common import header
+from ui.settings import ROTATIONS
+from ui.views.base import paged_buttons
+from ui.widgets import Ui
+
+log = logging.getLogger(__name__)
+
+
+class SettingsScreen(Screen):
+    name = "settings"
+
+    def draw(self, ui: Ui) -> None:
+        m = ui.metrics
+        area = header(ui, "Settings", self.back)
+        s = self.app.settings
+        y = area.y
+        line = ui.font(m.small).get_linesize()
+        ui.text(
+            f"Camera: {self.app.reader.name}" + ("" if self.app.reader.live else " (not connected)"),
+            (area.x, y),
+            m.small,
+            theme.MUTED,
+            width=area.width,
+        )
+        y += line + 4
+        half = (area.width - m.pad) // 2
+        ui.button(
+            pygame.Rect(area.x, y, half, m.button_h),
+            "Calibrate camera",
+            self.calibrate,
+            id="settings:calibrate",
+        )
+        ui.button(
+            pygame.Rect(area.x + half + m.pad, y, half, m.button_h),
+            "Enrol dice",
+            self.enrol,
+            id="settings:enrol",
+        )
+        y += m.button_h + 2 * m.pad
+        ui.text("Sound", (area.x, y), m.small, theme.MUTED)
+        y += line + 4
+        for k, (label, value) in enumerate((("Sound on", True), ("Sound off", False))):
+            chosen = s.sound == value
+            ui.button(
+                pygame.Rect(area.x + k * (half + m.pad), y, half, m.button_h),
+                ("[x] " if chosen else "") + label,
+                lambda v=value: self.set_sound(v),
+                id=f"sound:{'on' if value else 'off'}",
+                selected=chosen,
+                colour=(90, 110, 70) if chosen else theme.PANEL_HI,
+            )
+        y += m.button_h + 2 * m.pad
+        ui.text(
+            "Screen rotation (turns the picture and the touch; portrait when turned 90 or 270)",
+            (area.x, y),
+            m.small,
+            theme.MUTED,
+            width=area.width,
+        )
+        y += line + 4
+        q = (area.width - 3 * m.pad) // 4
+        for k, deg in enumerate(ROTATIONS):
+            chosen = s.rotation == deg
+            ui.button(
+                pygame.Rect(area.x + k * (q + m.pad), y, q, m.button_h),
+                ("[x] " if chosen else "") + f"{deg}",
+                lambda d=deg: self.app.set_rotation(d),
+                id=f"rotation:{deg}",
+                selected=chosen,
+                colour=(90, 110, 70) if chosen else theme.PANEL_HI,
+            )
+
+    def set_sound(self, on: bool) -> None:
+        self.app.settings.sound = on
+        self.app.settings.save()
+        self.app.beep("ok")
+
+    def calibrate(self) -> None:
+        self.app.go(ProgressScreen(self.app, "Camera calibration", self.app.setup.calibrate, self))
+
+    def enrol(self) -> None:
+        self.app.go(EnrolScreen(self.app, self))
+
+
+class EnrolScreen(Screen):
+    """Choose which die to enrol."""
+
+    name = "enrol"
+
+    def __init__(self, app: App, parent: Screen) -> None:
+        super().__init__(app)
+        self.parent = parent
+        self.page = 0
+
+    def back(self) -> None:
+        self.app.go(self.parent)
+
+    def draw(self, ui: Ui) -> None:
+        area = header(ui, "Enrol dice: which die?", self.back)
+        items = [(k.name, lambda k=k.id: self.start(k), f"enrol:{k.id}") for k in all_kinds().values()]
+        self.page = paged_buttons(ui, area, items, self.page, lambda p: setattr(self, "page", p))
+
+    def start(self, kind: str) -> None:
+        self.app.go(
+            ProgressScreen(
+                self.app,
+                f"Enrolling {all_kinds()[kind].name}",
+                lambda: self.app.setup.enrol(kind),
+                self.parent,
+            )
+        )
+
+
+class ProgressScreen(Screen):
+    """Runs long work one step per frame, showing how far it got."""
+
+    name = "progress"
+
+    def __init__(self, app: App, title: str, work: Callable[[], Iterator[Progress]], parent: Screen) -> None:
+        super().__init__(app)
+        self.title = title
+        self.parent = parent
+        self.work: Iterator[Progress] | None = None
+        self.start_work = work
+        self.progress = Progress(0.0, "Starting")
+        self.finished = False
+        self.failed = ""
+
+    def back(self) -> None:
+        if self.work is not None:
+            close = getattr(self.work, "close", None)
+            if close is not None:
+                close()
+        self.app.go(self.parent)
+
+    def advance(self) -> None:
+        if self.finished:
+            return
+        try:
+            if self.work is None:
+                self.work = iter(self.start_work())
+            self.progress = next(self.work)
+            if not self.progress.ok:
+                self.failed = self.progress.message
+                self.finished = True
+        except StopIteration:
+            self.finished = True
+        except Exception as exc:  # calibration problems are the table's to fix, not a crash
+            log.warning("%s failed: %s", self.title, exc)
+            self.failed = str(exc)
+            self.finished = True
+
+    def draw(self, ui: Ui) -> None:
+        self.advance()
+        m = ui.metrics
+        area = header(ui, self.title, self.back, "< Done" if self.finished else "Cancel")
+        bar = pygame.Rect(area.x, area.y + area.height // 3, area.width, m.button_h)
+        pygame.draw.rect(ui.surface, theme.PANEL_HI, bar, border_radius=8)
+        done = max(0.0, min(1.0, self.progress.done))
+        fill = bar.copy()
+        fill.width = int(bar.width * done)
+        pygame.draw.rect(ui.surface, theme.BAD if self.failed else theme.GOOD, fill, border_radius=8)
+        ui.text(f"{done:.0%}", bar.center, m.prompt, theme.TEXT, "center")
+        msg = (
+            f"Failed: {self.failed}"
+            if self.failed
+            else self.progress.message + (" - done" if self.finished else "")
+        )
+        ui.paragraph(
+            msg,
+            pygame.Rect(area.x, bar.bottom + 2 * m.pad, area.width, 3 * m.button_h),
+            m.prompt,
+            theme.BAD if self.failed else theme.TEXT,
+        )

@@ -1,0 +1,57 @@
+"""The app's own settings (sound, screen rotation, player colours), kept in a small JSON file."""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+log = logging.getLogger(__name__)
+
+ROTATIONS = (0, 90, 180, 270)
+
+
+@dataclass(slots=True)
+class Settings:
+    sound: bool = True
+    rotation: int = 0  # degrees clockwise the picture is turned on the panel
+    colours: dict[str, str] = field(default_factory=dict)  # player name -> colour name
+    path: str | None = None
+
+    @classmethod
+    def load(cls, path: str | Path | None) -> Settings:
+        """Settings from ``path``; a missing or unreadable file gives the defaults (and says so)."""
+        if path is None:
+            return cls()
+        p = Path(path)
+        if not p.exists():
+            return cls(path=str(p))
+        try:
+            raw = json.loads(p.read_text(encoding="utf-8"))
+            s = cls(
+                bool(raw.get("sound", True)),
+                int(raw.get("rotation", 0)),
+                {str(k): str(v) for k, v in dict(raw.get("colours", {})).items()},
+                str(p),
+            )
+        except (OSError, ValueError, TypeError, AttributeError) as exc:
+            log.warning("settings file %s unreadable (%s): using defaults", p, exc)
+            return cls(path=str(p))
+        if s.rotation not in ROTATIONS:
+            s.rotation = 0
+        return s
+
+    def save(self) -> None:
+        if self.path is None:
+            return
+        data = asdict(self)
+        data.pop("path")
+        try:
+            p = Path(self.path)
+            p.parent.mkdir(parents=True, exist_ok=True)
+            tmp = p.with_suffix(".tmp")
+            tmp.write_text(json.dumps(data, indent=1), encoding="utf-8")
+            tmp.replace(p)
+        except OSError as exc:
+            log.warning("could not save settings to %s: %s", self.path, exc)

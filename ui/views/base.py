@@ -1,0 +1,168 @@
+"""The contract between the table screen and a game's view."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+import pygame
+
+from companion.protocol import GameInfo, GameState, Move
+from ui import theme
+from ui.theme import PlayerColour
+from ui.widgets import Ui
+
+
+class TableActions(Protocol):
+    """What a view may ask of the table screen."""
+
+    def play(self, move: Move) -> bool:
+        """Play ``move``; if the rules refuse it, the 'why not?' answer is shown and False returned."""
+
+    def why_not(self, move: Move) -> None:
+        """Show why ``move`` is refused now (rule and reason), or that it is legal."""
+
+    def say(self, text: str) -> None:
+        """A short note in the message line."""
+
+    def colour(self, player: int) -> PlayerColour: ...
+
+
+class GameView:
+    """Draws one game. Subclasses override :meth:`draw_board`, and usually :meth:`describe` and
+    :meth:`draw_choices`; the defaults work for any game."""
+
+    def __init__(self, info: GameInfo) -> None:
+        self.info = info
+        self.page = 0
+        self.prefix: tuple[str, ...] = ()  # the words chosen so far when moves are grouped
+        self._moves_key: tuple = ()
+
+    def reset(self) -> None:
+        """The state changed: drop selections."""
+        self.page = 0
+        self.prefix = ()
+
+    # --- words --------------------------------------------------------------------------------
+    def describe(self, move: Move) -> str:
+        return str(move)
+
+    def score_note(self, view: dict[str, Any], player: int) -> str:
+        """A short line under each player's score in the score panel (e.g. chips)."""
+        return ""
+
+    # --- drawing ------------------------------------------------------------------------------
+    def draw_board(
+        self, ui: Ui, rect: pygame.Rect, state: GameState, view: dict[str, Any], actions: TableActions
+    ) -> None:
+        raise NotImplementedError
+
+    def draw_choices(
+        self, ui: Ui, rect: pygame.Rect, state: GameState, moves: Sequence[Move], actions: TableActions
+    ) -> None:
+        """The legal moves as tappable buttons. When they do not fit on one page they are grouped by the
+        words they start with ("aim 6 ..."), so hundreds of moves take a few taps, not many pages."""
+        key = tuple(str(m) for m in moves)
+        if key != self._moves_key:
+            self._moves_key, self.page, self.prefix = key, 0, ()
+        words = {m: str(m).split() for m in moves}
+        fits = capacity(ui, rect)
+        prefix = self.prefix
+        while True:
+            chosen = [mv for mv in moves if tuple(words[mv][: len(prefix)]) == prefix]
+            groups: dict[str, int] = {}
+            exact = []
+            for mv in chosen:
+                rest = words[mv][len(prefix) :]
+                if rest:
+                    groups[rest[0]] = groups.get(rest[0], 0) + 1
+                else:
+                    exact.append(mv)
+            if len(chosen) <= fits or not groups:
+                break
+            if len(groups) == 1 and not exact:  # every move goes on the same way: skip the needless tap
+                prefix = (*prefix, next(iter(groups)))
+                continue
+            break
+        items: list[tuple[str, Callable[[], Any], str]] = []
+        if self.prefix:
+            items.append(("< All moves", self._set_prefix(()), "group:back"))
+        if len(chosen) <= fits or not groups:
+            items += [(self.describe(mv), (lambda mv=mv: actions.play(mv)), f"move:{mv}") for mv in chosen]
+        else:
+            items += [(self.describe(mv), (lambda mv=mv: actions.play(mv)), f"move:{mv}") for mv in exact]
+            for word, count in groups.items():
+                label = " ".join((*prefix, word))
+                items.append((f"{label} ... ({count})", self._set_prefix((*prefix, word)), "group:" + label))
+        self.page = paged_buttons(ui, rect, items, self.page, lambda p: setattr(self, "page", p))
+
+    def _set_prefix(self, prefix: tuple[str, ...]) -> Callable[[], None]:
+        def go() -> None:
+            self.prefix, self.page = prefix, 0
+
+        return go
+
+
+def capacity(ui: Ui, rect: pygame.Rect, columns: int | None = None, height: int | None = None) -> int:
+    """How many buttons :func:`paged_buttons` shows on one page of ``rect`` without paging."""
+    m = ui.metrics
+    h = height or m.button_h
+    cols = columns or (2 if m.portrait and rect.width > 500 else 1)
+    return max(1, (rect.height + m.pad) // (h + m.pad)) * cols
+
+
+def paged_buttons(
+    ui: Ui,
+    rect: pygame.Rect,
+    items: Sequence[tuple[str, Callable[[], Any], str]],
+    page: int,
+    set_page: Callable[[int], None],
+    columns: int | None = None,
+    height: int | None = None,
+) -> int:
+    """Buttons in a grid filling ``rect``, with Prev/Next when they do not all fit. Returns the page."""
+    m = ui.metrics
+    h = height or m.button_h
+    cols = columns or (2 if m.portrait and rect.width > 500 else 1)
+    rows = max(1, (rect.height + m.pad) // (h + m.pad))
+    per_page = rows * cols
+    if len(items) > per_page:
+        rows = max(1, (rect.height - h) // (h + m.pad))  # keep a row for the paging buttons
+        per_page = rows * cols
+    pages = max(1, -(-len(items) // per_page))
+    page = min(max(page, 0), pages - 1)
+    bw = (rect.width - (cols - 1) * m.pad) // cols
+    for k, (label, action, wid) in enumerate(items[page * per_page : (page + 1) * per_page]):
+        r, c = divmod(k, cols)
+        ui.button(
+            pygame.Rect(rect.x + c * (bw + m.pad), rect.y + r * (h + m.pad), bw, h),
+            label,
+            action,
+            id=wid,
+            size=m.body if len(label) < 28 else m.small,
+        )
+    if pages > 1:
+        y = rect.bottom - h
+        third = (rect.width - 2 * m.pad) // 3
+        ui.button(
+            pygame.Rect(rect.x, y, third, h),
+            "< Prev",
+            lambda: set_page(page - 1),
+            enabled=page > 0,
+            id="page:prev",
+        )
+        ui.text(
+            f"{page + 1} of {pages}",
+            (rect.x + third + m.pad + third // 2, y + h // 2),
+            m.small,
+            theme.MUTED,
+            "center",
+        )
+        ui.button(
+            pygame.Rect(rect.right - third, y, third, h),
+            "Next >",
+            lambda: set_page(page + 1),
+            enabled=page < pages - 1,
+            id="page:next",
+        )
+    return page

@@ -1,0 +1,310 @@
+"""Rollers: every player's board (sections 1-5 empty, open or closed), chips, and the dice kept and
+showing (STAR and ZAP drawn as such). Between rolls, tap dice to keep them; when applying, tap a
+section of your board to see the moves that use it, or why none does."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import pygame
+
+from companion.games.rollers import DICE, ApplyMove, KeepMove, StopMove
+from companion.protocol import GameState, Move
+from ui import theme
+from ui.views.base import GameView, TableActions, paged_buttons
+from ui.widgets import Ui, draw_die
+
+KINDS = {d.slot: d.kind for d in DICE}
+SLOT_ORDER = [d.slot for d in DICE]
+STATUS_FILL = {"empty": (50, 56, 70), "open": (200, 200, 150), "closed": (90, 60, 40)}
+
+
+def dice_used(m: ApplyMove) -> int:
+    return sum(m.opens) + len(m.closes) + sum(k for _, k in m.collects)
+
+
+class RollersView(GameView):
+    def __init__(self, info) -> None:
+        super().__init__(info)
+        self.keep: set[str] = set()
+        self.section: int | None = None
+
+    def reset(self) -> None:
+        super().reset()
+        self.keep = set()
+        self.section = None
+
+    # --- words --------------------------------------------------------------------------------
+    def describe(self, move: Move) -> str:
+        if isinstance(move, KeepMove):
+            return "Roll all again" if not move.slots else "Keep " + ", ".join(move.slots) + ", roll the rest"
+        if isinstance(move, StopMove):
+            return "Stop and apply the dice"
+        if isinstance(move, ApplyMove):
+            parts = []
+            both = set(move.opens) & set(move.closes)
+            parts += [f"Open and close {n}s" for n in sorted(both)]
+            parts += [f"Open {n}s" for n in move.opens if n not in both]
+            parts += [f"Close {n}s" for n in move.closes if n not in both]
+            parts += [f"Collect {n}s x{k}" for n, k in move.collects]
+            text = ", ".join(parts) or "Pass (apply nothing)"
+            return text + (f" (STAR as {move.star})" if move.star is not None else "")
+        return str(move)
+
+    def score_note(self, view: dict[str, Any], player: int) -> str:
+        chips = view.get("chips", [])
+        if player < len(chips):
+            c = chips[player]
+            return f"chips {c['value']} ({c['purple']}P {c['white']}W)"
+        return ""
+
+    # --- board --------------------------------------------------------------------------------
+    def draw_board(
+        self, ui: Ui, rect: pygame.Rect, state: GameState, view: dict[str, Any], actions: TableActions
+    ) -> None:
+        m = ui.metrics
+        ui.panel(rect, theme.PANEL)
+        inner = rect.inflate(-2 * m.pad, -2 * m.pad)
+        phase = view.get("phase")
+        me = view.get("current_player")
+        die = min(m.button_h + 16, (inner.width - 8 * m.pad) // 6)
+        small_line = ui.font(m.small).get_linesize()
+        # dice: kept, then showing
+        y = inner.y
+        x = inner.x
+        saved, showing = view.get("saved", {}), view.get("showing", {})
+        zapped = view.get("zapped", False)
+        if not saved and not showing:
+            ui.text("No dice applied yet this turn", (inner.x, y + die // 2), m.small, theme.MUTED, "midleft")
+        for slot in SLOT_ORDER:
+            if slot in saved:
+                r = pygame.Rect(x, y, die, die)
+                draw_die(ui, r, KINDS[slot], saved[slot])
+                ui.text("kept", (r.centerx, r.bottom + 2), m.small, theme.MUTED, "midtop")
+                x += die + m.pad
+        if saved and showing:
+            pygame.draw.line(ui.surface, theme.MUTED, (x, y), (x, y + die), 2)
+            x += m.pad
+        for slot in SLOT_ORDER:
+            if slot not in showing:
+                continue
+            r = pygame.Rect(x, y, die, die)
+            chosen = slot in self.keep
+            if phase == "decide":
+                ui.add(_die_widget(r, f"keep:{slot}", lambda s=slot: self._toggle(s, state, actions)))
+            draw_die(ui, r, KINDS[slot], showing[slot])
+            if chosen:
+                pygame.draw.rect(ui.surface, theme.SELECTED, r.inflate(6, 6), 4, border_radius=die // 5)
+            word = "KEEP" if chosen else ("ZAP!" if zapped else "")
+            if word:
+                ui.text(
+                    word,
+                    (r.centerx, r.bottom + 2),
+                    m.small,
+                    theme.SELECTED if chosen else theme.BAD,
+                    "midtop",
+                )
+            x += die + m.pad
+        y += die + small_line + m.pad
+        # boards: the current player's large and tappable, the others compact
+        players = view.get("players", [])
+        boards = view.get("boards", [])
+        chips = view.get("chips", [])
+        if me is not None and me < len(boards):
+            col = actions.colour(me)
+            ui.shape(col.shape, (inner.x + 10, y + small_line // 2), 9, col.rgb)
+            c = chips[me] if me < len(chips) else None
+            info = f"Round {view.get('round', 1)}" + (f", {c['value']} in chips" if c else "")
+            ui.text(
+                players[me],
+                (inner.x + 26, y + small_line // 2),
+                m.small,
+                theme.ACCENT,
+                "midleft",
+                inner.width // 2,
+            )
+            ui.text(
+                info, (inner.right, y + small_line // 2), m.small, theme.MUTED, "midright", inner.width // 2
+            )
+            y += small_line + 2
+            h = m.button_h + 4
+            cw = (inner.width - 4 * 6) // 5
+            for n in range(1, 6):
+                r = pygame.Rect(inner.x + (n - 1) * (cw + 6), y, cw, h)
+                if phase == "apply":
+                    ui.add(_die_widget(r, f"section:{n}", lambda n=n: self._pick_section(n, state, actions)))
+                self._cell(ui, r, n, boards[me][str(n)], True, selected=self.section == n)
+            y += h + m.pad
+        others = [i for i in range(len(players)) if i != me]
+        if not others:
+            return
+        h = max(26, min(m.button_h - 8, (inner.bottom - y) // len(others) - 4))
+        name_w = min(150, inner.width // 4)
+        cw = min(48, (inner.width - name_w - 90) // 5 - 4)
+        for i in others:
+            if y + h > inner.bottom + 1:
+                break
+            col = actions.colour(i)
+            ui.shape(col.shape, (inner.x + 10, y + h // 2), 8, col.rgb)
+            ui.text(players[i], (inner.x + 24, y + h // 2), m.small, theme.TEXT, "midleft", name_w - 26)
+            x = inner.x + name_w
+            for n in range(1, 6):
+                status = boards[i][str(n)] if i < len(boards) else "empty"
+                self._cell(ui, pygame.Rect(x + (n - 1) * (cw + 4), y, cw, h), n, status, False, False)
+            x += 5 * (cw + 4) + 6
+            if i < len(chips):
+                ui.text(
+                    f"{chips[i]['value']} chips",
+                    (x, y + h // 2),
+                    m.small,
+                    theme.MUTED,
+                    "midleft",
+                    inner.right - x,
+                )
+            y += h + 4
+
+    def _cell(self, ui: Ui, r: pygame.Rect, n: int, status: str, big: bool, selected: bool) -> None:
+        fill = STATUS_FILL.get(status, STATUS_FILL["empty"])
+        pygame.draw.rect(ui.surface, fill, r, border_radius=6)
+        pygame.draw.rect(
+            ui.surface,
+            theme.SELECTED if selected else (140, 140, 150),
+            r,
+            4 if selected else 1,
+            border_radius=6,
+        )
+        text_col = (20, 20, 20) if status == "open" else theme.TEXT
+        if status == "closed":  # a cross as well as the colour and the word
+            pygame.draw.line(ui.surface, (160, 120, 90), r.topleft, r.bottomright, 2)
+            pygame.draw.line(ui.surface, (160, 120, 90), r.bottomleft, r.topright, 2)
+        m = ui.metrics
+        if big:
+            ui.text(str(n), (r.centerx, r.y + 2), m.body, text_col, "midtop")
+            ui.text(status, (r.centerx, r.bottom - 2), m.small - 4, text_col, "midbottom", r.width - 2)
+        else:
+            ui.text(
+                f"{n}{status[0].upper() if status != 'empty' else ''}", r.center, m.small, text_col, "center"
+            )
+
+    # --- interaction --------------------------------------------------------------------------
+    def _keep_move(self, state: GameState) -> KeepMove:
+        """The selected dice as a legal keep move: white dice of one face are interchangeable."""
+        showing = getattr(state, "showing", {})
+        chosen = [s for s in SLOT_ORDER if s in self.keep]
+        whites: dict[str, list[str]] = {}
+        for s in SLOT_ORDER:
+            if s in showing and s.startswith("white"):
+                whites.setdefault(showing[s], []).append(s)
+        canon = [s for s in chosen if not s.startswith("white")]
+        for face, group in whites.items():
+            k = sum(1 for s in chosen if s.startswith("white") and showing[s] == face)
+            canon += group[:k]
+        return KeepMove(tuple(sorted(canon, key=SLOT_ORDER.index)))
+
+    def _toggle(self, slot: str, state: GameState, actions: TableActions) -> None:
+        if slot in self.keep:
+            self.keep.discard(slot)
+            return
+        trial = KeepMove((slot,))
+        if getattr(state, "zapped", False):
+            actions.why_not(trial)
+            return
+        self.keep.add(slot)
+
+    def _pick_section(self, n: int, state: GameState, actions: TableActions) -> None:
+        self.page = 0
+        if self.section == n:
+            self.section = None
+            return
+        moves = [m for m in state.legal_moves() if isinstance(m, ApplyMove) and _touches(m, n)]
+        if moves:
+            self.section = n
+            return
+        board = getattr(state, "boards", [[0] * 5])[state.current_player or 0]
+        status = board[n - 1]
+        intent = (
+            ApplyMove(opens=(n,))
+            if status == 0
+            else ApplyMove(closes=(n,))
+            if status == 1
+            else ApplyMove(collects=((n, 1),))
+        )
+        actions.why_not(intent)
+
+    def draw_choices(
+        self, ui: Ui, rect: pygame.Rect, state: GameState, moves: Sequence[Move], actions: TableActions
+    ) -> None:
+        m = ui.metrics
+        phase = getattr(state, "phase", "")
+        if phase == "decide":
+            move = self._keep_move(state)
+            n = len(move.slots)
+            hint = (
+                "ZAP: these dice cannot be kept"
+                if getattr(state, "zapped", False)
+                else "Tap dice to keep them"
+            )
+            y = rect.y
+            y += (
+                ui.paragraph(
+                    hint,
+                    pygame.Rect(rect.x, y, rect.width, rect.height // 3),
+                    m.small,
+                    theme.MUTED,
+                    max_lines=2,
+                )
+                + m.pad
+            )
+            h = min(m.button_h + 20, (rect.bottom - y - m.pad) // 2)
+            label = "Roll again" if n else "Roll all again"
+            ui.button(
+                pygame.Rect(rect.x, y, rect.width, h),
+                label,
+                lambda: actions.play(move),
+                id="rollers:roll",
+                sub=(f"keeping {n} dice" if n > 1 else "keeping 1 die") if n else "",
+            )
+            ui.button(
+                pygame.Rect(rect.x, y + h + m.pad, rect.width, h),
+                "Stop",
+                lambda: actions.play(StopMove()),
+                id="rollers:stop",
+                sub="apply these dice",
+                colour=(90, 110, 70),
+            )
+            return
+        if phase == "apply":
+            shown = [
+                mv
+                for mv in moves
+                if isinstance(mv, ApplyMove) and (self.section is None or _touches(mv, self.section))
+            ]
+            shown.sort(key=lambda mv: (-dice_used(mv), str(mv)))
+            hint = f"Moves using the {self.section}s" if self.section else "Tap a section to filter"
+            ui.text(hint, (rect.x, rect.y), m.small, theme.MUTED, width=rect.width)
+            top = ui.font(m.small).get_linesize() + 4
+            area = pygame.Rect(rect.x, rect.y + top, rect.width, rect.height - top)
+            key = (self.section, *(str(mv) for mv in shown))
+            if key != self._moves_key:
+                self._moves_key, self.page = key, 0
+            items = [(self.describe(mv), (lambda mv=mv: actions.play(mv)), f"move:{mv}") for mv in shown]
+            self.page = paged_buttons(ui, area, items, self.page, lambda p: setattr(self, "page", p))
+            return
+        super().draw_choices(ui, rect, state, moves, actions)
+
+
+def _touches(m: ApplyMove, n: int) -> bool:
+    return n in m.opens or n in m.closes or any(s == n for s, _ in m.collects)
+
+
+def _die_widget(rect: pygame.Rect, wid: str, action):
+    from ui.widgets import Widget
+
+    r = pygame.Rect(rect)
+    if r.width < theme.MIN_TARGET or r.height < theme.MIN_TARGET:
+        r = r.inflate(max(0, theme.MIN_TARGET - r.width), max(0, theme.MIN_TARGET - r.height))
+    return Widget(r, wid, action, True, wid, kind="tile")
+
+
+VIEW = RollersView
