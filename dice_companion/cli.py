@@ -78,8 +78,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     Without any display it drives the same app headless through a complete game (simulated camera
     and players), printing each prompt, read and move and saving screenshots.
     """
+    from dice_companion.camera import reader_for
     from ui.app import run_app
-    from ui.reader import NoCamera, SimulatedReader
     from ui.settings import Settings
 
     try:
@@ -101,7 +101,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             show(dev.store, sys.stdout, args.game, seed=args.seed, shots=shots, size=args.size)
             print(f"screenshots in {shots}; on a machine with a screen the app opens in a window")
             return 0
-        reader = SimulatedReader(args.seed) if args.camera == "sim" else NoCamera()
+        reader = reader_for(dev.config.camera, args.camera, args.seed)
         first = [True]
 
         def on_frame() -> None:
@@ -113,6 +113,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         run_app(dev.store, reader, args.size, args.fullscreen, max_frames=args.frames,
                 settings=Settings.load(data / "ui-settings.json"), evidence_dir=data / "photos",
                 controls=dev.controls, on_frame=on_frame)
+        if hasattr(reader, "close"):
+            reader.close()
         return 0
     finally:
         dev.close()
@@ -182,8 +184,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = with_db(sub.add_parser("run", help="the main job: the touchscreen app"))
     p.add_argument("--size", type=_size, default=(800, 480), help="window size: 800x480 or 720x1280")
     p.add_argument("--fullscreen", action="store_true", help="fill the display (the Pi's touchscreen)")
-    p.add_argument("--camera", choices=("sim", "none"), default="sim",
-                   help="sim: simulated dice reads; none: dice entered by hand")
+    p.add_argument("--camera", choices=("auto", "picamera2", "webcam", "file", "sim", "none"), default=None,
+                   help="where dice are read (default: [camera] source in the configuration, 'auto': the Pi "
+                   "camera, else a webcam, else simulated dice); none: dice entered by hand")
     p.add_argument("--frames", type=int, default=None, help="stop after this many frames (tests)")
     p.add_argument("--game", default="rollers", choices=list(all_games()),
                    help="the game played when there is no screen at all")
