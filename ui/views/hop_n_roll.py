@@ -57,7 +57,9 @@ def arrow(ui: Ui, rect: pygame.Rect, right: bool, colour=theme.SELECTED) -> None
     pygame.draw.polygon(ui.surface, colour, pts)
 
 
-def target(rect: pygame.Rect, wid: str, action: Callable[[], Any], bound: pygame.Rect | None = None) -> Widget:
+def target(
+    rect: pygame.Rect, wid: str, action: Callable[[], Any], bound: pygame.Rect | None = None
+) -> Widget:
     """A tappable area at least 48 px each way (kept inside ``bound``)."""
     r = pygame.Rect(rect)
     if r.width < theme.MIN_TARGET or r.height < theme.MIN_TARGET:
@@ -202,8 +204,8 @@ class HopNRollView(GameView):
         y = rect.y + rows * pitch + 4
         if y + ui.font(m.small).get_linesize() <= rect.bottom:
             way = {"right": "hop right >", "left": "< hop left"}.get(hop_to or "", "")
-            ui.text(f"Side {board.get('side', 'A')}  {way}", (rect.centerx, y), m.small, theme.MUTED, "midtop",
-                    rect.width)
+            words = f"Side {board.get('side', 'A')}  {way}"
+            ui.text(words, (rect.centerx, y), m.small, theme.MUTED, "midtop", rect.width)
 
     def _disco(self, ui: Ui, rect: pygame.Rect, face: str) -> None:
         pygame.draw.rect(ui.surface, (30, 30, 34), rect, border_radius=rect.width // 6)
@@ -268,7 +270,9 @@ class HopNRollView(GameView):
         if area["complete"]:
             pygame.draw.rect(ui.surface, INK, r, 3, border_radius=6)
 
-    def _cell(self, ui: Ui, r: pygame.Rect, area: dict[str, Any], s: dict[str, Any], stars: int | None) -> None:
+    def _cell(
+        self, ui: Ui, r: pygame.Rect, area: dict[str, Any], s: dict[str, Any], stars: int | None
+    ) -> None:
         m = ui.metrics
         rgb = DISCO.get(area["colour"], DISCO["any"])
         fill = rgb if s["bonus"] else pale(rgb, 0.62)
@@ -309,7 +313,8 @@ class HopNRollView(GameView):
         for i, s in enumerate(spaces):
             if i and s["group"] is not None and s["group"] != spaces[i - 1]["group"]:
                 x += 6
-            self._cell(ui, pygame.Rect(int(x) + 2, band.y + 3, int(cw) - 4, band.height - 6), area, s, s["stars"])
+            cell = pygame.Rect(int(x) + 2, band.y + 3, int(cw) - 4, band.height - 6)
+            self._cell(ui, cell, area, s, s["stars"])
             x += cw
         if score_w:
             ui.text(str(area["score"]), (band.right - 2, band.centery), m.small, theme.TEXT, "midright")
@@ -333,7 +338,7 @@ class HopNRollView(GameView):
         for k, a in enumerate(areas):
             box = pygame.Rect(int(band.x + k * aw), band.y, int(aw) - 6, band.height)
             widest = max(a["levels"])
-            pc = min(pp * 1.3, box.width / widest)
+            pc = min(max(pp * 1.3, theme.MIN_TARGET if live else 0), box.width / widest)
             room = box.width - widest * pc >= star_w
             n_lv = len(a["levels"])
             lab = pygame.Rect(box.x, box.y + 2, min(box.width // 3, 110), min(int(pp) - 4, 44))
@@ -349,7 +354,8 @@ class HopNRollView(GameView):
                 x0 = cx - len(row) * pc / 2
                 beside = room or box.right - (x0 + len(row) * pc) >= star_w
                 for i, s in enumerate(row):
-                    r = pygame.Rect(int(x0 + (s["position"] - 1) * pc) + 2, int(y) + 2, int(pc) - 4, int(pp) - 4)
+                    left = int(x0 + (s["position"] - 1) * pc)
+                    r = pygame.Rect(left + 2, int(y) + 2, int(pc) - 4, int(pp) - 4)
                     self._cell(ui, r, a, s, None if beside or i else a["level_stars"][lv - 1])
                     if live and s["open"]:
                         ui.add(target(r, f"sheet:{a['key']}:{s['id']}",
@@ -372,7 +378,7 @@ class HopNRollView(GameView):
             actions.say(f"Row {row}: choose how to use this space")
         else:
             self.row = None
-            actions.why_not(Hop(row))
+            self._refused(Hop(row), actions)
 
     def _tap_sheet(self, area: dict[str, Any], space: str | None, state: GameState,
                    actions: TableActions) -> None:
@@ -381,7 +387,9 @@ class HopNRollView(GameView):
         if space is None:
             opened = [s["id"] for s in area["spaces"] if s["open"]]
             space = opened[0] if opened else area["spaces"][-1]["id"]
-        writes = [w for w in state.legal_moves() if isinstance(w, Write) and w.area == key and w.space == space]
+        writes = [
+            w for w in state.legal_moves() if isinstance(w, Write) and w.area == key and w.space == space
+        ]
         if len(writes) == 1:
             self.pick = None
             actions.play(writes[0])
@@ -395,7 +403,15 @@ class HopNRollView(GameView):
             value = 1
             if player is not None and player < len(pend) and pend[player] and pend[player][0] is not None:
                 value = pend[player][0]
-            actions.why_not(Write(key, space, value))
+            self._refused(Write(key, space, value), actions)
+
+    @staticmethod
+    def _refused(move: Move, actions: TableActions) -> None:
+        """'Why not?' for a tapped move that is not among the legal ones. Through ``play`` (which the
+        rules refuse, changing nothing) because this game's rule names hold parentheses, e.g.
+        "§Gameplay 3 (only one pawn per space)", which the 'rule (reason)' text of ``why_not`` splits
+        wrongly (ui/screens/overlays.split_rule)."""
+        actions.play(move)
 
     # --- the move list ------------------------------------------------------------------------
     def draw_choices(
