@@ -16,7 +16,7 @@ import pygame
 from companion.games.hop_n_roll.moves import Hop, Pass, Write
 from companion.protocol import GameState, Move
 from ui import theme
-from ui.views.base import GameView, TableActions, paged_buttons
+from ui.views.base import GameView, TableActions, capacity, paged_buttons
 from ui.widgets import Ui, Widget, draw_die, star_points
 
 INK = (25, 25, 30)
@@ -441,7 +441,28 @@ class HopNRollView(GameView):
             items += [(self.describe(mv), (lambda mv=mv: actions.play(mv)), f"move:{mv}") for mv in chosen]
             self.page = paged_buttons(ui, area, items, self.page, lambda p: setattr(self, "page", p))
             return
+        hops = [mv for mv in moves if isinstance(mv, Hop)]
+        if hops and len(hops) > capacity(ui, area):  # one button per board row, like tapping the space
+            by_row: dict[int, list[Hop]] = {}
+            for mv in hops:
+                by_row.setdefault(mv.row, []).append(mv)
+            key = ("rows", *(str(mv) for mv in hops))
+            if key != self._moves_key:
+                self._moves_key, self.page = key, 0
+            items = []
+            for row, group in by_row.items():
+                if len(group) == 1:
+                    mv = group[0]
+                    items.append((self.describe(mv), (lambda mv=mv: actions.play(mv)), f"move:{mv}"))
+                else:
+                    items.append((f"Row {row}: {len(group)} ways ...", (lambda r=row: self._narrow(r)),
+                                  f"group:hop {row}"))
+            self.page = paged_buttons(ui, area, items, self.page, lambda p: setattr(self, "page", p))
+            return
         super().draw_choices(ui, area, state, moves, actions)
+
+    def _narrow(self, row: int) -> None:
+        self.row, self.page = row, 0
 
     def _clear(self) -> None:
         self.row = self.pick = None
