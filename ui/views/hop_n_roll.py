@@ -74,7 +74,7 @@ class HopNRollView(GameView):
         super().__init__(info)
         self.shown: int | None = None  # whose sheet is drawn (None: the player acting now)
         self.row: int | None = None  # a tapped board row with several ways to use it
-        self.pick: tuple[str, str] | None = None  # a tapped sheet space taking several numbers
+        self.pick: tuple[str, str | None] | None = None  # a tapped sheet space (or area) with several moves
         self.hops: dict[str, dict[str, Any]] = {}
         self.names: dict[str, str] = {}
 
@@ -280,7 +280,7 @@ class HopNRollView(GameView):
         if s["bonus"]:  # the bonus space: fully coloured, with a double frame
             pygame.draw.rect(ui.surface, INK, r, 2, border_radius=5)
             pygame.draw.rect(ui.surface, INK, r.inflate(-8, -8), 1, border_radius=3)
-        if stars is not None and r.height >= 30 and r.width >= 30:
+        if stars is not None and r.height >= 30 and r.width >= 28:
             sr = max(4, min(7, r.height // 8))
             pygame.draw.polygon(ui.surface, (150, 110, 20), star_points((r.x + sr + 3, r.y + sr + 3), sr))
             ui.text(str(stars), (r.x + 2 * sr + 5, r.y + 1), m.small, INK)
@@ -302,7 +302,7 @@ class HopNRollView(GameView):
         actions: TableActions,
     ) -> None:
         m = ui.metrics
-        score_w = 44 if band.width > 330 else 0
+        score_w = 32 if band.width > 330 else 0
         self._label(ui, pygame.Rect(band.x, band.y + 2, label_w - 4, band.height - 4), area)
         spaces = area["spaces"]
         breaks = sum(1 for i in range(1, len(spaces)) if spaces[i]["group"] != spaces[i - 1]["group"]
@@ -432,7 +432,12 @@ class HopNRollView(GameView):
         if self.row is not None:
             chosen = [mv for mv in moves if isinstance(mv, Hop) and mv.row == self.row]
         elif self.pick is not None:
-            chosen = [mv for mv in moves if isinstance(mv, Write) and (mv.area, mv.space) == self.pick]
+            area_key, space = self.pick
+            chosen = [
+                mv
+                for mv in moves
+                if isinstance(mv, Write) and mv.area == area_key and space in (None, mv.space)
+            ]
         if chosen:
             key = ("narrow", *(str(mv) for mv in chosen))
             if key != self._moves_key:
@@ -459,7 +464,29 @@ class HopNRollView(GameView):
                                   f"group:hop {row}"))
             self.page = paged_buttons(ui, area, items, self.page, lambda p: setattr(self, "page", p))
             return
+        writes = [mv for mv in moves if isinstance(mv, Write)]
+        if len(writes) > capacity(ui, area) and len({mv.value for mv in writes}) == 1:
+            by_area: dict[str, list[Write]] = {}  # one button per row or pyramid, like tapping the sheet
+            for mv in writes:
+                by_area.setdefault(mv.area, []).append(mv)
+            key = ("areas", *(str(mv) for mv in writes))
+            if key != self._moves_key:
+                self._moves_key, self.page = key, 0
+            items = []
+            for name, group in by_area.items():
+                mv = group[0]
+                if len(group) == 1:
+                    items.append((self.describe(mv), (lambda mv=mv: actions.play(mv)), f"move:{mv}"))
+                else:
+                    label = f"{self.names.get(name, name)}: {len(group)} spaces ..."
+                    wid = f"group:write {mv.value} {name}"
+                    items.append((label, (lambda a=name: self._narrow_area(a)), wid))
+            self.page = paged_buttons(ui, area, items, self.page, lambda p: setattr(self, "page", p))
+            return
         super().draw_choices(ui, area, state, moves, actions)
+
+    def _narrow_area(self, key: str) -> None:
+        self.pick, self.page = (key, None), 0
 
     def _narrow(self, row: int) -> None:
         self.row, self.page = row, 0
