@@ -76,8 +76,11 @@ def play_step(d: Driver, rng: random.Random, used: dict[str, int]) -> None:
         d.choose(str(move))
         used["list"] += 1
     elif isinstance(move, Hop):
-        d.tap(f"space:{move.row}")
+        # the free space, or now and then the die beside it
+        die = d.find(f"board:die:{move.row}") if used["board"] % 2 else None
+        d.tap(die.id if die is not None else f"space:{move.row}")
         used["board"] += 1
+        used["die"] += die is not None
     elif isinstance(move, Write):
         pyramid = state.sheet.area(move.area).pyramid
         d.tap(f"sheet:{move.area}:{move.space}" if pyramid else f"sheet:{move.area}")
@@ -122,7 +125,7 @@ def test_a_complete_game_by_tapping_the_board_and_sheets(players, options, size)
         assert isinstance(app.screen.view, HopNRollView)
         game = app.screen.game
         rng = random.Random(players)
-        used = {"board": 0, "sheet": 0, "list": 0, "narrowed": 0}
+        used = {"board": 0, "die": 0, "sheet": 0, "list": 0, "narrowed": 0}
         refused: set[str] = set()
         for _ in range(1500):
             if app.screen.name != "table":
@@ -155,7 +158,7 @@ def test_a_complete_game_by_tapping_the_board_and_sheets(players, options, size)
         assert app.screen.name == "end", "the game did not end"
         assert game.state.request().__class__.__name__ == "GameOver"
         assert {"hop", "write", "sheets"} <= refused
-        assert used["list"] >= 5, used
+        assert used["list"] >= 5 and used["die"] >= 5, used
         assert used["board"] >= 8 * players and used["sheet"] >= 8 * players, used
         if options.get("board") == "B":
             assert used["narrowed"] > 0, used  # an effect space offers several moves
