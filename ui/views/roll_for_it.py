@@ -84,11 +84,9 @@ class RollForItView(GameView):
 
     def score_note(self, view: dict[str, Any], player: int) -> str:
         colours, hands = view.get("colours", []), view.get("dice_in_hand", [])
-        piles = view.get("score_piles", [])
         if player >= len(colours) or player >= len(hands):
             return ""
-        n = len(piles[player]["cards"]) if player < len(piles) else 0
-        return f"{colours[player]}: {hands[player]} in hand, {n} won"
+        return f"{colours[player]} dice, {hands[player]} in hand"
 
     # --- the placement being built --------------------------------------------------------------
     def pending(self, rolled: Sequence[int]) -> Place:
@@ -157,7 +155,7 @@ class RollForItView(GameView):
         rolled: list[int] = list(view.get("rolled", []))
         matching = phase == "match"
         # the bottom: the roll (when there is one), then the players
-        die = min(72 if m.portrait else 52, max(40, inner.height // 6))
+        die = min(72 if m.portrait else 52, max(theme.MIN_TARGET, inner.height // 6))
         roll_h = die + line + 4 if rolled else 0
         players = view.get("players", [])
         cols = 2 if m.portrait and len(players) > 4 else 1
@@ -298,11 +296,13 @@ class RollForItView(GameView):
         m = ui.metrics
         line = ui.font(m.small).get_linesize()
         label = "Rolled:" if matching else "Roll:"
-        lw = ui.text(
-            label, (rect.x, rect.y + (rect.height - line) // 2), m.small, theme.MUTED, "midleft"
-        ).width
         side = rect.height - line - 4
-        x = rect.x + lw + m.pad
+        lw = ui.font(m.small).size(label)[0]
+        if rect.width - lw - m.pad >= len(rolled) * (theme.MIN_TARGET + m.pad):
+            ui.text(label, (rect.x, rect.y + (rect.height - line) // 2), m.small, theme.MUTED, "midleft")
+            x = rect.x + lw + m.pad
+        else:  # no room for the word: the dice come first
+            x = rect.x
         step = min(side + m.pad, (rect.right - x) // max(1, len(rolled)))
         side = min(side, step - 4)
         colour = mine or "white"
