@@ -163,7 +163,23 @@ def test_why_not_for_a_die_beside_a_card_without_its_face():
         assert f"shows no {face}" in app.overlay.text
         d.tap("dialog:OK")
         assert app.screen.view.assigned == {} and app.screen.game.state == before
+        assert app.screen.view.selected == i  # still in hand: try another card, or tap it to let go
+        d.tap(f"rfi:die:{i}")
+        assert app.screen.view.selected is None
         assert not d.find("rfi:play").enabled  # nothing placed yet
+        # with no die chosen, an image no rolled die matches: the note says what the card still needs
+        spots = [
+            (p, j, im["face"])
+            for p, c in enumerate(state.view()["cards"], 1)
+            for j, im in enumerate(c["images"])
+            if im["face"] not in state.rolled
+        ]
+        assert spots  # the card above shows a face not rolled
+        p, j, f = spots[0]
+        d.tap(f"rfi:image:{p}:{j}")
+        note = app.screen.note
+        assert note.startswith(f"No rolled die of yours shows {f}") and f"card {p}" in note, note
+        assert app.screen.view.assigned == {} and app.overlay is None
     finally:
         pygame.display.quit()
 
@@ -222,6 +238,9 @@ def test_the_table_at_both_sizes(size, players):
         # the cards, each image a target of its own when it is big enough, else the card itself
         targets = [w for w in app.ui.widgets if w.id.startswith(("rfi:image:", "rfi:card:"))]
         assert {int(w.id.split(":")[2]) for w in targets} == set(range(1, len(state.cards) + 1))
+        if len(state.cards) == 3:  # three cards leave room for a target per die image at both sizes
+            assert all(w.id.startswith("rfi:image:") for w in targets)
+            assert len(targets) == sum(len(c.split(":")[1].split("-")) for c in state.cards)
         board = pygame.Rect(targets[0].rect).unionall([w.rect for w in targets[1:]])
         assert busy(arr[board.top : board.bottom, board.left : board.right]) > 0.1
         assert board.bottom <= row.top  # the roll lies below the cards

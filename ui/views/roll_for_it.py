@@ -66,6 +66,7 @@ class RollForItView(GameView):
         self.selected: int | None = None
         self._hints: tuple[tuple, list] = ((), [])
         self._legal: tuple[tuple, bool] = ((), False)
+        self.needs: dict[int, str] = {}  # per card position: what the player still lacks to score it
 
     def reset(self) -> None:
         super().reset()
@@ -122,7 +123,9 @@ class RollForItView(GameView):
             if mine:  # tapping a die of this placement on the card takes it off again
                 del self.assigned[max(mine)]
                 return
-            actions.say("Tap one of the rolled dice first, then an image on a card")
+            needs = self.needs.get(pos, "")
+            first = f"No rolled die of yours shows {face}" if face is not None else "Tap a rolled die first"
+            actions.say(f"{first}; {needs}" if needs else first)
             return
         trial_map = dict(self.assigned)
         trial_map[i] = pos
@@ -161,7 +164,10 @@ class RollForItView(GameView):
         cols = 2 if m.portrait and len(players) > 4 else 1
         legend_rows = -(-len(players) // cols)
         spare = inner.height - roll_h - 2 * m.pad
-        fits = max(1, min(legend_rows, (spare - (150 if not m.portrait else 220)) // (line + 2)))
+        # the cards come first: room for three rows of die images a finger can hit (a 15 shows six)
+        head = ui.font(m.body).get_linesize() + 2
+        cards_need = head + 10 + 3 * (theme.MIN_TARGET + 4) + (0 if not m.portrait else 60)
+        fits = max(1, min(legend_rows, (spare - cards_need) // (line + 2)))
         legend_h = fits * (line + 2)
         cards_h = inner.height - roll_h - legend_h - (m.pad if roll_h else 0) - m.pad
         cards_rect = pygame.Rect(inner.x, inner.y, inner.width, cards_h)
@@ -213,6 +219,7 @@ class RollForItView(GameView):
                 ui.paragraph("no card (deck used up)", r.inflate(-10, -10), m.small, theme.MUTED)
                 continue
             pos = c["position"]
+            self.needs[pos] = c.get("needs", "")
             ui.panel(r, CARD_FILL, border=CARD_EDGE, width=2)
             number = f"#{pos}"
             points = f"{c['points']} pts"
