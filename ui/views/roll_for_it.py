@@ -197,7 +197,7 @@ class RollForItView(GameView):
         head = ui.font(m.body).get_linesize() + 2
         most = max((len(c["images"]) for c in cards if c), default=6)
         # the largest die image that lets the tallest card fit
-        best = (0, 1)
+        layouts = []  # (side, squareness, fewer columns, columns): the largest images, laid out squarely
         for cols in range(1, most + 1):
             rows = -(-most // cols)
             side = min(
@@ -205,9 +205,8 @@ class RollForItView(GameView):
                 (rect.height - head - 10 - (rows - 1) * 4) // rows,
                 72 if m.portrait else 60,
             )
-            if side > best[0]:
-                best = (side, cols)
-        side, cols = best
+            layouts.append((side, -abs(cols - rows), -cols, cols))
+        side, _, _, cols = max(layouts)
         side = max(side, 12)
         per_image = side >= theme.MIN_TARGET
         pend = self.pending(rolled) if matching else Place(())
