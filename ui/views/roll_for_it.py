@@ -1,0 +1,457 @@
+"""Roll For It!: the face-up cards with their dice images and points, the dice of every colour placed
+on those images (each marked with its colour's letter), every player's dice in hand and score pile, and
+the unplaced dice of the current roll. Tap a rolled die, then an image on a card, to build a
+placement; Play places it. The engine's ranked hints are offered as one-tap suggestions; at the start
+of a turn, Roll and Take Back."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+import pygame
+
+from companion.games.roll_for_it import Place, RollOn, TakeBack
+from companion.protocol import GameState, Move
+from ui import theme
+from ui.views.base import GameView, TableActions, paged_buttons
+from ui.widgets import PIPS, Ui, Widget
+
+DIE_RGB: dict[str, tuple[int, int, int]] = {
+    "red": (205, 55, 55),
+    "blue": (55, 105, 215),
+    "green": (55, 155, 75),
+    "yellow": (235, 200, 45),
+    "purple": (145, 85, 200),
+    "orange": (240, 135, 35),
+    "black": (22, 22, 26),
+    "white": (240, 240, 232),
+}
+LETTER = {
+    "red": "R",
+    "blue": "B",
+    "green": "G",
+    "yellow": "Y",
+    "purple": "P",
+    "orange": "O",
+    "black": "K",
+    "white": "W",
+}
+LIGHT = {"yellow", "white", "orange"}
+IMAGE_FILL = (236, 232, 218)  # the printed die images on a card
+CARD_FILL = (70, 84, 110)
+CARD_EDGE = (150, 160, 180)
+
+
+def letter(colour: str) -> str:
+    return LETTER.get(colour, colour[:1].upper())
+
+
+def ink(colour: str) -> tuple[int, int, int]:
+    """Text and pip colour on a die of ``colour``."""
+    return (20, 20, 20) if colour in LIGHT else (250, 250, 250)
+
+
+def placement_words(move: Place) -> str:
+    if not move.cards:
+        return "Place nothing"
+    return "; ".join(f"card {pos}: {', '.join(faces)}" for pos, faces in move.cards)
+
+
+class RollForItView(GameView):
+    def __init__(self, info) -> None:
+        super().__init__(info)
+        self.assigned: dict[int, int] = {}  # index into the rolled dice -> card position
+        self.selected: int | None = None
+        self._hints: tuple[tuple, list] = ((), [])
+        self._legal: tuple[tuple, bool] = ((), False)
+        self.needs: dict[int, str] = {}  # per card position: what the player still lacks to score it
+
+    def reset(self) -> None:
+        super().reset()
+        self.assigned = {}
+        self.selected = None
+
+    # --- words --------------------------------------------------------------------------------
+    def describe(self, move: Move) -> str:
+        if isinstance(move, RollOn):
+            return "Roll"
+        if isinstance(move, TakeBack):
+            return "Take Back"
+        if isinstance(move, Place):
+            return placement_words(move)
+        return str(move)
+
+    def score_note(self, view: dict[str, Any], player: int) -> str:
+        colours, hands = view.get("colours", []), view.get("dice_in_hand", [])
+        if player >= len(colours) or player >= len(hands):
+            return ""
+        return f"{colours[player]} dice, {hands[player]} in hand"
+
+    # --- the placement being built --------------------------------------------------------------
+    def pending(self, rolled: Sequence[int]) -> Place:
+        by_card: dict[int, list[int]] = {}
+        for i, pos in self.assigned.items():
+            if i < len(rolled):
+                by_card.setdefault(pos, []).append(rolled[i])
+        return Place.of(by_card)
+
+    def _valid(self, state: GameState) -> None:
+        """Drop a selection that no longer matches the dice rolled (e.g. after an undo)."""
+        rolled = list(getattr(state, "rolled", []))
+        if any(i >= len(rolled) for i in self.assigned) or (
+            self.selected is not None and self.selected >= len(rolled)
+        ):
+            self.assigned, self.selected = {}, None
+
+    def tap_die(self, i: int) -> None:
+        if i in self.assigned:  # a die already set on a card comes back to the roll
+            del self.assigned[i]
+            self.selected = i
+            return
+        self.selected = None if self.selected == i else i
+
+    def tap_image(self, pos: int, face: int | None, state: GameState, actions: TableActions) -> None:
+        """Put the chosen die (or, with none chosen, a rolled die showing ``face``) beside card ``pos``."""
+        rolled = list(getattr(state, "rolled", []))
+        i = self.selected
+        if i is None and face is not None:
+            i = next((k for k, f in enumerate(rolled) if f == face and k not in self.assigned), None)
+        if i is None:
+            mine = [k for k, p in self.assigned.items() if p == pos and (face is None or rolled[k] == face)]
+            if mine:  # tapping a die of this placement on the card takes it off again
+                del self.assigned[max(mine)]
+                return
+            needs = self.needs.get(pos, "")
+            first = f"No rolled die of yours shows {face}" if face is not None else "Tap a rolled die first"
+            actions.say(f"{first}; {needs}" if needs else first)
+            return
+        trial_map = dict(self.assigned)
+        trial_map[i] = pos
+        saved = self.assigned
+        self.assigned = trial_map
+        trial = self.pending(rolled)
+        self.assigned = saved
+        if state.explain(trial) is not None:
+            single = Place.of({pos: [rolled[i]]})  # the die alone says most plainly what is wrong
+            actions.why_not(single if state.explain(single) is not None else trial)
+            return
+        self.assigned = trial_map
+        self.selected = None
+        if face is not None and face != rolled[i]:
+            actions.say(f"Your {rolled[i]} goes beside the {rolled[i]} on card {pos}")
+
+    # --- board --------------------------------------------------------------------------------
+    def draw_board(
+        self, ui: Ui, rect: pygame.Rect, state: GameState, view: dict[str, Any], actions: TableActions
+    ) -> None:
+        m = ui.metrics
+        self._valid(state)
+        ui.panel(rect, theme.PANEL)
+        inner = rect.inflate(-2 * m.pad, -2 * m.pad)
+        phase = view.get("phase")
+        me = view.get("current_player")
+        colours: list[str] = view.get("colours", [])
+        mine = colours[me] if me is not None and me < len(colours) else None
+        line = ui.font(m.small).get_linesize()
+        rolled: list[int] = list(view.get("rolled", []))
+        matching = phase == "match"
+        # the bottom: the roll (when there is one), then the players
+        die = min(72 if m.portrait else 52, max(theme.MIN_TARGET, inner.height // 6))
+        roll_h = die + line + 4 if rolled else 0
+        players = view.get("players", [])
+        cols = 2 if m.portrait and len(players) > 4 else 1
+        legend_rows = -(-len(players) // cols)
+        spare = inner.height - roll_h - 2 * m.pad
+        # the cards come first: room for three rows of die images a finger can hit (a 15 shows six)
+        head = ui.font(m.body).get_linesize() + 2
+        cards_need = head + 10 + 3 * (theme.MIN_TARGET + 4) + (0 if not m.portrait else 60)
+        fits = max(1, min(legend_rows, (spare - cards_need) // (line + 2)))
+        legend_h = fits * (line + 2)
+        cards_h = inner.height - roll_h - legend_h - (m.pad if roll_h else 0) - m.pad
+        cards_rect = pygame.Rect(inner.x, inner.y, inner.width, cards_h)
+        self._draw_cards(ui, cards_rect, state, view, actions, mine, matching, rolled)
+        y = cards_rect.bottom + m.pad
+        if rolled:
+            self._draw_roll(ui, pygame.Rect(inner.x, y, inner.width, roll_h), rolled, mine, matching)
+            y += roll_h + m.pad
+        self._draw_players(ui, pygame.Rect(inner.x, y, inner.width, inner.bottom - y), view, me, cols, fits)
+
+    def _draw_cards(
+        self,
+        ui: Ui,
+        rect: pygame.Rect,
+        state: GameState,
+        view: dict[str, Any],
+        actions: TableActions,
+        mine: str | None,
+        matching: bool,
+        rolled: list[int],
+    ) -> None:
+        m = ui.metrics
+        cards = view.get("cards", [])
+        n = max(1, len(cards))
+        gap = m.pad
+        cw = (rect.width - (n - 1) * gap) // n
+        head = ui.font(m.body).get_linesize() + 2
+        most = max((len(c["images"]) for c in cards if c), default=6)
+        # the largest die image that lets the tallest card fit
+        layouts = []  # (side, squareness, fewer columns, columns): the largest images, laid out squarely
+        for cols in range(1, most + 1):
+            rows = -(-most // cols)
+            side = min(
+                (cw - 12 - (cols - 1) * 4) // cols,
+                (rect.height - head - 10 - (rows - 1) * 4) // rows,
+                72 if m.portrait else 60,
+            )
+            layouts.append((side, -abs(cols - rows), -cols, cols))
+        side, _, _, cols = max(layouts)
+        side = max(side, 12)
+        per_image = side >= theme.MIN_TARGET
+        pend = self.pending(rolled) if matching else Place(())
+        pending = {pos: Counter(int(f) for f in faces) for pos, faces in pend.cards}
+        for k, c in enumerate(cards):
+            r = pygame.Rect(rect.x + k * (cw + gap), rect.y, cw, rect.height)
+            if c is None:
+                pygame.draw.rect(ui.surface, CARD_EDGE, r, 2, border_radius=8)
+                ui.paragraph("no card (deck used up)", r.inflate(-10, -10), m.small, theme.MUTED)
+                continue
+            pos = c["position"]
+            self.needs[pos] = c.get("needs", "")
+            ui.panel(r, CARD_FILL, border=CARD_EDGE, width=2)
+            number = f"#{pos}"
+            points = f"{c['points']} pts"
+            room = cw - 16 - ui.font(m.small).size(number)[0]
+            if ui.font(m.body).size(points)[0] > room:
+                points = str(c["points"])
+            ui.text(number, (r.x + 6, r.y + head // 2 + 1), m.small, theme.MUTED, "midleft")
+            ui.text(points, (r.right - 6, r.y + head // 2 + 1), m.body, theme.ACCENT, "midright")
+            images = c["images"]
+            rows = -(-len(images) // cols)
+            used_w = cols * side + (cols - 1) * 4
+            x0 = r.centerx - used_w // 2
+            y0 = r.y + head + max(0, (r.height - head - 6 - rows * side - (rows - 1) * 4) // 2)
+            faces = [im["face"] for im in images]
+            have = Counter(c["dice"].get(mine, [])) if mine else Counter()
+            if matching and not per_image:
+                area = pygame.Rect(r.x, r.y + head, r.width, r.height - head)
+                ui.add(
+                    Widget(
+                        area,
+                        f"card {pos}",
+                        lambda pos=pos: self.tap_image(pos, None, state, actions),
+                        True,
+                        f"rfi:card:{pos}",
+                        kind="tile",
+                    )
+                )
+            for j, im in enumerate(images):
+                row, col = divmod(j, cols)
+                ir = pygame.Rect(x0 + col * (side + 4), y0 + row * (side + 4), side, side)
+                face = im["face"]
+                nth = j - faces.index(face) + 1
+                new = have[face] < nth <= have[face] + pending.get(pos, Counter())[face]
+                if matching and per_image:
+                    ui.add(
+                        Widget(
+                            ir,
+                            f"card {pos} image {face}",
+                            lambda pos=pos, face=face: self.tap_image(pos, face, state, actions),
+                            True,
+                            f"rfi:image:{pos}:{j}",
+                            kind="tile",
+                        )
+                    )
+                self._image(ui, ir, face, im["dice"], mine if new else None)
+
+    def _image(self, ui: Ui, r: pygame.Rect, face: int, dice: list[str], new: str | None) -> None:
+        """A printed die image, with a letter chip for every colour of dice beside it."""
+        m = ui.metrics
+        pygame.draw.rect(ui.surface, IMAGE_FILL, r, border_radius=max(4, r.width // 6))
+        pip_r = max(2, r.width // 12)
+        for px, py in PIPS[face]:
+            pygame.draw.circle(ui.surface, (60, 60, 60), (r.x + px * r.width, r.y + py * r.height), pip_r)
+        chips = list(dice) + ([new] if new else [])
+        if not chips:
+            return
+        size = m.small - 4 if m.small - 4 >= (24 if m.portrait else 20) else m.small
+        ch = min(r.height // 2, ui.font(size).get_linesize() + 2)
+        cw = max(ch, min(r.width // 2, ch + 4))
+        per_row = max(1, r.width // cw)
+        shown = chips if len(chips) <= per_row else chips[: per_row - 1]
+        x = r.x
+        for colour in shown:
+            chip = pygame.Rect(x, r.bottom - ch, cw, ch)
+            pygame.draw.rect(ui.surface, DIE_RGB.get(colour, (128, 128, 128)), chip, border_radius=4)
+            pygame.draw.rect(ui.surface, (20, 20, 20), chip, 1, border_radius=4)
+            ui.text(letter(colour), chip.center, size, ink(colour), "center")
+            x += cw
+        if len(shown) < len(chips):
+            chip = pygame.Rect(x, r.bottom - ch, cw, ch)
+            pygame.draw.rect(ui.surface, (30, 30, 30), chip, border_radius=4)
+            ui.text(f"+{len(chips) - len(shown)}", chip.center, size, theme.TEXT, "center")
+        if new:  # this placement, not yet played
+            pygame.draw.rect(
+                ui.surface, theme.SELECTED, r.inflate(4, 4), 4, border_radius=max(4, r.width // 6)
+            )
+
+    def _draw_roll(
+        self, ui: Ui, rect: pygame.Rect, rolled: list[int], mine: str | None, matching: bool
+    ) -> None:
+        m = ui.metrics
+        line = ui.font(m.small).get_linesize()
+        label = "Rolled:" if matching else "Roll:"
+        side = rect.height - line - 4
+        lw = ui.font(m.small).size(label)[0]
+        if rect.width - lw - m.pad >= len(rolled) * (theme.MIN_TARGET + m.pad):
+            ui.text(label, (rect.x, rect.y + (rect.height - line) // 2), m.small, theme.MUTED, "midleft")
+            x = rect.x + lw + m.pad
+        else:  # no room for the word: the dice come first
+            x = rect.x
+        step = min(side + m.pad, (rect.right - x) // max(1, len(rolled)))
+        side = min(side, step - 4)
+        colour = mine or "white"
+        for i, face in enumerate(rolled):
+            r = pygame.Rect(x + i * step, rect.y + 2, side, side)
+            if matching:
+                ui.add(
+                    Widget(r, f"die {face}", lambda i=i: self.tap_die(i), True, f"rfi:die:{i}", kind="tile")
+                )
+            placed = self.assigned.get(i)
+            body = DIE_RGB.get(colour, (200, 200, 200))
+            if placed is not None:
+                body = tuple(v // 2 + 40 for v in body)
+            pygame.draw.rect(ui.surface, body, r, border_radius=side // 6)
+            pygame.draw.rect(ui.surface, (140, 140, 140), r, 2, border_radius=side // 6)
+            pr = max(3, side // 11)
+            for px, py in PIPS[face]:
+                pygame.draw.circle(ui.surface, ink(colour), (r.x + px * side, r.y + py * side), pr)
+            if i == self.selected:
+                pygame.draw.rect(ui.surface, theme.SELECTED, r.inflate(8, 8), 4, border_radius=side // 5)
+                under = "chosen" if ui.font(m.small).size("chosen")[0] <= step else "*"
+                col = theme.SELECTED
+            elif placed is not None:
+                under, col = f"> #{placed}", theme.ACCENT
+            else:
+                under, col = letter(colour), theme.MUTED
+            ui.text(under, (r.centerx, r.bottom + 2), m.small, col, "midtop", step)
+
+    def _draw_players(
+        self, ui: Ui, rect: pygame.Rect, view: dict[str, Any], me: int | None, cols: int, rows: int
+    ) -> None:
+        m = ui.metrics
+        line = ui.font(m.small).get_linesize() + 2
+        players = view.get("players", [])
+        colours = view.get("colours", [])
+        hands = view.get("dice_in_hand", [])
+        piles = view.get("score_piles", [])
+        order = ([me] if me is not None else []) + [p for p in range(len(players)) if p != me]
+        cw = rect.width // cols
+        for k, p in enumerate(order[: rows * cols]):
+            col, row = divmod(k, rows)
+            x, y = rect.x + col * cw, rect.y + row * line
+            colour = colours[p] if p < len(colours) else "white"
+            chip = pygame.Rect(x, y + 1, line - 2, line - 2)
+            pygame.draw.rect(ui.surface, DIE_RGB.get(colour, (128, 128, 128)), chip, border_radius=4)
+            pygame.draw.rect(ui.surface, (200, 200, 200), chip, 1, border_radius=4)
+            ui.text(letter(colour), chip.center, m.small, ink(colour), "center")
+            pile = piles[p] if p < len(piles) else {"cards": [], "points": 0}
+            hand = hands[p] if p < len(hands) else 0
+            won = len(pile["cards"])
+            text = f"{players[p]} ({colour}): {hand} in hand, {6 - hand} on cards, {won} won"
+            if cols > 1 or ui.font(m.small).size(text)[0] > cw - chip.width - 10:
+                text = f"{players[p]}: {hand} in hand, {won} won"
+            ui.text(
+                text,
+                (chip.right + 6, chip.centery),
+                m.small,
+                theme.ACCENT if p == me else theme.TEXT,
+                "midleft",
+                cw - chip.width - 10,
+            )
+
+    # --- choices ------------------------------------------------------------------------------
+    def draw_choices(
+        self, ui: Ui, rect: pygame.Rect, state: GameState, moves: Sequence[Move], actions: TableActions
+    ) -> None:
+        m = ui.metrics
+        phase = getattr(state, "phase", "")
+        if phase == "start":
+            hand = state.hand[state.turn]  # type: ignore[attr-defined]
+            h = min(m.button_h + 40, (rect.height - m.pad) // 2)
+            ui.button(
+                pygame.Rect(rect.x, rect.y, rect.width, h),
+                "Roll",
+                lambda: actions.play(RollOn()),
+                id="rfi:roll",
+                sub=f"the {hand} in hand" if hand else "pass: none in hand",
+            )
+            ui.button(
+                pygame.Rect(rect.x, rect.y + h + m.pad, rect.width, h),
+                "Take Back",
+                lambda: actions.play(TakeBack()),
+                id="rfi:takeback",
+                sub="all 6 back, roll them",
+                colour=(120, 90, 60),
+            )
+            return
+        if phase != "match":
+            super().draw_choices(ui, rect, state, moves, actions)
+            return
+        self._valid(state)
+        rolled = list(getattr(state, "rolled", []))
+        move = self.pending(rolled)
+        key = (str(move), tuple(str(mv) for mv in moves))
+        if self._legal[0] != key:
+            self._legal = (key, bool(move.cards) and state.explain(move) is None)
+        y = rect.y
+        y += (
+            ui.paragraph(
+                "Tap a die, then an image",
+                pygame.Rect(rect.x, y, rect.width, 2 * m.small),
+                m.small,
+                theme.MUTED,
+                max_lines=1,
+            )
+            + 4
+        )
+        bw = rect.width - m.pad - max(theme.MIN_TARGET + 24, rect.width // 3)
+        ui.button(
+            pygame.Rect(rect.x, y, bw, m.button_h),
+            "Play",
+            lambda: self._play(move, actions),
+            id="rfi:play",
+            enabled=self._legal[1],
+            colour=(60, 130, 80),
+            sub=placement_words(move) if move.cards else "nothing chosen",
+        )
+        ui.button(
+            pygame.Rect(rect.x + bw + m.pad, y, rect.right - rect.x - bw - m.pad, m.button_h),
+            "Clear",
+            self.reset,
+            id="rfi:clear",
+            enabled=bool(self.assigned) or self.selected is not None,
+        )
+        y += m.button_h + m.pad
+        ui.text("Suggestions", (rect.x, y), m.small, theme.MUTED)
+        y += ui.font(m.small).get_linesize() + 2
+        hkey = tuple(str(mv) for mv in moves)
+        if self._hints[0] != hkey:
+            hints = state.hints() if hasattr(state, "hints") else []  # type: ignore[attr-defined]
+            self._hints, self.page = (hkey, hints), 0
+        items = []
+        for h in self._hints[1]:
+            gain = f"+{h.points}: " if h.points else ""
+            items.append(
+                (gain + placement_words(h.move), (lambda mv=h.move: actions.play(mv)), f"move:{h.move}")
+            )
+        area = pygame.Rect(rect.x, y, rect.width, rect.bottom - y)
+        self.page = paged_buttons(ui, area, items, self.page, lambda p: setattr(self, "page", p))
+
+    def _play(self, move: Place, actions: TableActions) -> None:
+        if actions.play(move):
+            self.reset()
+
+
+VIEW = RollForItView
