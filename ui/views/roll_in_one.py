@@ -190,10 +190,10 @@ class RollInOneView(GameView):
         if shot and shot.get("club"):
             ui.text(self._shot_line(shot), (inner.x, y), m.small, theme.TEXT, width=inner.width)
             y += line
-        elif phase == "design" and not self.listing:
+        elif phase == "design" and not self.listing and self.zoom is None:
             ui.text(self._design_hint(), (inner.x, y), m.small, theme.MUTED, width=inner.width)
             y += line
-        footer = line + 6 if view.get("players") else 0
+        footer = line + 6 if view.get("players") and phase != "design" else 0
         legend = line if m.portrait else 0
         area = pygame.Rect(inner.x, y + 2, inner.width, inner.bottom - y - 2 - footer - legend)
         self.area, self.ball_at = area, None
@@ -392,14 +392,17 @@ class RollInOneView(GameView):
                 pygame.draw.circle(ui.surface, theme.SELECTED, p, max(3, round(s / 4)))
         players = view.get("players", [])
         seen: dict[tuple, int] = {}
+        placed = []
         for i, b in enumerate(balls):
             if b is None:
                 continue
             k = seen.get(tuple(b), 0)
             seen[tuple(b)] = k + 1
             x, y = frame.xy(b)
-            off = round(k * max(8, s * 0.5))
-            self._ball(ui, (x + off, y - off), s, i, players[i], actions, i == current)
+            off = round(k * max(14, s * 0.8))  # balls on one space fan out so every initial shows
+            placed.append((i == current, i, (x + off, y - off)))
+        for is_current, i, centre in sorted(placed):  # the ball in play is drawn last, on top
+            self._ball(ui, centre, s, i, players[i], actions, is_current)
         if ball is not None:
             self.ball_at = frame.xy(ball)
         if aiming:
@@ -449,17 +452,17 @@ class RollInOneView(GameView):
             )
             ui.surface.blit(disc, r)
             pygame.draw.circle(ui.surface, theme.SELECTED if ok else theme.MUTED, centre, TARGET // 2 - 1, 2)
-            tip = (centre[0] + ux * 20, centre[1] + uy * 20)
+            tip = (centre[0] + ux * 22, centre[1] + uy * 22)
             px, py = -uy, ux
-            base = (centre[0] + ux * 8, centre[1] + uy * 8)
+            base = (centre[0] + ux * 5, centre[1] + uy * 5)
             pygame.draw.polygon(
                 ui.surface,
                 theme.SELECTED if ok else theme.MUTED,
-                [tip, (base[0] + px * 9, base[1] + py * 9), (base[0] - px * 9, base[1] - py * 9)],
+                [tip, (base[0] + px * 8, base[1] + py * 8), (base[0] - px * 8, base[1] - py * 8)],
             )
             ui.text(
                 DIRECTION_NAMES[d],
-                (centre[0] - ux * 8, centre[1] - uy * 8),
+                (centre[0] - ux * 9, centre[1] - uy * 9),
                 ui.metrics.small - 4,
                 theme.TEXT if ok else theme.MUTED,
                 "center",
@@ -742,10 +745,11 @@ class RollInOneView(GameView):
                 y += h + m.pad
                 ui.button(
                     pygame.Rect(rect.x, y, half, h),
-                    f"Turn {self.turn}",
+                    "Rotate",
                     self._rotate,
                     id="rio:turn",
                     size=m.small,
+                    sub=f"{60 * self.turn} deg" if h >= 2 * ui.font(m.small).get_linesize() else "",
                 )
                 place = self.chosen_placement(state)
                 ui.button(
