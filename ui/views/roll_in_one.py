@@ -99,6 +99,14 @@ def board_cells(board: str, slot: Pos, turn: int) -> list[tuple[Pos, str]]:
     return out
 
 
+def face_word(label: str) -> str:
+    """A club die face in short words: ``dots2`` is "2 dots", ``dotted-curve`` "dotted curve"."""
+    if label.startswith("dots") and label[4:].isdigit():
+        n = int(label[4:])
+        return f"{n} dot" if n == 1 else f"{n} dots"
+    return label.replace("-", " ")
+
+
 def target_rect(centre: tuple[int, int], side: int = TARGET) -> pygame.Rect:
     r = pygame.Rect(0, 0, side, side)
     r.center = centre
@@ -225,7 +233,7 @@ class RollInOneView(GameView):
         if shot.get("beat"):
             words.append(f"beat {shot['beat']}")
         if shot.get("rolls"):
-            words.append("rolled " + " ".join(shot["rolls"]))
+            words.append("rolled " + " / ".join(face_word(f) for f in shot["rolls"]))
         return ", ".join(words)
 
     def _setup_text(self, view: dict[str, Any]) -> str:
