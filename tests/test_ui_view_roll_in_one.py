@@ -44,10 +44,14 @@ def make_app():
     pygame.display.quit()
 
 
-def start(d: Driver, options: dict[str, str]) -> None:
-    """New game of Roll In One for two players, with ``options`` set on the rules page."""
+def start(d: Driver, options: dict[str, str], players: int = 2) -> None:
+    """New game of Roll In One for ``players`` players, with ``options`` set on the rules page."""
     d.tap("home:new")
     d.tap_paged("game:roll-in-one")
+    for _ in range(players - 2):
+        d.tap("players:add")
+    for _ in range(2 - players):
+        d.tap("players:remove")
     todo = dict(options)
     for _ in range(40):
         if d.app.screen.name != "newgame":
@@ -82,7 +86,10 @@ def tap_move(d: Driver, move) -> None:
     elif isinstance(move, PlaceBoard):
         p = move.placement
         d.tap("rio:mode:boards")
-        d.tap(f"rio:slot:{p.slot[0]},{p.slot[1]}")
+        for _ in range(40):  # the slot arrows work at any scale (tapping a + is in the screenshot test)
+            if view.slot == p.slot:
+                break
+            d.tap("rio:slot:next")
         for _ in range(12):
             if view.chosen_placement(state).board == p.board:
                 break
@@ -96,7 +103,10 @@ def tap_move(d: Driver, move) -> None:
     elif isinstance(move, PlaceGreen):
         d.tap("rio:mode:green")
         board = cells_of(state.design)[move.pos][1]
-        d.tap(f"rio:zoom:{board}")
+        for _ in range(12):
+            if view.zoom == board:
+                break
+            d.tap("rio:zoom:next")
         d.tap(f"rio:space:{move.pos[0]},{move.pos[1]}")
     elif isinstance(move, TeeOff):
         d.tap("rio:teeoff")
@@ -278,6 +288,44 @@ def test_screens_of_the_course_at_both_sizes(make_app, size):
     check_screen(app, f"{tag}-shot")
     course = region(pixels(app), view.area)
     assert share(course, (255, 255, 255), 8) > 0.001, "the shot's path is not drawn"
+
+
+@pytest.mark.parametrize(
+    ("size", "players", "options"),
+    [
+        (PORTRAIT, 1, {"mode": "solo", "golfers": "chosen", "handicap": "6"}),
+        (LANDSCAPE, 3, {"mode": "campaign", "cards": "open", "bumper": "on", "round_limit": "10"}),
+    ],
+    ids=["solo-portrait", "campaign-landscape"],
+)
+def test_other_modes_play_through_the_view_and_every_screen_passes(make_app, size, players, options):
+    """Solo with chosen golfers and handicap points, a campaign course with several greens and bumper golf:
+    every step is played by taps and every screen passes the region checks."""
+    app, d = make_app(size)
+    start(d, options, players)
+    game = app.screen.game
+    assert len(game.state.players) == players and game.state.mode == options["mode"]
+    rng = random.Random(6)
+    kinds: set[str] = set()
+    greens_drawn = False
+    view = view_of(d)
+    for n in range(120):
+        if app.screen.name != "table":
+            break
+        if n % 3 == 0:
+            check_screen(app, f"{options['mode']} step {n}")
+        state = game.state
+        if state.phase == "play" and isinstance(state.request(), ChooseMove) and not greens_drawn:
+            save(app, f"{options['mode']}-{'portrait' if size == PORTRAIT else 'landscape'}")
+            arr = region(pixels(app), view.area)
+            assert share(arr, (150, 235, 120), 4) > 0.0005 * len(state.greens), "the greens are not drawn"
+            greens_drawn = True
+        kinds.add(step(d, rng))
+        assert not app.errors
+    assert "Shot" in kinds and "roll" in kinds, kinds
+    assert greens_drawn
+    if options["mode"] == "campaign":
+        assert len(game.state.greens) >= 2
 
 
 def theme_selected():

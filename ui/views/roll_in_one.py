@@ -392,6 +392,18 @@ class RollInOneView(GameView):
         s = frame.s
         for c in spaces:
             self._hex(ui, frame.xy((c["q"], c["r"])), s * 0.96, c["terrain"], c["green"])
+        reached = view.get("greens_reached") or []
+        if current is not None and current < len(reached):  # campaign: a tick on the greens already had
+            for g in reached[current]:
+                x, y = frame.xy(g)
+                k = max(4, round(s * 0.5))
+                pygame.draw.lines(
+                    ui.surface,
+                    (20, 20, 20),
+                    False,
+                    [(x - k, y), (x - k // 3, y + k), (x + k, y - k)],
+                    max(2, round(s / 6)),
+                )
         path = shot.get("path") or []
         if len(path) > 1:
             pts = [frame.xy(p) for p in path]
@@ -522,10 +534,13 @@ class RollInOneView(GameView):
             cells += [(cq + q, cr + r) for q, r in ((2, 0), (-2, 0), (0, 2), (0, -2), (2, -2), (-2, 2))]
         frame = Frame(cells or [(0, 0)], area, max_size=26)
         s = frame.s
+        # neighbouring slots are at least 6 hex sizes apart: below this, their targets would overlap and
+        # the slot and board arrows in the choices panel do the choosing alone
+        tappable = s >= 8.2
         for c in spaces:
             self._hex(ui, frame.xy((c["q"], c["r"])), s * 0.96, c["terrain"], c["green"])
         if self.green_mode:
-            placed = sorted({c["board"] for c in spaces})
+            placed = sorted({c["board"] for c in spaces}) if tappable else []
             for b in placed:
                 pts = [frame.xy((c["q"], c["r"])) for c in spaces if c["board"] == b]
                 centre = (sum(p[0] for p in pts) // len(pts), sum(p[1] for p in pts) // len(pts))
@@ -556,6 +571,8 @@ class RollInOneView(GameView):
                 outline = [frame.xy(p) for p in _ring(slot_centre(sl))]
                 pygame.draw.polygon(ui.surface, theme.MUTED, outline, 2)
                 ui.text("+", centre, ui.metrics.body, theme.MUTED, "center")
+            if not tappable:
+                continue
             ui.add(
                 Widget(
                     target_rect(centre, min(64, max(TARGET, round(s * 5)))),
@@ -679,6 +696,18 @@ class RollInOneView(GameView):
         ui.button(
             pygame.Rect(rect.x, y, rect.width, h), label, self._set_listing(True), id="rio:list", size=m.small
         )
+        y += h + m.pad
+        t = getattr(state, "turn", None)
+        hands = getattr(state, "hands", None)
+        if t is not None and hands and state.options.get("cards") == "open" and rect.bottom - y >= line:
+            cards = load_cards()
+            names = ", ".join(cards[c].name for c in hands[t.player]) or "none"
+            ui.paragraph(
+                f"Caddie cards: {names}",
+                pygame.Rect(rect.x, y, rect.width, rect.bottom - y),
+                m.small,
+                theme.MUTED,
+            )
 
     def _pick_club(self, cid: str) -> None:
         self.club = cid
@@ -688,30 +717,26 @@ class RollInOneView(GameView):
     ) -> None:
         m = ui.metrics
         slots, ids = self._free(moves)
-        n = 5
-        h = self._rows(ui, rect, n)
+        h = self._rows(ui, rect, 5)
         half = (rect.width - m.pad) // 2
         y = rect.y
-        ui.button(
-            pygame.Rect(rect.x, y, half, h),
-            "Boards",
-            self._mode(False),
-            id="rio:mode:boards",
-            selected=not self.green_mode,
-            size=m.small,
-            colour=(90, 110, 70) if not self.green_mode else theme.BUTTON_OFF,
-        )
-        ui.button(
-            pygame.Rect(rect.right - half, y, half, h),
-            "Green",
-            self._mode(True),
-            id="rio:mode:green",
-            selected=self.green_mode,
-            size=m.small,
-            colour=(90, 110, 70) if self.green_mode else theme.BUTTON_OFF,
-        )
+        for label, green in (("Boards", False), ("Green", True)):
+            on = self.green_mode == green
+            ui.button(
+                pygame.Rect(rect.x if not green else rect.right - half, y, half, h),
+                label,
+                self._mode(green),
+                id=f"rio:mode:{label.lower()}",
+                selected=on,
+                size=m.small,
+                colour=(90, 110, 70) if on else theme.BUTTON_OFF,
+            )
         y += h + m.pad
         if self.green_mode:
+            n = len(getattr(state, "design", []))
+            now = "whole course" if self.zoom is None else f"board {self.zoom + 1} of {n}"
+            self._picker(ui, rect, y, h, now, "rio:zoom", self._step_zoom(n))
+            y += h + m.pad
             if self.zoom is not None:
                 ui.button(
                     pygame.Rect(rect.x, y, rect.width, h),
@@ -722,60 +747,47 @@ class RollInOneView(GameView):
                 )
             else:
                 ui.paragraph(
-                    "Tap a board's + to zoom in, then tap a space.",
+                    "Zoom into a board, then tap a space.",
                     pygame.Rect(rect.x, y, rect.width, h),
                     m.small,
                     theme.MUTED,
                     max_lines=2,
                 )
             y += 2 * (h + m.pad)
+        elif slots and ids:
+            where = (
+                "choose a slot"
+                if self.slot not in slots
+                else f"slot {slots.index(self.slot) + 1} of {len(slots)}"
+            )
+            self._picker(ui, rect, y, h, where, "rio:slot", self._step_slot(slots))
+            y += h + m.pad
+            board = load_boards()[ids[self.board_pick % len(ids)]]
+            self._picker(ui, rect, y, h, board.name, "rio:board", self._cycle(len(ids)))
+            y += h + m.pad
+            ui.button(
+                pygame.Rect(rect.x, y, half, h),
+                "Rotate",
+                self._rotate,
+                id="rio:turn",
+                size=m.small,
+                sub=f"{60 * self.turn} deg" if h >= 2 * ui.font(m.small).get_linesize() else "",
+            )
+            ui.button(
+                pygame.Rect(rect.right - half, y, half, h),
+                "Place",
+                lambda: self._place(state, actions),
+                id="rio:place",
+                size=m.small,
+                colour=(60, 130, 80),
+            )
+            y += h + m.pad
         else:
-            if self.slot is not None and ids:
-                board = load_boards()[ids[self.board_pick % len(ids)]]
-                arrow = TARGET
-                ui.button(
-                    pygame.Rect(rect.x, y, arrow, h), "<", self._cycle(-1, len(ids)), id="rio:board:prev"
-                )
-                ui.button(
-                    pygame.Rect(rect.right - arrow, y, arrow, h),
-                    ">",
-                    self._cycle(1, len(ids)),
-                    id="rio:board:next",
-                )
-                ui.text(
-                    board.name,
-                    (rect.centerx, y + h // 2),
-                    m.small,
-                    theme.TEXT,
-                    "center",
-                    rect.width - 2 * arrow - 8,
-                )
-                y += h + m.pad
-                ui.button(
-                    pygame.Rect(rect.x, y, half, h),
-                    "Rotate",
-                    self._rotate,
-                    id="rio:turn",
-                    size=m.small,
-                    sub=f"{60 * self.turn} deg" if h >= 2 * ui.font(m.small).get_linesize() else "",
-                )
-                place = self.chosen_placement(state)
-                ui.button(
-                    pygame.Rect(rect.right - half, y, half, h),
-                    "Place",
-                    lambda: place and self._try(PlaceBoard(place), state, actions),
-                    id="rio:place",
-                    size=m.small,
-                    colour=(60, 130, 80),
-                )
-                y += h + m.pad
-            else:
-                msg = "Tap a + slot on the course" if slots else "No more boards fit"
-                ui.paragraph(msg, pygame.Rect(rect.x, y, rect.width, h), m.small, theme.MUTED, max_lines=2)
-                y += 2 * (h + m.pad)
+            ui.paragraph("No more boards fit", pygame.Rect(rect.x, y, rect.width, h), m.small, theme.MUTED)
+            y += 3 * (h + m.pad)
         ready = TeeOff() in moves
         ui.button(
-            pygame.Rect(rect.x, y, rect.width, h),
+            pygame.Rect(rect.x, y, half, h),
             "Tee off",
             lambda: self._try(TeeOff(), state, actions),
             id="rio:teeoff",
@@ -783,14 +795,48 @@ class RollInOneView(GameView):
             text_colour=theme.TEXT if ready else theme.MUTED,
             size=m.small,
         )
-        y += h + m.pad
         ui.button(
-            pygame.Rect(rect.x, y, rect.width, h),
-            "Courses, all moves",
+            pygame.Rect(rect.right - half, y, half, h),
+            "More",
             self._set_listing(True),
             id="rio:list",
             size=m.small,
+            sub="courses" if h >= 2 * ui.font(m.small).get_linesize() else "",
         )
+
+    def _picker(self, ui: Ui, rect: pygame.Rect, y: int, h: int, text: str, wid: str, step) -> None:
+        """``< text >``: two arrow buttons that step through a list."""
+        ui.button(pygame.Rect(rect.x, y, TARGET, h), "<", lambda: step(-1), id=f"{wid}:prev")
+        ui.button(pygame.Rect(rect.right - TARGET, y, TARGET, h), ">", lambda: step(1), id=f"{wid}:next")
+        ui.text(
+            text,
+            (rect.centerx, y + h // 2),
+            ui.metrics.small,
+            theme.TEXT,
+            "center",
+            rect.width - 2 * TARGET - 8,
+        )
+
+    def _place(self, state: GameState, actions: TableActions) -> None:
+        place = self.chosen_placement(state)
+        if place is None:
+            actions.say("Choose a slot for the board first (tap a + or use the slot arrows).")
+            return
+        self._try(PlaceBoard(place), state, actions)
+
+    def _step_slot(self, slots: list[Pos]):
+        def go(k: int) -> None:
+            i = slots.index(self.slot) + k if self.slot in slots else (0 if k > 0 else -1)
+            self.slot = slots[i % len(slots)]
+
+        return go
+
+    def _step_zoom(self, n: int):
+        def go(k: int) -> None:
+            if n:
+                self.zoom = ((self.zoom if self.zoom is not None else (-1 if k > 0 else 0)) + k) % n
+
+        return go
 
     def _mode(self, green: bool):
         def go() -> None:
@@ -801,8 +847,8 @@ class RollInOneView(GameView):
     def _unzoom(self) -> None:
         self.zoom = None
 
-    def _cycle(self, step: int, n: int):
-        def go() -> None:
+    def _cycle(self, n: int):
+        def go(step: int) -> None:
             self.board_pick = (self.board_pick + step) % max(1, n)
 
         return go
