@@ -289,7 +289,7 @@ class RollInOneView(GameView):
 
     def _flag(self, ui: Ui, centre: tuple[int, int], s: float) -> None:
         cx, cy = centre
-        k = max(4.0, s * 0.6)
+        k = max(8.0, s * 0.6)  # readable even on a big course
         pygame.draw.circle(ui.surface, (20, 20, 20), (cx, round(cy + k * 0.6)), max(2, round(s / 6)))
         pygame.draw.line(ui.surface, (30, 30, 30), (cx, cy + k * 0.6), (cx, cy - k), max(1, round(s / 10)))
         pygame.draw.polygon(
