@@ -1,0 +1,866 @@
+"""Roll In One: the course as hex boards (each terrain a fill AND a drawn mark), the green's flag, every
+ball with its player's initial, the path of the shot in progress, the club and the number to beat,
+penalty tokens and caddie cards. Aiming: choose a club, then tap an arrow around the ball. Curves: tap
+an arrow. Designing a hole: a small course editor (tap a + slot, pick a board and its turn, place it;
+Green mode: tap a board to zoom in, tap a space for the green; Tee off). Everything else (cards,
+handicap, bumps, ready-made courses) stays in the move list."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import pygame
+
+from companion.games.roll_in_one.course import Placement
+from companion.games.roll_in_one.data import load_boards, load_cards, load_clubs
+from companion.games.roll_in_one.hexgrid import DIRECTION_NAMES, rotate, slot_centre
+from companion.games.roll_in_one.moves import (
+    Adjust,
+    Bump,
+    ChooseGolfer,
+    Curve,
+    Keep,
+    Land,
+    Pass,
+    PlaceBoard,
+    PlaceGreen,
+    Play,
+    Shot,
+    Stop,
+    TeeOff,
+    Traverse,
+    UseCourse,
+)
+from companion.protocol import GameState, Move
+from ui import theme
+from ui.views.base import GameView, TableActions
+from ui.widgets import Ui, Widget
+
+SQ3 = math.sqrt(3)
+Pos = tuple[int, int]
+
+#: terrain -> (fill, mark colour, word). The mark is drawn with lines so it reads at any hex size.
+TERRAIN = {
+    "tee": ((205, 200, 180), (60, 60, 60), "tee"),
+    "fairway": ((120, 190, 95), (200, 235, 170), "fairway"),
+    "rough": ((55, 110, 50), (140, 180, 100), "rough"),
+    "sand": ((225, 200, 130), (150, 120, 60), "sand"),
+    "trees": ((30, 75, 40), (120, 200, 120), "trees"),
+    "water": ((55, 110, 200), (190, 220, 255), "water"),
+}
+GREEN_FILL = (150, 235, 120)
+ARROW_R = 56  # ball to arrow centre: six 48 px targets around a ball never overlap
+TARGET = theme.MIN_TARGET
+
+
+def hex_xy(q: int, r: int, s: float) -> tuple[float, float]:
+    """Centre of the pointy-top hex (q, r) at hex size ``s`` (centre to corner), origin at (0, 0)."""
+    return s * SQ3 * (q + r / 2), s * 1.5 * r
+
+
+def hex_corners(cx: float, cy: float, s: float) -> list[tuple[float, float]]:
+    return [
+        (cx + s * math.cos(math.radians(60 * k - 30)), cy + s * math.sin(math.radians(60 * k - 30)))
+        for k in range(6)
+    ]
+
+
+def unit(direction: int) -> tuple[float, float]:
+    a = math.radians(60 * direction)
+    return math.cos(a), math.sin(a)
+
+
+class Frame:
+    """Hex positions fitted into a rectangle."""
+
+    def __init__(self, cells: Sequence[Pos], rect: pygame.Rect, max_size: float = 40.0) -> None:
+        pts = [hex_xy(q, r, 1.0) for q, r in cells] or [(0.0, 0.0)]
+        x0 = min(p[0] for p in pts) - SQ3 / 2
+        x1 = max(p[0] for p in pts) + SQ3 / 2
+        y0 = min(p[1] for p in pts) - 1
+        y1 = max(p[1] for p in pts) + 1
+        self.s = max(3.0, min(max_size, rect.width / (x1 - x0), rect.height / (y1 - y0)))
+        self.ox = rect.centerx - (x0 + x1) / 2 * self.s
+        self.oy = rect.centery - (y0 + y1) / 2 * self.s
+
+    def xy(self, pos: Sequence[int]) -> tuple[int, int]:
+        x, y = hex_xy(pos[0], pos[1], self.s)
+        return round(self.ox + x), round(self.oy + y)
+
+
+def board_cells(board: str, slot: Pos, turn: int) -> list[tuple[Pos, str]]:
+    cq, cr = slot_centre(slot)
+    out = []
+    for local, terrain in load_boards()[board].terrain:
+        q, r = rotate(local, turn)
+        out.append(((cq + q, cr + r), terrain))
+    return out
+
+
+def face_word(label: str) -> str:
+    """A club die face in short words: ``dots2`` is "2 dots", ``dotted-curve`` "dotted curve"."""
+    if label.startswith("dots") and label[4:].isdigit():
+        n = int(label[4:])
+        return f"{n} dot" if n == 1 else f"{n} dots"
+    return label.replace("-", " ")
+
+
+def target_rect(centre: tuple[int, int], side: int = TARGET) -> pygame.Rect:
+    r = pygame.Rect(0, 0, side, side)
+    r.center = centre
+    return r
+
+
+class RollInOneView(GameView):
+    def __init__(self, info) -> None:
+        super().__init__(info)
+        self.club: str | None = None
+        self.listing = False  # the plain move list instead of the view's own buttons
+        self.slot: Pos | None = None
+        self.board_pick = 0
+        self.turn = 0
+        self.green_mode = False
+        self.zoom: int | None = None  # a board index, zoomed in to place the green
+        self.area: pygame.Rect | None = None  # where the course was drawn last (tests look there)
+        self.ball_at: tuple[int, int] | None = None  # the current player's ball on screen, if drawn
+
+    def reset(self) -> None:
+        super().reset()
+        self.listing = False
+        self.zoom = None
+        self.slot = None
+
+    # --- words --------------------------------------------------------------------------------
+    def describe(self, move: Move) -> str:
+        clubs = load_clubs()
+        cards = load_cards()
+        d = DIRECTION_NAMES
+        match move:
+            case Shot(club, direction):
+                return f"{clubs[club].name} {d[direction]}" if club in clubs else str(move)
+            case Curve(direction, fore):
+                return f"Curve {d[direction]}" + (" (Fore card)" if fore else "")
+            case Play(card, target, direction):
+                name = cards[card].name if card in cards else card
+                words = [f"Play {name}"]
+                if target is not None:
+                    words.append(f"on ball {target + 1}")
+                if direction is not None:
+                    words.append(d[direction])
+                return " ".join(words)
+            case Land():
+                return "Land here"
+            case Pass():
+                return "Pass (no card)"
+            case Keep():
+                return "Keep the roll"
+            case Adjust(n):
+                return f"Change the roll to {n}"
+            case Traverse():
+                return "Fly over (1 point)"
+            case Stop():
+                return "Stop at the edge"
+            case Bump(target, direction):
+                return f"Bump ball {target + 1} {d[direction]}"
+            case ChooseGolfer(card):
+                return f"Golfer: {cards[card].name}" if card in cards else str(move)
+            case UseCourse(course):
+                return f"Course: {course}"
+            case TeeOff():
+                return "Tee off"
+            case PlaceGreen(pos):
+                return f"Green at {pos[0]},{pos[1]}"
+        return str(move)
+
+    def score_note(self, view: dict[str, Any], player: int) -> str:
+        pen = view.get("penalties", [])
+        hands = view.get("hand_sizes", [])
+        if player >= len(pen):
+            return ""
+        cards = hands[player] if player < len(hands) else 0
+        return f"{pen[player]} pen, {cards} card{'s' if cards != 1 else ''}"
+
+    # --- board --------------------------------------------------------------------------------
+    def draw_board(
+        self, ui: Ui, rect: pygame.Rect, state: GameState, view: dict[str, Any], actions: TableActions
+    ) -> None:
+        m = ui.metrics
+        ui.panel(rect, theme.PANEL)
+        inner = rect.inflate(-2 * m.pad, -2 * m.pad)
+        line = ui.font(m.small).get_linesize()
+        phase = view.get("phase")
+        y = inner.y
+        ui.text(self._header(view), (inner.x, y), m.small, theme.ACCENT, width=inner.width)
+        y += line
+        shot = view.get("shot")
+        if shot and shot.get("club"):
+            ui.text(self._shot_line(shot), (inner.x, y), m.small, theme.TEXT, width=inner.width)
+            y += line
+        elif phase == "design" and not self.listing and self.zoom is None:
+            ui.text(self._design_hint(), (inner.x, y), m.small, theme.MUTED, width=inner.width)
+            y += line
+        footer = line + 6 if view.get("players") and phase != "design" else 0
+        legend = line if m.portrait else 0
+        area = pygame.Rect(inner.x, y + 2, inner.width, inner.bottom - y - 2 - footer - legend)
+        self.area, self.ball_at = area, None
+        if phase == "design":
+            self._draw_design(ui, area, state, view, actions)
+        elif "course" in view:
+            self._draw_course(ui, area, state, view, actions)
+        else:
+            ui.paragraph(self._setup_text(view), area, m.small, theme.MUTED)
+        if legend:
+            self._legend(ui, pygame.Rect(inner.x, area.bottom + 2, inner.width, line))
+        if footer:
+            self._tokens(ui, pygame.Rect(inner.x, inner.bottom - line, inner.width, line), view, actions)
+
+    def _header(self, view: dict[str, Any]) -> str:
+        parts = [f"Hole {view.get('hole', 1)} of {view.get('holes', 1)}"]
+        course = view.get("course")
+        if course and view.get("phase") != "design":
+            parts.append(f"par {course['par']}")
+            parts.append(f"round {view.get('round', 1)}")
+        elif view.get("phase") == "design":
+            parts.append("design")
+        return ", ".join(parts)
+
+    def _shot_line(self, shot: dict[str, Any]) -> str:
+        clubs = load_clubs()
+        club = clubs[shot["club"]].name if shot["club"] in clubs else shot["club"]
+        words = [f"{club} {shot.get('direction') or ''}".strip()]
+        if shot.get("beat"):
+            words.append(f"beat {shot['beat']}")
+        if shot.get("rolls"):
+            words.append("rolled " + " / ".join(face_word(f) for f in shot["rolls"]))
+        return ", ".join(words)
+
+    def _setup_text(self, view: dict[str, Any]) -> str:
+        golfers = [g["name"] for g in view.get("golfers", []) if g]
+        text = "Setting up: golfer cards, then the roll-off for the first player."
+        if golfers:
+            text += " Golfers: " + ", ".join(golfers) + "."
+        return text
+
+    def _design_hint(self) -> str:
+        if self.green_mode:
+            return "Green: tap a board, then a space" if self.zoom is None else "Tap a space for the green"
+        return "Tap a + slot, pick a board, Place" if self.slot is None else "Pick a board and turn, Place"
+
+    # --- drawing pieces -----------------------------------------------------------------------
+    def _hex(self, ui: Ui, centre: tuple[int, int], s: float, terrain: str, green: bool = False) -> None:
+        fill, mark, _ = TERRAIN.get(terrain, ((90, 90, 90), (200, 200, 200), terrain))
+        cx, cy = centre
+        pts = hex_corners(cx, cy, s)
+        pygame.draw.polygon(ui.surface, GREEN_FILL if green else fill, pts)
+        pygame.draw.polygon(ui.surface, (25, 35, 25), pts, 1)
+        if green:
+            self._flag(ui, centre, s)
+        else:
+            self._mark(ui, centre, s, terrain, mark)
+
+    def _mark(self, ui: Ui, centre: tuple[int, int], s: float, terrain: str, col) -> None:
+        """A terrain's drawn sign, so that colour is not the only cue."""
+        cx, cy = centre
+        k = s * 0.45
+        surf = ui.surface
+        w = max(1, round(s / 8))
+        if terrain == "tee":  # a T
+            pygame.draw.line(surf, col, (cx - k, cy - k), (cx + k, cy - k), w + 1)
+            pygame.draw.line(surf, col, (cx, cy - k), (cx, cy + k), w + 1)
+        elif terrain == "fairway":  # mown stripes
+            pygame.draw.line(surf, col, (cx - k, cy - k / 2), (cx + k, cy - k / 2), w)
+            pygame.draw.line(surf, col, (cx - k, cy + k / 2), (cx + k, cy + k / 2), w)
+        elif terrain == "rough":  # a tuft: three blades
+            for dx in (-k / 2, 0, k / 2):
+                pygame.draw.line(surf, col, (cx + dx, cy + k / 2), (cx + dx * 1.6, cy - k / 2), w)
+        elif terrain == "sand":  # dots
+            r = max(1, round(s / 10))
+            for dx, dy in ((-k / 2, k / 3), (k / 2, k / 3), (0, -k / 3)):
+                pygame.draw.circle(surf, col, (round(cx + dx), round(cy + dy)), r)
+        elif terrain == "trees":  # a tree
+            pygame.draw.polygon(
+                surf, col, [(cx, cy - k), (cx + k * 0.8, cy + k * 0.6), (cx - k * 0.8, cy + k * 0.6)]
+            )
+        elif terrain == "water":  # a wave
+            pts = [(cx - k + i * k / 3, cy + (k / 3 if i % 2 else -k / 3)) for i in range(7)]
+            pygame.draw.lines(surf, col, False, pts, w)
+
+    def _flag(self, ui: Ui, centre: tuple[int, int], s: float) -> None:
+        cx, cy = centre
+        k = max(8.0, s * 0.6)  # readable even on a big course
+        pygame.draw.circle(ui.surface, (20, 20, 20), (cx, round(cy + k * 0.6)), max(2, round(s / 6)))
+        pygame.draw.line(ui.surface, (30, 30, 30), (cx, cy + k * 0.6), (cx, cy - k), max(1, round(s / 10)))
+        pygame.draw.polygon(
+            ui.surface, theme.BAD, [(cx, cy - k), (cx + k, cy - k * 0.65), (cx, cy - k * 0.3)]
+        )
+
+    def _ball(
+        self,
+        ui: Ui,
+        centre: tuple[int, int],
+        s: float,
+        player: int,
+        name: str,
+        actions: TableActions,
+        current: bool,
+    ) -> None:
+        col = actions.colour(player)
+        r = max(11, round(s * 0.7))
+        if current:
+            pygame.draw.circle(ui.surface, theme.SELECTED, centre, r + 4, 3)
+        pygame.draw.circle(ui.surface, (250, 250, 250), centre, r)
+        pygame.draw.circle(ui.surface, col.rgb, centre, r - 3)
+        ui.text(
+            (name[:1] or "?").upper(),
+            centre,
+            ui.metrics.small - 4 if not ui.metrics.portrait else ui.metrics.small,
+            (255, 255, 255),
+            "center",
+        )
+
+    def _legend(self, ui: Ui, rect: pygame.Rect) -> None:
+        size = ui.metrics.small - 4
+        items = [*TERRAIN, "green"]
+        w = rect.width // len(items)
+        s = rect.height * 0.45
+        for i, t in enumerate(items):
+            c = (rect.x + i * w + round(s) + 2, rect.centery)
+            self._hex(ui, c, s, t if t != "green" else "rough", green=t == "green")
+            ui.text(
+                t, (c[0] + round(s) + 4, rect.centery), size, theme.MUTED, "midleft", w - 2 * round(s) - 6
+            )
+
+    def _tokens(self, ui: Ui, rect: pygame.Rect, view: dict[str, Any], actions: TableActions) -> None:
+        """Each player's penalty tokens (P discs) and caddie cards (small cards) in a row."""
+        players = view.get("players", [])
+        pen = view.get("penalties", [0] * len(players))
+        hands = view.get("hand_sizes", [0] * len(players))
+        w = rect.width // max(1, len(players))
+        h = rect.height
+        for i in range(len(players)):
+            x = rect.x + i * w
+            col = actions.colour(i)
+            ui.shape(col.shape, (x + 8, rect.centery), 7, col.rgb)
+            x += 18
+            n = pen[i] if i < len(pen) else 0
+            pygame.draw.circle(ui.surface, theme.BAD, (x + h // 2 - 2, rect.centery), h // 2 - 2)
+            ui.text("P", (x + h // 2 - 2, rect.centery), ui.metrics.small - 4, (255, 255, 255), "center")
+            x += h
+            ui.text(f"{n}", (x, rect.centery), ui.metrics.small - 4, theme.TEXT, "midleft")
+            x += ui.font(ui.metrics.small).size(f"{n}")[0] + 6
+            c = hands[i] if i < len(hands) else 0
+            card = pygame.Rect(x, rect.y + 2, max(10, h * 2 // 3), h - 4)
+            pygame.draw.rect(ui.surface, (235, 235, 225), card, border_radius=3)
+            pygame.draw.rect(ui.surface, (60, 90, 60), card.inflate(-4, -4), 1, border_radius=2)
+            ui.text(f"{c}", (card.right + 4, rect.centery), ui.metrics.small - 4, theme.TEXT, "midleft")
+
+    # --- the course in play ---------------------------------------------------------------------
+    def _draw_course(
+        self, ui: Ui, area: pygame.Rect, state: GameState, view: dict[str, Any], actions: TableActions
+    ) -> None:
+        course = view["course"]
+        spaces = course["spaces"]
+        cells = [(c["q"], c["r"]) for c in spaces]
+        shot = view.get("shot") or {}
+        balls = view.get("balls", [])
+        current = shot.get("player", view.get("current_player"))
+        ball = balls[current] if current is not None and current < len(balls) else None
+        aiming = (
+            not self.listing
+            and ball is not None
+            and shot.get("stage") in ("aim", "curve")
+            and not self._interrupted(state)
+        )
+        frame = Frame(cells, area)
+        if aiming:  # leave room for the ring of arrows around the ball
+            fit = pygame.Rect(area)
+            for _ in range(4):
+                bx, by = frame.xy(ball)
+                rx, ry = ARROW_R + TARGET // 2, round(ARROW_R * 0.87) + TARGET // 2
+                left, right = max(0, fit.x + rx - bx), max(0, bx + rx - fit.right)
+                top, bottom = max(0, fit.y + ry - by), max(0, by + ry - fit.bottom)
+                if not (left or right or top or bottom):
+                    break
+                fit = pygame.Rect(
+                    fit.x + left, fit.y + top, fit.width - left - right, fit.height - top - bottom
+                )
+                if fit.width < 60 or fit.height < 60:
+                    break
+                frame = Frame(cells, fit)
+        s = frame.s
+        for c in spaces:
+            self._hex(ui, frame.xy((c["q"], c["r"])), s * 0.96, c["terrain"], c["green"])
+        reached = view.get("greens_reached") or []
+        if current is not None and current < len(reached):  # campaign: a tick on the greens already had
+            for g in reached[current]:
+                x, y = frame.xy(g)
+                k = max(4, round(s * 0.5))
+                pygame.draw.lines(
+                    ui.surface,
+                    (20, 20, 20),
+                    False,
+                    [(x - k, y), (x - k // 3, y + k), (x + k, y - k)],
+                    max(2, round(s / 6)),
+                )
+        path = shot.get("path") or []
+        if len(path) > 1:
+            pts = [frame.xy(p) for p in path]
+            pygame.draw.lines(ui.surface, (255, 255, 255), False, pts, max(3, round(s / 4)))
+            for p in pts[1:]:
+                pygame.draw.circle(ui.surface, theme.SELECTED, p, max(3, round(s / 4)))
+        players = view.get("players", [])
+        seen: dict[tuple, int] = {}
+        placed = []
+        for i, b in enumerate(balls):
+            if b is None:
+                continue
+            k = seen.get(tuple(b), 0)
+            seen[tuple(b)] = k + 1
+            x, y = frame.xy(b)
+            off = round(k * max(14, s * 0.8))  # balls on one space fan out so every initial shows
+            placed.append((i == current, i, (x + off, y - off)))
+        for is_current, i, centre in sorted(placed):  # the ball in play is drawn last, on top
+            self._ball(ui, centre, s, i, players[i], actions, is_current)
+        if ball is not None:
+            self.ball_at = frame.xy(ball)
+        if aiming:
+            self._arrows(ui, area, frame.xy(ball), state, shot["stage"], actions)
+
+    def _interrupted(self, state: GameState) -> bool:
+        t = getattr(state, "turn", None)
+        return bool(t is not None and t.interrupts)
+
+    def _arrows(
+        self,
+        ui: Ui,
+        area: pygame.Rect,
+        ball: tuple[int, int],
+        state: GameState,
+        stage: str,
+        actions: TableActions,
+    ) -> None:
+        """Six direction targets in a ring around the ball (moved inside the board when it is near an
+        edge); each shows an arrow and its compass name."""
+        reach_x, reach_y = ARROW_R + TARGET // 2, round(ARROW_R * 0.87) + TARGET // 2
+        cx = min(max(ball[0], area.x + reach_x), area.right - reach_x)
+        cy = min(max(ball[1], area.y + reach_y), area.bottom - reach_y)
+        moves = state.legal_moves()
+        for d in range(6):
+            ux, uy = unit(d)
+            centre = (round(cx + ux * ARROW_R), round(cy + uy * ARROW_R))
+            move = self._direction_move(d, stage, moves)
+            ok = move is not None and move in moves
+            r = target_rect(centre)
+            ui.add(
+                Widget(
+                    r,
+                    f"rio:dir:{DIRECTION_NAMES[d]}",
+                    lambda d=d, stage=stage: self._tap_direction(d, stage, state, actions),
+                    True,
+                    f"rio:dir:{DIRECTION_NAMES[d]}",
+                    kind="tile",
+                )
+            )
+            disc = pygame.Surface((TARGET, TARGET), pygame.SRCALPHA)
+            pygame.draw.circle(
+                disc,
+                (20, 20, 20, 190) if ok else (70, 70, 70, 150),
+                (TARGET // 2, TARGET // 2),
+                TARGET // 2 - 1,
+            )
+            ui.surface.blit(disc, r)
+            pygame.draw.circle(ui.surface, theme.SELECTED if ok else theme.MUTED, centre, TARGET // 2 - 1, 2)
+            tip = (centre[0] + ux * 22, centre[1] + uy * 22)
+            px, py = -uy, ux
+            base = (centre[0] + ux * 5, centre[1] + uy * 5)
+            pygame.draw.polygon(
+                ui.surface,
+                theme.SELECTED if ok else theme.MUTED,
+                [tip, (base[0] + px * 8, base[1] + py * 8), (base[0] - px * 8, base[1] - py * 8)],
+            )
+            ui.text(
+                DIRECTION_NAMES[d],
+                (centre[0] - ux * 9, centre[1] - uy * 9),
+                ui.metrics.small - 4,
+                theme.TEXT if ok else theme.MUTED,
+                "center",
+            )
+
+    def _direction_move(self, d: int, stage: str, moves: Sequence[Move]) -> Move | None:
+        if stage == "curve":
+            return next((m for m in moves if isinstance(m, Curve) and m.direction == d), Curve(d))
+        if self.club is None:
+            return None
+        return Shot(self.club, d)
+
+    def _tap_direction(self, d: int, stage: str, state: GameState, actions: TableActions) -> None:
+        move = self._direction_move(d, stage, state.legal_moves())
+        if move is None:
+            actions.say("Choose a club first, then tap a direction.")
+            return
+        if move in state.legal_moves():
+            actions.play(move)
+        else:
+            actions.why_not(move)
+
+    # --- the course editor ----------------------------------------------------------------------
+    def _free(self, moves: Sequence[Move]) -> tuple[list[Pos], list[str]]:
+        boards = [m.placement for m in moves if isinstance(m, PlaceBoard)]
+        slots = sorted({p.slot for p in boards})
+        ids = sorted({p.board for p in boards}, key=list(load_boards()).index)
+        return slots, ids
+
+    def _draw_design(
+        self, ui: Ui, area: pygame.Rect, state: GameState, view: dict[str, Any], actions: TableActions
+    ) -> None:
+        design = view.get("design", {})
+        spaces = design.get("spaces", [])
+        moves = state.legal_moves()
+        slots, ids = self._free(moves)
+        if self.slot not in slots:
+            self.slot = slots[0] if len(slots) == 1 else None
+        if self.zoom is not None:
+            mine = [c for c in spaces if c["board"] == self.zoom]
+            if mine:
+                self._draw_zoom(ui, area, state, mine, actions)
+                return
+            self.zoom = None
+        cells = [(c["q"], c["r"]) for c in spaces]
+        ghost = [] if self.green_mode else slots
+        for sl in ghost:
+            cq, cr = slot_centre(sl)
+            cells += [(cq + q, cr + r) for q, r in ((2, 0), (-2, 0), (0, 2), (0, -2), (2, -2), (-2, 2))]
+        frame = Frame(cells or [(0, 0)], area, max_size=26)
+        s = frame.s
+        # neighbouring slots are at least 6 hex sizes apart: below this, their targets would overlap and
+        # the slot and board arrows in the choices panel do the choosing alone
+        tappable = s >= 8.2
+        for c in spaces:
+            self._hex(ui, frame.xy((c["q"], c["r"])), s * 0.96, c["terrain"], c["green"])
+        if self.green_mode:
+            placed = sorted({c["board"] for c in spaces}) if tappable else []
+            for b in placed:
+                pts = [frame.xy((c["q"], c["r"])) for c in spaces if c["board"] == b]
+                centre = (sum(p[0] for p in pts) // len(pts), sum(p[1] for p in pts) // len(pts))
+                ui.add(
+                    Widget(
+                        target_rect(centre),
+                        f"rio:zoom:{b}",
+                        lambda b=b: self._zoom(b),
+                        True,
+                        f"rio:zoom:{b}",
+                        kind="tile",
+                    )
+                )
+                pygame.draw.circle(ui.surface, (30, 30, 30), centre, 16)
+                pygame.draw.circle(ui.surface, theme.SELECTED, centre, 16, 2)
+                ui.text("+", centre, ui.metrics.small, theme.SELECTED, "center")
+            return
+        for sl in slots:
+            centre = frame.xy(slot_centre(sl))
+            chosen = sl == self.slot
+            if chosen and ids:
+                board = ids[self.board_pick % len(ids)]
+                for pos, terrain in board_cells(board, sl, self.turn):
+                    self._hex(ui, frame.xy(pos), s * 0.9, terrain)
+                outline = [frame.xy(p) for p in _ring(slot_centre(sl))]
+                pygame.draw.polygon(ui.surface, theme.SELECTED, outline, 3)
+            else:
+                outline = [frame.xy(p) for p in _ring(slot_centre(sl))]
+                pygame.draw.polygon(ui.surface, theme.MUTED, outline, 2)
+                ui.text("+", centre, ui.metrics.body, theme.MUTED, "center")
+            if not tappable:
+                continue
+            ui.add(
+                Widget(
+                    target_rect(centre, min(64, max(TARGET, round(s * 5)))),
+                    f"rio:slot:{sl[0]},{sl[1]}",
+                    lambda sl=sl: self._pick_slot(sl),
+                    True,
+                    f"rio:slot:{sl[0]},{sl[1]}",
+                    kind="tile",
+                )
+            )
+
+    def _draw_zoom(
+        self, ui: Ui, area: pygame.Rect, state: GameState, mine: list[dict[str, Any]], actions: TableActions
+    ) -> None:
+        frame = Frame([(c["q"], c["r"]) for c in mine], area, max_size=60)
+        side = min(TARGET + 8, round(frame.s * 1.5))
+        side = max(TARGET, side)
+        for c in mine:
+            pos = (c["q"], c["r"])
+            centre = frame.xy(pos)
+            self._hex(ui, centre, frame.s * 0.96, c["terrain"], c["green"])
+            if c["terrain"] != "tee" and not c["green"]:
+                move = PlaceGreen(pos)
+                ui.add(
+                    Widget(
+                        target_rect(centre, side),
+                        f"rio:space:{pos[0]},{pos[1]}",
+                        lambda mv=move: self._try(mv, state, actions),
+                        True,
+                        f"rio:space:{pos[0]},{pos[1]}",
+                        kind="tile",
+                    )
+                )
+
+    def _zoom(self, board: int) -> None:
+        self.zoom = board
+
+    def _pick_slot(self, slot: Pos) -> None:
+        self.slot = slot
+
+    def _try(self, move: Move, state: GameState, actions: TableActions) -> None:
+        if move in state.legal_moves():
+            actions.play(move)
+        else:
+            actions.why_not(move)
+
+    def chosen_placement(self, state: GameState) -> Placement | None:
+        _, ids = self._free(state.legal_moves())
+        if self.slot is None or not ids:
+            return None
+        return Placement(ids[self.board_pick % len(ids)], self.slot, self.turn)
+
+    # --- choices --------------------------------------------------------------------------------
+    def draw_choices(
+        self, ui: Ui, rect: pygame.Rect, state: GameState, moves: Sequence[Move], actions: TableActions
+    ) -> None:
+        t = getattr(state, "turn", None)
+        phase = getattr(state, "phase", "")
+        own = phase == "design" or (
+            phase == "play" and t is not None and t.stage == "aim" and not t.interrupts
+        )
+        if not own or self.listing:
+            if own:
+                back = pygame.Rect(rect.x, rect.y, rect.width, TARGET)
+                ui.button(back, "< Back", self._set_listing(False), id="rio:back", size=ui.metrics.small)
+                rect = pygame.Rect(
+                    rect.x,
+                    rect.y + TARGET + ui.metrics.pad,
+                    rect.width,
+                    rect.height - TARGET - ui.metrics.pad,
+                )
+            super().draw_choices(ui, rect, state, moves, actions)
+            return
+        if phase == "design":
+            self._design_choices(ui, rect, state, moves, actions)
+        else:
+            self._aim_choices(ui, rect, state, moves, actions)
+
+    def _set_listing(self, on: bool):
+        def go() -> None:
+            self.listing, self.page, self.prefix = on, 0, ()
+
+        return go
+
+    def _rows(self, ui: Ui, rect: pygame.Rect, n: int) -> int:
+        m = ui.metrics
+        return max(TARGET, min(m.button_h, (rect.height - (n - 1) * m.pad) // n))
+
+    def _aim_choices(
+        self, ui: Ui, rect: pygame.Rect, state: GameState, moves: Sequence[Move], actions: TableActions
+    ) -> None:
+        m = ui.metrics
+        clubs = load_clubs()
+        ids = list(clubs)
+        cols = 2 if not m.portrait else 3
+        rows = -(-len(ids) // cols)
+        line = ui.font(m.small).get_linesize()
+        hint = f"{clubs[self.club].name}: tap an arrow" if self.club in clubs else "Choose a club"
+        ui.text(hint, (rect.x, rect.y), m.small, theme.ACCENT if self.club else theme.MUTED, width=rect.width)
+        y = rect.y + line + 4
+        h = self._rows(ui, pygame.Rect(rect.x, y, rect.width, rect.bottom - y), rows + 1)
+        bw = (rect.width - (cols - 1) * m.pad) // cols
+        for k, cid in enumerate(ids):
+            r, c = divmod(k, cols)
+            chosen = cid == self.club
+            die = clubs[cid].kind()
+            top = max((f.number or 0) for f in die.faces)
+            ui.button(
+                pygame.Rect(rect.x + c * (bw + m.pad), y + r * (h + m.pad), bw, h),
+                ("> " if chosen else "") + clubs[cid].name,
+                lambda cid=cid: self._pick_club(cid),
+                id=f"rio:club:{cid}",
+                selected=chosen,
+                size=m.small,
+                colour=(90, 110, 70) if chosen else None,
+                sub=f"d{len(die.faces)}, top {top}" if h >= 2 * line else "",
+            )
+        y += rows * (h + m.pad)
+        others = [mv for mv in moves if not isinstance(mv, Shot)]
+        label = f"Cards and more ({len(others)})" if others else "All moves"
+        ui.button(
+            pygame.Rect(rect.x, y, rect.width, h), label, self._set_listing(True), id="rio:list", size=m.small
+        )
+        y += h + m.pad
+        t = getattr(state, "turn", None)
+        hands = getattr(state, "hands", None)
+        if t is not None and hands and state.options.get("cards") == "open" and rect.bottom - y >= line:
+            cards = load_cards()
+            names = ", ".join(cards[c].name for c in hands[t.player]) or "none"
+            ui.paragraph(
+                f"Caddie cards: {names}",
+                pygame.Rect(rect.x, y, rect.width, rect.bottom - y),
+                m.small,
+                theme.MUTED,
+            )
+
+    def _pick_club(self, cid: str) -> None:
+        self.club = cid
+
+    def _design_choices(
+        self, ui: Ui, rect: pygame.Rect, state: GameState, moves: Sequence[Move], actions: TableActions
+    ) -> None:
+        m = ui.metrics
+        slots, ids = self._free(moves)
+        h = self._rows(ui, rect, 5)
+        half = (rect.width - m.pad) // 2
+        y = rect.y
+        for label, green in (("Boards", False), ("Green", True)):
+            on = self.green_mode == green
+            ui.button(
+                pygame.Rect(rect.x if not green else rect.right - half, y, half, h),
+                label,
+                self._mode(green),
+                id=f"rio:mode:{label.lower()}",
+                selected=on,
+                size=m.small,
+                colour=(90, 110, 70) if on else theme.BUTTON_OFF,
+            )
+        y += h + m.pad
+        if self.green_mode:
+            n = len(getattr(state, "design", []))
+            now = "whole course" if self.zoom is None else f"board {self.zoom + 1} of {n}"
+            self._picker(ui, rect, y, h, now, "rio:zoom", self._step_zoom(n))
+            y += h + m.pad
+            if self.zoom is not None:
+                ui.button(
+                    pygame.Rect(rect.x, y, rect.width, h),
+                    "Whole course",
+                    self._unzoom,
+                    id="rio:unzoom",
+                    size=m.small,
+                )
+            else:
+                ui.paragraph(
+                    "Zoom into a board, then tap a space.",
+                    pygame.Rect(rect.x, y, rect.width, h),
+                    m.small,
+                    theme.MUTED,
+                    max_lines=2,
+                )
+            y += 2 * (h + m.pad)
+        elif slots and ids:
+            where = (
+                "choose a slot"
+                if self.slot not in slots
+                else f"slot {slots.index(self.slot) + 1} of {len(slots)}"
+            )
+            self._picker(ui, rect, y, h, where, "rio:slot", self._step_slot(slots))
+            y += h + m.pad
+            board = load_boards()[ids[self.board_pick % len(ids)]]
+            self._picker(ui, rect, y, h, board.name, "rio:board", self._cycle(len(ids)))
+            y += h + m.pad
+            ui.button(
+                pygame.Rect(rect.x, y, half, h),
+                "Rotate",
+                self._rotate,
+                id="rio:turn",
+                size=m.small,
+                sub=f"{60 * self.turn} deg" if h >= 2 * ui.font(m.small).get_linesize() else "",
+            )
+            ui.button(
+                pygame.Rect(rect.right - half, y, half, h),
+                "Place",
+                lambda: self._place(state, actions),
+                id="rio:place",
+                size=m.small,
+                colour=(60, 130, 80),
+            )
+            y += h + m.pad
+        else:
+            ui.paragraph("No more boards fit", pygame.Rect(rect.x, y, rect.width, h), m.small, theme.MUTED)
+            y += 3 * (h + m.pad)
+        ready = TeeOff() in moves
+        ui.button(
+            pygame.Rect(rect.x, y, half, h),
+            "Tee off",
+            lambda: self._try(TeeOff(), state, actions),
+            id="rio:teeoff",
+            colour=(60, 130, 80) if ready else theme.BUTTON_OFF,
+            text_colour=theme.TEXT if ready else theme.MUTED,
+            size=m.small,
+        )
+        ui.button(
+            pygame.Rect(rect.right - half, y, half, h),
+            "More",
+            self._set_listing(True),
+            id="rio:list",
+            size=m.small,
+            sub="courses" if h >= 2 * ui.font(m.small).get_linesize() else "",
+        )
+
+    def _picker(self, ui: Ui, rect: pygame.Rect, y: int, h: int, text: str, wid: str, step) -> None:
+        """``< text >``: two arrow buttons that step through a list."""
+        ui.button(pygame.Rect(rect.x, y, TARGET, h), "<", lambda: step(-1), id=f"{wid}:prev")
+        ui.button(pygame.Rect(rect.right - TARGET, y, TARGET, h), ">", lambda: step(1), id=f"{wid}:next")
+        ui.text(
+            text,
+            (rect.centerx, y + h // 2),
+            ui.metrics.small,
+            theme.TEXT,
+            "center",
+            rect.width - 2 * TARGET - 8,
+        )
+
+    def _place(self, state: GameState, actions: TableActions) -> None:
+        place = self.chosen_placement(state)
+        if place is None:
+            actions.say("Choose a slot for the board first (tap a + or use the slot arrows).")
+            return
+        self._try(PlaceBoard(place), state, actions)
+
+    def _step_slot(self, slots: list[Pos]):
+        def go(k: int) -> None:
+            i = slots.index(self.slot) + k if self.slot in slots else (0 if k > 0 else -1)
+            self.slot = slots[i % len(slots)]
+
+        return go
+
+    def _step_zoom(self, n: int):
+        def go(k: int) -> None:
+            if n:
+                self.zoom = ((self.zoom if self.zoom is not None else (-1 if k > 0 else 0)) + k) % n
+
+        return go
+
+    def _mode(self, green: bool):
+        def go() -> None:
+            self.green_mode, self.zoom = green, None
+
+        return go
+
+    def _unzoom(self) -> None:
+        self.zoom = None
+
+    def _cycle(self, n: int):
+        def go(step: int) -> None:
+            self.board_pick = (self.board_pick + step) % max(1, n)
+
+        return go
+
+    def _rotate(self) -> None:
+        self.turn = (self.turn + 1) % 6
+
+
+def _ring(centre: Pos) -> list[Pos]:
+    """The six corner spaces of a radius-2 board around ``centre``, in order (its outline)."""
+    q, r = centre
+    return [(q + 2, r - 2), (q + 2, r), (q, r + 2), (q - 2, r + 2), (q - 2, r), (q, r - 2)]
+
+
+VIEW = RollInOneView
