@@ -488,7 +488,7 @@ class DoshView(GameView):
             tiles = []
             for mv in chosen:
                 name = cards.get(mv.number, {}).get("name", "")
-                label = f"{mv.number}: {name}" if name if phase == "card" else f"Keep {mv.number}"
+                label = (f"{mv.number}: {name}" if name else f"Card {mv.number}") if phase == "card" else f"Keep {mv.number}"
                 tiles.append((label, (lambda mv=mv: actions.play(mv)), f"dosh:card:{mv.number}"))
             hint = "Tap a card to play it" if phase == "card" else "Tap a card to keep it"
             ui.text(hint, area.topleft, m.small, theme.MUTED, width=area.width)
