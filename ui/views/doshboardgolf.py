@@ -9,6 +9,7 @@ number block)."""
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 from typing import Any
@@ -38,8 +39,13 @@ TREE_SIZE = {"small tree": 0.22, "medium tree": 0.32, "big tree": 0.42}
 HILL = (120, 72, 30)
 PATH_PLAN = (255, 240, 150)
 PATH_COUNT = (255, 255, 255)
-LEG_COLOUR = {"start": (255, 255, 255), "distance": (255, 220, 90), "hook": (255, 140, 90),
-              "wind": (150, 210, 255), "roll-away": (230, 150, 230)}
+LEG_COLOUR = {
+    "start": (255, 255, 255),
+    "distance": (255, 220, 90),
+    "hook": (255, 140, 90),
+    "wind": (150, 210, 255),
+    "roll-away": (230, 150, 230),
+}
 CARD_FILL = {"yellow": (200, 170, 40), "red": (180, 60, 60), "blue": (60, 100, 180), "green": (60, 140, 80)}
 DIAL_R = 134  # px: twelve 48 px targets around the ball without overlapping
 
@@ -80,8 +86,10 @@ class Geometry:
 
     def hexagon(self, c: tuple[int, int], shrink: float = 1.0) -> list[tuple[float, float]]:
         r = R_HEX * self.u * shrink
-        return [(c[0] + r * math.cos(math.radians(a)), c[1] + r * math.sin(math.radians(a)))
-                for a in range(0, 360, 60)]
+        return [
+            (c[0] + r * math.cos(math.radians(a)), c[1] + r * math.sin(math.radians(a)))
+            for a in range(0, 360, 60)
+        ]
 
 
 class DoshView(GameView):
@@ -194,9 +202,10 @@ class DoshView(GameView):
                     pygame.draw.circle(s, ring, p, r, 3 if current else 2)
                 else:  # tee: a square plate
                     pygame.draw.rect(s, (230, 230, 220), (p[0] - r, p[1] - r, 2 * r, 2 * r), border_radius=3)
-                    pygame.draw.rect(s, ring, (p[0] - r, p[1] - r, 2 * r, 2 * r), 3 if current else 1,
-                                     border_radius=3)
-                size = max(20, round(g.u * 0.9))
+                    pygame.draw.rect(
+                        s, ring, (p[0] - r, p[1] - r, 2 * r, 2 * r), 3 if current else 1, border_radius=3
+                    )
+                size = max(_min_text(ui), round(g.u * 0.9))
                 ui.text(str(n), p, size, (240, 240, 240) if letter == "O" else (20, 20, 20), "center")
             else:
                 pygame.draw.circle(s, (235, 235, 225), p, dot)
@@ -206,18 +215,28 @@ class DoshView(GameView):
         s, u = ui.surface, g.u
         if kind in TREE_SIZE:
             h = u * TREE_SIZE[kind]
-            pygame.draw.polygon(s, (25, 55, 25), [(p[0], p[1] - h), (p[0] + h * 0.8, p[1] + h * 0.7),
-                                                  (p[0] - h * 0.8, p[1] + h * 0.7)])
-            pygame.draw.polygon(s, (170, 210, 150), [(p[0], p[1] - h), (p[0] + h * 0.8, p[1] + h * 0.7),
-                                                     (p[0] - h * 0.8, p[1] + h * 0.7)], 1)
+            pygame.draw.polygon(
+                s,
+                (25, 55, 25),
+                [(p[0], p[1] - h), (p[0] + h * 0.8, p[1] + h * 0.7), (p[0] - h * 0.8, p[1] + h * 0.7)],
+            )
+            pygame.draw.polygon(
+                s,
+                (170, 210, 150),
+                [(p[0], p[1] - h), (p[0] + h * 0.8, p[1] + h * 0.7), (p[0] - h * 0.8, p[1] + h * 0.7)],
+                1,
+            )
         elif kind == "water":  # two waves
             for dy in (-0.15, 0.15):
-                pts = [(p[0] + u * (k / 8 - 0.3), p[1] + u * dy + u * 0.06 * math.sin(k * 1.6)) for k in range(6)]
+                pts = [
+                    (p[0] + u * (k / 8 - 0.3), p[1] + u * dy + u * 0.06 * math.sin(k * 1.6)) for k in range(6)
+                ]
                 pygame.draw.lines(s, (190, 220, 255), False, pts, 1)
         elif kind == "waterfall":  # falling lines
             for dx in (-0.18, 0, 0.18):
-                pygame.draw.line(s, (220, 240, 255), (p[0] + u * dx, p[1] - u * 0.32),
-                                 (p[0] + u * dx, p[1] + u * 0.32), 2)
+                pygame.draw.line(
+                    s, (220, 240, 255), (p[0] + u * dx, p[1] - u * 0.32), (p[0] + u * dx, p[1] + u * 0.32), 2
+                )
 
     def _draw_hills(self, ui: Ui, g: Geometry, board: dict[str, Any]) -> None:
         """Each hill line on the edge between an upper and a lower cell, ticks toward the lower one."""
@@ -247,7 +266,7 @@ class DoshView(GameView):
         start = g.cell(view["lies"][me])
         if path and start:
             pts = [start] + [q for q in (g.cell(c) for c in path) if q]
-            for a, b in zip(pts, pts[1:], strict=False):
+            for a, b in itertools.pairwise(pts):
                 _dashed(s, PATH_PLAN, a, b, max(2, round(g.u * 0.12)))
             for q in pts[1:]:
                 pygame.draw.circle(s, PATH_PLAN, q, max(2, round(g.u * 0.12)))
@@ -266,8 +285,12 @@ class DoshView(GameView):
             _dashed(s, PATH_PLAN, start, far, max(2, round(g.u * 0.12)))
             s.set_clip(clip)
             for mv in state.legal_moves():  # the cells an elbow may sit on
-                if isinstance(mv, Aim) and mv.direction == self.direction and mv.elbow and mv.turn_to == \
-                        (mv.direction % 12) + 1:
+                if (
+                    isinstance(mv, Aim)
+                    and mv.direction == self.direction
+                    and mv.elbow
+                    and mv.turn_to == (mv.direction % 12) + 1
+                ):
                     e = g.cell(mv.elbow)
                     if e:
                         pygame.draw.circle(s, PATH_PLAN, e, max(3, round(g.u * 0.18)), 2)
@@ -283,20 +306,22 @@ class DoshView(GameView):
             q = g.cell(e.get("cell", ""))
             if q is not None:
                 pts.append((q, e))
-        for (a, _), (b, _) in zip(pts, pts[1:], strict=False):
+        for (a, _), (b, _) in itertools.pairwise(pts):
             pygame.draw.line(s, PATH_COUNT, a, b, max(2, round(g.u * 0.1)))
-        r = max(5, round(g.u * 0.3))
+        r = max(8, round(g.u * 0.32))
         for k, (q, e) in enumerate(pts):
             leg = e.get("leg", "")
             col = LEG_COLOUR.get(leg, PATH_COUNT)
             if leg == "hook":
                 pygame.draw.rect(s, col, (q[0] - r, q[1] - r, 2 * r, 2 * r))
             elif leg == "wind":
-                pygame.draw.polygon(s, col, [(q[0], q[1] - r), (q[0] + r, q[1]), (q[0], q[1] + r), (q[0] - r, q[1])])
+                pygame.draw.polygon(
+                    s, col, [(q[0], q[1] - r), (q[0] + r, q[1]), (q[0], q[1] + r), (q[0] - r, q[1])]
+                )
             else:
                 pygame.draw.circle(s, col, q, r)
-            if k and r >= 7:
-                ui.text(str(k), q, max(20, 2 * r), (10, 10, 10), "center")
+            if k:  # the dots in the order they were counted
+                ui.text(str(k), q, max(_min_text(ui), 2 * r), (10, 10, 10), "center")
 
     def _draw_balls(self, ui: Ui, g: Geometry, view: dict[str, Any], actions: TableActions) -> None:
         lies, holed = view.get("lies", []), view.get("holed", [])
@@ -334,8 +359,11 @@ class DoshView(GameView):
         pygame.draw.line(ui.surface, (150, 210, 255), tail, tip, 4)
         side = (-vy * r * 0.45, vx * r * 0.45)
         back = (tip[0] - vx * r * 0.5, tip[1] - vy * r * 0.5)
-        pygame.draw.polygon(ui.surface, (150, 210, 255), [tip, (back[0] + side[0], back[1] + side[1]),
-                                                          (back[0] - side[0], back[1] - side[1])])
+        pygame.draw.polygon(
+            ui.surface,
+            (150, 210, 255),
+            [tip, (back[0] + side[0], back[1] + side[1]), (back[0] - side[0], back[1] - side[1])],
+        )
 
     def _draw_status(self, ui: Ui, rect: pygame.Rect, view: dict[str, Any], mine: list[dict]) -> None:
         m = ui.metrics
@@ -345,8 +373,9 @@ class DoshView(GameView):
         cards = "cards " + " ".join(str(c["number"]) for c in mine) if mine else ""
         ui.text(f"{hole} · {w} · {cards}", rect.topleft, m.small, theme.TEXT, width=rect.width)
 
-    def _draw_dial(self, ui: Ui, rect: pygame.Rect, g: Geometry, lie: str, state: GameState,
-                   actions: TableActions) -> None:
+    def _draw_dial(
+        self, ui: Ui, rect: pygame.Rect, g: Geometry, lie: str, state: GameState, actions: TableActions
+    ) -> None:
         """Twelve clock numbers around the ball; the ring is kept inside the board panel."""
         ball = g.cell(lie)
         if ball is None:
@@ -369,10 +398,23 @@ class DoshView(GameView):
             box = pygame.Rect(0, 0, theme.MIN_TARGET, theme.MIN_TARGET)
             box.center = p
             chosen = d == self.direction
-            ui.add(Widget(box, f"aim {d}", lambda d=d: self._pick(d, state, actions), True,
-                          f"dosh:aim:{d}", kind="tile"))
-            pygame.draw.line(s, (250, 250, 250), (round(cx + vx * (radius - r - 10)), round(cy + vy * (radius - r - 10))),
-                             (round(cx + vx * (radius - r)), round(cy + vy * (radius - r))), 2)
+            ui.add(
+                Widget(
+                    box,
+                    f"aim {d}",
+                    lambda d=d: self._pick(d, state, actions),
+                    True,
+                    f"dosh:aim:{d}",
+                    kind="tile",
+                )
+            )
+            pygame.draw.line(
+                s,
+                (250, 250, 250),
+                (round(cx + vx * (radius - r - 10)), round(cy + vy * (radius - r - 10))),
+                (round(cx + vx * (radius - r)), round(cy + vy * (radius - r))),
+                2,
+            )
             pygame.draw.circle(s, theme.SELECTED if chosen else (30, 34, 44), p, r)
             pygame.draw.circle(s, (250, 250, 250) if d in legal else theme.MUTED, p, r, 2)
             ui.text(str(d), p, ui.metrics.small, (20, 20, 20) if chosen else theme.TEXT, "center")
@@ -397,8 +439,16 @@ class DoshView(GameView):
             r, c = divmod(k, cols)
             box = pygame.Rect(rect.x + c * (cw + m.pad), top + r * (ch + m.pad), cw, ch)
             self._card_tile(ui, box, card)
-            ui.add(Widget(box, f"card {card['number']}", lambda n=card["number"]: self._open(n), True,
-                          f"dosh:table:{card['number']}", kind="tile"))
+            ui.add(
+                Widget(
+                    box,
+                    f"card {card['number']}",
+                    lambda n=card["number"]: self._open(n),
+                    True,
+                    f"dosh:table:{card['number']}",
+                    kind="tile",
+                )
+            )
 
     def _card_tile(self, ui: Ui, box: pygame.Rect, card: dict) -> None:
         m = ui.metrics
@@ -407,14 +457,21 @@ class DoshView(GameView):
         ui.text(str(card["number"]), (box.x + 6, box.y + 2), m.body, theme.TEXT)
         ui.text(card["name"], (box.centerx, box.centery), m.small, theme.TEXT, "center", box.width - 6)
         if box.height >= 80:
-            ui.text(f"avg {card['rating']:g}", (box.centerx, box.bottom - 4), m.small, theme.TEXT, "midbottom",
-                    box.width - 6)
+            ui.text(
+                f"avg {card['rating']:g}",
+                (box.centerx, box.bottom - 4),
+                m.small,
+                theme.TEXT,
+                "midbottom",
+                box.width - 6,
+            )
 
     def _open(self, number: int) -> None:
         self.mode = f"card:{number}"
 
-    def _draw_card_table(self, ui: Ui, rect: pygame.Rect, card: dict, view: dict[str, Any],
-                         actions: TableActions) -> None:
+    def _draw_card_table(
+        self, ui: Ui, rect: pygame.Rect, card: dict, view: dict[str, Any], actions: TableActions
+    ) -> None:
         """One card: red number, blue Distance and red Hook, in two blocks of six; green boxes marked."""
         m = ui.metrics
         size = m.small
@@ -426,11 +483,13 @@ class DoshView(GameView):
         cw = (rect.width - label_w) // 6
         green = set(card.get("green", []))
         for block in (range(1, 7), range(7, 13)):
-            for row, (label, values, colour) in enumerate((
-                ("Red die", [f"{n}" for n in block], (255, 150, 150)),
-                ("Distance", [str(card["distance"][n - 1]) for n in block], (150, 190, 255)),
-                ("Hook", [card["hook"][n - 1] for n in block], (255, 170, 150)),
-            )):
+            for row, (label, values, colour) in enumerate(
+                (
+                    ("Red die", [f"{n}" for n in block], (255, 150, 150)),
+                    ("Distance", [str(card["distance"][n - 1]) for n in block], (150, 190, 255)),
+                    ("Hook", [card["hook"][n - 1] for n in block], (255, 170, 150)),
+                )
+            ):
                 yy = y + row * line
                 ui.text(label, (rect.x, yy), size, colour)
                 for k, (n, v) in enumerate(zip(block, values, strict=True)):
@@ -440,16 +499,28 @@ class DoshView(GameView):
                         v = v + "*"
                     ui.text(v, cell.center, size, theme.TEXT, "center")
             y += 3 * line + 6
-        ui.text("* green box: lands on the target = holed out", (rect.x, y), size, theme.MUTED, width=rect.width)
+        ui.text(
+            "* green box: lands on the target = holed out", (rect.x, y), size, theme.MUTED, width=rect.width
+        )
         bh = theme.MIN_TARGET
         bw = min(200, (rect.width - m.pad) // 2)
         yb = rect.bottom - bh
-        ui.button(pygame.Rect(rect.x, yb, bw, bh), "< Cards", lambda: setattr(self, "mode", "cards"),
-                  id="dosh:cards", size=m.small)
+        ui.button(
+            pygame.Rect(rect.x, yb, bw, bh),
+            "< Cards",
+            lambda: setattr(self, "mode", "cards"),
+            id="dosh:cards",
+            size=m.small,
+        )
         if view.get("phase") == "card":
-            ui.button(pygame.Rect(rect.right - bw, yb, bw, bh), f"Play card {card['number']}",
-                      lambda: actions.play(Club(card["number"])), id=f"dosh:play:{card['number']}",
-                      size=m.small, colour=(90, 110, 70))
+            ui.button(
+                pygame.Rect(rect.right - bw, yb, bw, bh),
+                f"Play card {card['number']}",
+                lambda: actions.play(Club(card["number"])),
+                id=f"dosh:play:{card['number']}",
+                size=m.small,
+                colour=(90, 110, 70),
+            )
 
     # --- choices ------------------------------------------------------------------------------
     def draw_choices(
@@ -460,20 +531,29 @@ class DoshView(GameView):
         bh = theme.MIN_TARGET if not m.portrait else m.button_h - 20
         toggle = pygame.Rect(rect.x, rect.bottom - bh, rect.width, bh)
         if self.mode == "board":
-            ui.button(toggle, "Card tables", lambda: setattr(self, "mode", "cards"), id="dosh:mode", size=m.small)
+            ui.button(
+                toggle, "Card tables", lambda: setattr(self, "mode", "cards"), id="dosh:mode", size=m.small
+            )
         else:
-            ui.button(toggle, "Show the board", lambda: setattr(self, "mode", "board"), id="dosh:mode",
-                      size=m.small)
+            ui.button(
+                toggle, "Show the board", lambda: setattr(self, "mode", "board"), id="dosh:mode", size=m.small
+            )
         area = pygame.Rect(rect.x, rect.y, rect.width, rect.height - bh - m.pad)
         extra = [mv for mv in moves if isinstance(mv, TimePenalty)]
         items = [(self.describe(mv), (lambda mv=mv: actions.play(mv)), f"move:{mv}") for mv in extra]
         if phase == "aim":
             if self.direction is None:
-                h = ui.paragraph("Tap a clock number around the ball to aim", area, m.small, theme.MUTED,
-                                 max_lines=3)
+                h = ui.paragraph(
+                    "Tap a clock number around the ball to aim", area, m.small, theme.MUTED, max_lines=3
+                )
                 if items:
-                    paged_buttons(ui, pygame.Rect(area.x, area.y + h + m.pad, area.width, area.height - h - m.pad),
-                                  items, 0, lambda p: None)
+                    paged_buttons(
+                        ui,
+                        pygame.Rect(area.x, area.y + h + m.pad, area.width, area.height - h - m.pad),
+                        items,
+                        0,
+                        lambda p: None,
+                    )
                 return
             d = self.direction
             straight = Aim(d)
@@ -484,11 +564,17 @@ class DoshView(GameView):
         if phase in ("card", "keep"):
             cls = Club if phase == "card" else Keep
             chosen = [mv for mv in moves if isinstance(mv, cls)]
-            cards = {c["number"]: c for c in state.view()["cards_left"][state.current]} if phase == "card" else {}
+            cards = (
+                {c["number"]: c for c in state.view()["cards_left"][state.current]} if phase == "card" else {}
+            )
             tiles = []
             for mv in chosen:
                 name = cards.get(mv.number, {}).get("name", "")
-                label = (f"{mv.number}: {name}" if name else f"Card {mv.number}") if phase == "card" else f"Keep {mv.number}"
+                label = (
+                    (f"{mv.number}: {name}" if name else f"Card {mv.number}")
+                    if phase == "card"
+                    else f"Keep {mv.number}"
+                )
                 tiles.append((label, (lambda mv=mv: actions.play(mv)), f"dosh:card:{mv.number}"))
             hint = "Tap a card to play it" if phase == "card" else "Tap a card to keep it"
             ui.text(hint, area.topleft, m.small, theme.MUTED, width=area.width)
@@ -497,13 +583,21 @@ class DoshView(GameView):
             key = ("cards", *(t[2] for t in tiles))
             if key != self._moves_key:
                 self._moves_key, self.page = key, 0
-            self.page = paged_buttons(ui, grid, tiles + items, self.page, lambda p: setattr(self, "page", p),
-                                      columns=2, height=theme.MIN_TARGET if not m.portrait else 60)
+            self.page = paged_buttons(
+                ui,
+                grid,
+                tiles + items,
+                self.page,
+                lambda p: setattr(self, "page", p),
+                columns=2,
+                height=theme.MIN_TARGET if not m.portrait else 60,
+            )
             return
         super().draw_choices(ui, area, state, moves, actions)
 
-    def _sub_choices(self, ui: Ui, area: pygame.Rect, elbows: list[Aim], items: list, actions: TableActions,
-                     hint: str) -> None:
+    def _sub_choices(
+        self, ui: Ui, area: pygame.Rect, elbows: list[Aim], items: list, actions: TableActions, hint: str
+    ) -> None:
         """The straight shot first, then the elbows of the chosen direction, grouped by cell."""
         m = ui.metrics
         ui.text(hint, area.topleft, m.small, theme.MUTED, width=area.width)
@@ -514,8 +608,10 @@ class DoshView(GameView):
             cell = self.prefix[0]
             chosen = [mv for mv in elbows if mv.elbow == cell]
             all_items = [("< Directions", self._set_prefix(()), "group:back")]
-            all_items += [(f"Elbow {cell}, then {mv.turn_to}", (lambda mv=mv: actions.play(mv)), f"move:{mv}")
-                          for mv in chosen]
+            all_items += [
+                (f"Elbow {cell}, then {mv.turn_to}", (lambda mv=mv: actions.play(mv)), f"move:{mv}")
+                for mv in chosen
+            ]
         else:
             all_items = list(items)
             all_items += [(f"Elbow at {c} ...", self._set_prefix((c,)), f"dosh:elbow:{c}") for c in cells]
@@ -523,6 +619,11 @@ class DoshView(GameView):
         if key != self._moves_key:
             self._moves_key, self.page = key, 0
         self.page = paged_buttons(ui, grid, all_items, self.page, lambda p: setattr(self, "page", p))
+
+
+def _min_text(ui: Ui) -> int:
+    """The smallest text that is still readable at arm's length on this screen."""
+    return 24 if ui.metrics.portrait else 20
 
 
 def _dashed(s: pygame.Surface, colour, a, b, width: int, dash: int = 8) -> None:
