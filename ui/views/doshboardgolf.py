@@ -98,12 +98,12 @@ class DoshView(GameView):
         self.direction: int | None = None  # the clock direction tapped, not played yet
         self.mode = "board"  # board | cards | card:N
         self.dial_centre: tuple[int, int] | None = None
+        self.geometry: Geometry | None = None  # where the board was last drawn (tests, taps)
 
     def reset(self) -> None:
         super().reset()
         self.direction = None
-        if self.mode.startswith("card:"):
-            self.mode = "board"
+        self.mode = "board"  # after every move the board shows what happened
 
     # --- words --------------------------------------------------------------------------------
     def describe(self, move: Move) -> str:
@@ -162,7 +162,7 @@ class DoshView(GameView):
         status = pygame.Rect(inner.x, inner.bottom - line, inner.width, line)
         area = pygame.Rect(inner.x, inner.y, inner.width, inner.height - line - 2)
         board = view["board"]
-        g = Geometry(board, area)
+        g = self.geometry = Geometry(board, area)
         self._draw_cells(ui, g, board, view)
         self._draw_hills(ui, g, board)
         self._draw_counted(ui, g, view)
@@ -172,6 +172,7 @@ class DoshView(GameView):
         self._draw_status(ui, status, view, mine)
         if view.get("phase") == "aim" and me is not None:
             self._draw_dial(ui, rect, g, view["lies"][me], state, actions)
+            self._draw_balls(ui, g, view, actions)  # no ball hidden under the dial
         else:
             self.dial_centre = None
 
