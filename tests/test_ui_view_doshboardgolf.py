@@ -22,7 +22,7 @@ from ui.app import LANDSCAPE, PORTRAIT, App
 from ui.driver import Driver
 from ui.reader import SimulatedReader
 from ui.settings import Settings
-from ui.views.doshboardgolf import FILL, HILL, PATH_PLAN, DoshView, cell_xy
+from ui.views.doshboardgolf import FILL, HILL, LEG_COLOUR, PATH_PLAN, DoshView, cell_xy
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -180,13 +180,16 @@ def test_table_screenshots_region_by_region(size, quit_display):
             continue
         rgb = table.colour(i).rgb
         assert any(_near(c, rgb, 12) for c in _pixels(shot, g.cell(lie), round(g.u * 1.2))), (i, lie)
-    # the counted path of the last shot: a dot at each counted cell on the board
-    counted = [e["cell"] for e in v["counted_path"] if e["cell"] in cells][1:]
-    assert counted
-    seen = [
-        c for c in counted if free(g.cell(c)) and any(sum(px) > 600 for px in _pixels(shot, g.cell(c), 3))
+    # the counted path of the last shot: a dot in its leg's colour at each counted cell on the board
+    counted = [
+        e
+        for e in v["counted_path"][1:]
+        if e["cell"] in cells and free(g.cell(e["cell"])) and e["cell"] not in v["lies"]  # balls on top
     ]
-    assert seen or not any(free(g.cell(c)) for c in counted)
+    assert counted
+    for e in counted:
+        colour = LEG_COLOUR[e["leg"]]
+        assert any(_near(c, colour, 12) for c in _pixels(shot, g.cell(e["cell"]), round(g.u * 0.3))), e
     # the dial: twelve tappable clock numbers, the chosen one highlighted
     assert len(dial) == 12 and all(w.rect.width >= 48 and w.rect.height >= 48 for w in dial.values())
     assert _near(tuple(shot.get_at(dial["dosh:aim:3"].rect.center))[:3], (255, 220, 90), 40) or any(

@@ -37,14 +37,14 @@ FILL = {
 }
 TREE_SIZE = {"small tree": 0.22, "medium tree": 0.32, "big tree": 0.42}
 HILL = (120, 72, 30)
-PATH_PLAN = (255, 240, 150)
-PATH_COUNT = (255, 255, 255)
+PATH_PLAN = (255, 90, 200)  # planned: pink dashes; counted: a solid dark line, numbered dots
+PATH_COUNT = (20, 20, 20)
 LEG_COLOUR = {
     "start": (255, 255, 255),
     "distance": (255, 220, 90),
     "hook": (255, 140, 90),
     "wind": (150, 210, 255),
-    "roll-away": (230, 150, 230),
+    "roll-away": (200, 160, 255),
 }
 CARD_FILL = {"yellow": (200, 170, 40), "red": (180, 60, 60), "blue": (60, 100, 180), "green": (60, 140, 80)}
 DIAL_R = 134  # px: twelve 48 px targets around the ball without overlapping
