@@ -369,9 +369,15 @@ class DoshView(GameView):
     def _draw_status(self, ui: Ui, rect: pygame.Rect, view: dict[str, Any], mine: list[dict]) -> None:
         m = ui.metrics
         wind = view.get("wind")
-        hole = f"Hole {view.get('hole')}" + (f"/{view.get('rounds')}r" if view.get("rounds", 1) > 1 else "")
+        hole = f"Hole {view.get('hole')}"
+        if view.get("rounds", 1) > 1:
+            hole += f" (round {view.get('round')}/{view.get('rounds')})"
         w = f"wind {wind['direction']} o'clock {wind['strength']}" if wind else "no wind"
-        cards = "cards " + " ".join(str(c["number"]) for c in mine) if mine else ""
+        playing = (view.get("plan") or {}).get("card_as_played")
+        if playing and view.get("phase") != "card":
+            cards = f"playing {playing['number']}: {playing['name']}"
+        else:
+            cards = "cards " + " ".join(str(c["number"]) for c in mine) if mine else "no cards"
         ui.text(f"{hole} · {w} · {cards}", rect.topleft, m.small, theme.TEXT, width=rect.width)
 
     def _draw_dial(
@@ -475,7 +481,7 @@ class DoshView(GameView):
     ) -> None:
         """One card: red number, blue Distance and red Hook, in two blocks of six; green boxes marked."""
         m = ui.metrics
-        size = m.small
+        size = m.body if m.portrait else m.small
         line = ui.font(size).get_linesize() + 4
         title = f"{card['colour'].title()} {card['number']}: {card['name']} (avg {card['rating']:g})"
         ui.text(title, rect.topleft, m.body, theme.ACCENT, width=rect.width)
@@ -500,8 +506,12 @@ class DoshView(GameView):
                         v = v + "*"
                     ui.text(v, cell.center, size, theme.TEXT, "center")
             y += 3 * line + 6
-        ui.text(
-            "* green box: lands on the target = holed out", (rect.x, y), size, theme.MUTED, width=rect.width
+        ui.paragraph(
+            "* green box: landing on the target holes out. Hook L/R: cells to the left/right.",
+            pygame.Rect(rect.x, y, rect.width, rect.bottom - theme.MIN_TARGET - y),
+            m.small,
+            theme.MUTED,
+            max_lines=2,
         )
         bh = theme.MIN_TARGET
         bw = min(200, (rect.width - m.pad) // 2)
@@ -591,7 +601,7 @@ class DoshView(GameView):
                 self.page,
                 lambda p: setattr(self, "page", p),
                 columns=2,
-                height=theme.MIN_TARGET if not m.portrait else 60,
+                height=theme.MIN_TARGET,
             )
             return
         super().draw_choices(ui, area, state, moves, actions)
