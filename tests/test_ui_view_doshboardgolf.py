@@ -62,7 +62,7 @@ def play_step(d: Driver, rng: random.Random) -> str:
             d.tap_paged(f"move:{move}")
         return "aim"
     if isinstance(move, Club | Keep):
-        d.tap_paged(f"dosh:card:{move.number}")
+        d.tap_paged(f"move:{move}")
         return "card"
     d.choose(str(move))
     return "list"
@@ -211,7 +211,7 @@ def test_table_screenshots_region_by_region(size, quit_display):
     assert len(hits) >= len(planned) * 0.7, (planned, hits)
     # the cards: one tappable tile per card left, and its Distance/Hook table on tap
     left = state.cards_left(state.current)
-    assert all(f"dosh:card:{c.number}" in d.ids() or "page:next" in d.ids() for c in left)
+    assert all(f"move:card {c.number}" in d.ids() or "page:next" in d.ids() for c in left)
     d.tap("dosh:mode")
     app.ui.text_sizes.clear()
     app.step()

@@ -557,14 +557,9 @@ class DoshView(GameView):
                 h = ui.paragraph(
                     "Tap a clock number around the ball to aim", area, m.small, theme.MUTED, max_lines=3
                 )
-                if items:
-                    paged_buttons(
-                        ui,
-                        pygame.Rect(area.x, area.y + h + m.pad, area.width, area.height - h - m.pad),
-                        items,
-                        0,
-                        lambda p: None,
-                    )
+                # or from the list: every aim grouped by direction (and the time penalty, if played)
+                rest = pygame.Rect(area.x, area.y + h + m.pad, area.width, area.height - h - m.pad)
+                super().draw_choices(ui, rest, state, moves, actions)
                 return
             d = self.direction
             straight = Aim(d)
@@ -586,7 +581,7 @@ class DoshView(GameView):
                     if phase == "card"
                     else f"Keep {mv.number}"
                 )
-                tiles.append((label, (lambda mv=mv: actions.play(mv)), f"dosh:card:{mv.number}"))
+                tiles.append((label, (lambda mv=mv: actions.play(mv)), f"move:{mv}"))
             hint = "Tap a card to play it" if phase == "card" else "Tap a card to keep it"
             ui.text(hint, area.topleft, m.small, theme.MUTED, width=area.width)
             top = ui.font(m.small).get_linesize() + 4
