@@ -104,7 +104,8 @@ def accuracy() -> None:
     else:
         print("absent (not scored): throwbench-dev")
     if (tb / "enroll" / "labels.jsonl").exists():
-        s = evaluate("throwbench enroll photos, std pips, no set", throwbench(tb, "enroll/labels.jsonl"), reader)
+        items = throwbench(tb, "enroll/labels.jsonl")
+        s = evaluate("throwbench enroll photos, std pips, no set", items, reader)
         print(s.row(), flush=True)
         print(enroll_leave_one_out(tb).row(), flush=True)
 
@@ -127,7 +128,9 @@ def enroll_leave_one_out(tb: Path) -> object:
             es = EnrolledSet.learn("loo", tmp)
         items = throwbench(tb, "enroll/labels.jsonl", with_set=True)
         s = evaluate("part", items, DiceReader(es), lambda i, it, k=k: it.path.stem == k)
-        for f in ("images", "labelled", "right", "uncertain", "wrong", "silent", "missed", "extra", "extra_ok"):
+        fields = ("images", "labelled", "right", "uncertain", "wrong", "silent", "missed", "extra")
+        fields += ("extra_ok",)
+        for f in fields:
             setattr(total, f, getattr(total, f) + getattr(s, f))
     return total
 

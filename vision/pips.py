@@ -43,6 +43,9 @@ class PipRead:
     reason: str = ""
 
 
+GHOST_OK = 0.3  # phantom-pip contrast (fraction of the read pips') tolerated before doubting the count
+GHOST_WEIGHT = 2.0
+
 _RING = np.array([[math.cos(t), math.sin(t)] for t in np.linspace(0, 2 * math.pi, 16, endpoint=False)])
 
 
@@ -207,6 +210,68 @@ def _unexplained(
     return float(np.count_nonzero(strong)) / max(pip_area, 1.0)
 
 
+def _disk_mean(diff: np.ndarray, inner: np.ndarray, x: float, y: float, rad: float) -> float | None:
+    """Mean of ``diff`` over a disc inside ``inner``; None when the disc centre is off the face."""
+    h, w = diff.shape
+    xi, yi = round(x), round(y)
+    if not (0 <= xi < w and 0 <= yi < h) or inner[yi, xi] == 0:
+        return None
+    r = max(1, round(rad))
+    xa, xb, ya, yb = max(0, xi - r), min(w, xi + r + 1), max(0, yi - r), min(h, yi + r + 1)
+    yy, xx = np.mgrid[ya:yb, xa:xb]
+    sel = ((xx - x) ** 2 + (yy - y) ** 2 <= rad * rad) & (inner[ya:yb, xa:xb] > 0)
+    if not sel.any():
+        return None
+    return float(diff[ya:yb, xa:xb][sel].mean())
+
+
+def phantom_pips(diff: np.ndarray, inner: np.ndarray, group: list[Pip]) -> float:
+    """Strongest pip-like contrast where a *higher* face would have its extra pips, relative to the pips read.
+
+    A 2 is a 3 without its middle pip and a 4 or 5 without one diagonal; a 3 is a 5 without the other
+    diagonal; a 4 is a 5 without the centre and a 6 with its side pips merged. Faint, blurred or
+    glare-hit pips are the usual way a count comes out low, so their ghosts make the reading doubtful.
+    """
+    n = len(group)
+    if n not in (2, 3, 4):
+        return 0.0
+    pts = np.array([[p.x, p.y] for p in group])
+    rad = 0.7 * float(np.sqrt(np.median([p.area for p in group]) / math.pi))
+    ref_vals = [_disk_mean(diff, inner, p.x, p.y, rad) for p in group]
+    ref = float(np.mean([v for v in ref_vals if v is not None] or [1.0]))
+    c = pts.mean(axis=0)
+    spots: list[np.ndarray] = []
+    if n in (2, 3):
+        d = pts - c
+        far = d[np.argmax(np.linalg.norm(d, axis=1))]
+        perp = np.array([-far[1], far[0]])
+        if n == 2:
+            # the middle pip of a 3, or the pair is a corner and the middle of a 3 (third pip beyond)
+            spots += [c, pts[0] + (pts[0] - pts[1]), pts[1] + (pts[1] - pts[0])]
+        spots += [c + perp, c - perp]
+    else:
+        ang = np.arctan2(*(pts - c).T[::-1])
+        ring = pts[np.argsort(ang)]
+        spots.append(c)
+        spots += [(ring[i] + ring[(i + 1) % 4]) / 2 for i in range(4)]
+    worst = 0.0
+    for sx, sy in spots:
+        v = _disk_mean(diff, inner, float(sx), float(sy), rad)
+        if v is not None:
+            worst = max(worst, v / max(ref, 1.0))
+    return worst
+
+
+def convex_fill(mask: np.ndarray) -> np.ndarray:
+    """The mask's largest blob filled to its convex hull: a die is convex, so notches and holes in the
+    foreground (pips or grey shading that happen to match the table) belong to the die."""
+    cs, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not cs:
+        return mask
+    hull = cv2.convexHull(max(cs, key=cv2.contourArea))
+    return cv2.drawContours(np.zeros_like(mask), [hull], -1, 255, -1)
+
+
 def face_region(lab: np.ndarray, mask: np.ndarray, side: float) -> np.ndarray:
     """The die's body (and what it encloses) inside ``mask``: drops shadow and background fringes."""
     k = max(1, round(0.2 * side))
@@ -236,8 +301,7 @@ def read_pips(crop: np.ndarray, mask: np.ndarray | None, side: float) -> PipRead
         return PipRead(None, 0.0, [], None, "too small")
     lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB)
     light = cv2.GaussianBlur(lab[:, :, 0], (3, 3), 0).astype(np.float32)
-    if mask is None:
-        mask = np.full(crop.shape[:2], 255, np.uint8)
+    mask = np.full(crop.shape[:2], 255, np.uint8) if mask is None else convex_fill(mask)
     inner = face_region(lab, mask, side)
     vals = light[inner > 0]
     if vals.size < 20:
@@ -271,7 +335,9 @@ def read_pips(crop: np.ndarray, mask: np.ndarray | None, side: float) -> PipRead
             conf -= 0.3 * near
             ink = _unexplained(diff, inner, g, gc, side)
             conf -= max(0.0, ink - 0.3) * 0.8
-            why += f" near={near} groups={len(groups)} ink={ink:.2f}"
+            ghost = phantom_pips(diff, inner, g) if value is not None else 0.0
+            conf -= max(0.0, ghost - GHOST_OK) * GHOST_WEIGHT
+            why += f" near={near} groups={len(groups)} ink={ink:.2f} ghost={ghost:.2f}"
             if len(groups) > 1:
                 # another group of similar pips: which face is on top is less clear
                 g2 = groups[1]
@@ -287,6 +353,8 @@ def read_pips(crop: np.ndarray, mask: np.ndarray | None, side: float) -> PipRead
                 if best.value is not None and best.confidence > 0.5:
                     conf -= 0.3  # both polarities look like pips
                 best = PipRead(value, max(0.0, conf), g, c, why)
+            elif value is None and best.value is None and len(g) > len(best.pips):
+                best = PipRead(None, 0.0, g, c, "unreadable: " + why)  # pips, but no face pattern
             elif best.value is not None and conf > 0.5:
                 best.confidence = max(0.0, best.confidence - 0.3)
         elif value is not None and conf > 0.5:
