@@ -32,6 +32,7 @@ class Pip:
     area: float
     roundness: float  # minor / major axis, 1 = circle
     contrast: float
+    axes: float = 1.0  # minor / major axis of the blob's second moments (a side-face pip is flat)
 
 
 @dataclass(slots=True)
@@ -45,6 +46,14 @@ class PipRead:
 
 GHOST_OK = 0.3  # phantom-pip contrast (fraction of the read pips') tolerated before doubting the count
 GHOST_WEIGHT = 2.0
+LONE_WEIGHT = 8.0  # a lone pip narrower than 0.2 side loses this much confidence per unit
+BIG_PIP = 0.3  # pips wider than this fraction of the side, on a face of 2-6, are implausible
+BIG_WEIGHT = 8.0
+FALLBACK_CAP = 0.7  # a reading from part of a group already rejected is at most this sure
+SIZE_OK = 0.7  # smallest / largest pip area on one face tolerated
+SIZE_WEIGHT = 3.0
+AXES_OK = 0.2  # spread of the pips' axis ratios on one face tolerated
+AXES_WEIGHT = 3.0
 
 _RING = np.array([[math.cos(t), math.sin(t)] for t in np.linspace(0, 2 * math.pi, 16, endpoint=False)])
 
@@ -91,7 +100,8 @@ def _blobs(diff: np.ndarray, inner: np.ndarray, side: float, rejects: list[Pip] 
             if rejects is not None:
                 rejects.append(Pip(x, y, math.pi * r * r, roundness, 0.0))
             continue
-        pips.append(Pip(x, y, math.pi * r * r, roundness, float(diff[int(y), int(x)])))
+        axes = _axes(binary, x, y, r)
+        pips.append(Pip(x, y, math.pi * r * r, roundness, float(diff[int(y), int(x)]), axes))
     if pips:
         # the pips of one die are alike: drop discs much smaller than the largest ones (edge stripes)
         ref = sorted((p.area for p in pips), reverse=True)[min(2, len(pips) - 1)]
@@ -100,6 +110,21 @@ def _blobs(diff: np.ndarray, inner: np.ndarray, side: float, rejects: list[Pip] 
             rejects.extend(p for p in small if p.area > 0.2 * ref)
         pips = [p for p in pips if p.area >= 0.35 * ref]
     return pips
+
+
+def _axes(binary: np.ndarray, x: float, y: float, r: float) -> float:
+    """Minor / major axis of the thresholded blob round (x, y), within 1.6 r."""
+    h, w = binary.shape
+    R = math.ceil(1.6 * r)
+    xa, xb, ya, yb = max(0, int(x) - R), min(w, int(x) + R + 1), max(0, int(y) - R), min(h, int(y) + R + 1)
+    yy, xx = np.mgrid[ya:yb, xa:xb]
+    sel = (binary[ya:yb, xa:xb] > 0) & ((xx - x) ** 2 + (yy - y) ** 2 <= (1.6 * r) ** 2)
+    if sel.sum() < 5:
+        return 1.0
+    px, py = xx[sel].astype(np.float64), yy[sel].astype(np.float64)
+    cov = np.cov(np.stack([px, py]))
+    ev = np.linalg.eigvalsh(cov)
+    return float(math.sqrt(max(ev[0], 0.0) / max(ev[1], 1e-9)))
 
 
 def _groups(pips: list[Pip], side: float, link_frac: float) -> list[list[Pip]]:
@@ -181,16 +206,23 @@ def _score(group: list[Pip], side: float, centre: tuple[float, float]) -> tuple[
         lo = {2: 0.2, 3: 0.2, 4: 0.2, 5: 0.2, 6: 0.2}[n]
         if spread < lo or spread > 0.62:
             conf -= 0.5
+        # the pips of one face are alike: a smaller or flatter one is a pip of a side face
+        conf -= SIZE_WEIGHT * max(0.0, SIZE_OK - float(areas.min() / areas.max()))
+        ax = [p.axes for p in group]
+        conf -= AXES_WEIGHT * max(0.0, max(ax) - min(ax) - AXES_OK)
     # the pip group sits in the middle of the top face
     off = float(np.hypot(*(pts.mean(axis=0) - np.array(centre)))) / side
     conf -= max(0.0, off - 0.22) * 3.0
     if n == 1:
         # a lone pip is the easiest misreading (a pip of another face, glare): demand a big central one
         d = 2 * math.sqrt(group[0].area / math.pi) / side
-        conf -= max(0.0, 0.2 - d) * 4.0
+        conf -= max(0.0, 0.2 - d) * LONE_WEIGHT
     rnd = min(p.roundness for p in group)
     conf -= max(0.0, 0.6 - rnd)
     d = 2 * math.sqrt(float(np.median(areas)) / math.pi) / side
+    if n > 1:
+        # pips of a face with several are small; huge ones mean the die's outline was not found
+        conf -= max(0.0, d - BIG_PIP) * BIG_WEIGHT
     return n, max(0.0, min(1.0, conf)), f"err={err:.2f} off={off:.2f} d={d:.2f} rnd={rnd:.2f}"
 
 
@@ -323,12 +355,19 @@ def read_pips(crop: np.ndarray, mask: np.ndarray | None, side: float) -> PipRead
             continue
         big = max(p.area for p in pips)
         tops = [p for p in pips if p.area >= 0.6 * big]
+        rejected: list[set[int]] = []  # groups tried and found wanting
         for subset, link in ((tops, 0.8), (pips, 0.8), (pips, 0.5)):
             groups = _groups(subset, side, link)
             # the top face: largest, roundest pips
             groups.sort(key=lambda g: -(np.median([p.area for p in g]) * min(p.roundness for p in g)))
             g = groups[0]
             value, conf, why = _score(g, side, centre)
+            ids = {id(p) for p in g}
+            if any(ids < r for r in rejected):
+                # part of a group already found wanting: a fallback reading is never certain
+                conf = min(conf, FALLBACK_CAP)
+                why += " fallback"
+            rejected.append(ids)
             gc = np.mean([[p.x, p.y] for p in g], axis=0)
             # blobs that nearly passed as pips, on this face: the count is in doubt
             near = sum(1 for r in rejects if math.hypot(r.x - gc[0], r.y - gc[1]) < 0.45 * side)
