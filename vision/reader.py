@@ -150,6 +150,18 @@ class DiceReader:
                 if crooked:
                     r.status = CROOKED
                 return r
+            if pr.value is not None and self.enrolled.resembles(crop, cand):  # type: ignore[attr-defined]
+                # looks like one of the enrolled dice, yet matched none of its faces: read by pips
+                # alone it may be another face (a star for a 1), so it is never passed on as certain
+                return DieReading(
+                    PIP_DIE,
+                    str(pr.value),
+                    pr.value,
+                    min(pr.confidence, 0.5),
+                    center,
+                    CROOKED if crooked else UNCERTAIN,
+                    [pr.reason, "resembles an enrolled die"],
+                )
         if pr.value is None:
             # die-shaped but unreadable: report it, flagged, only if it really looks like a die
             if cand.squareness > UNREAD_SQUARENESS and cand.solidity > UNREAD_SOLIDITY and pr.pips:
