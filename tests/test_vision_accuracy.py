@@ -22,14 +22,14 @@ ODD: Callable[[int, Item], bool] = lambda i, it: i % 2 == 1  # noqa: E731
 
 # (folder under ../shared, loader, selection, floor on right/labelled, most silent errors allowed)
 SETS: dict[str, tuple[str, Callable[[Path], Iterator[Item]], Callable[[int, Item], bool], float, int]] = {
-    # measured 82.4% right, 0 silent (476 dice)
+    # measured 82.1% right, 0 silent (476 dice)
     "matteop65 Train odd": ("dice-photos/matteop65-webcam-d6/Train", matteop65, ODD, 0.80, 0),
     # measured 18.6% right, 0 silent (59 crops; translucent casino dice, glare: mostly flagged)
     "chase val": ("dice-photos/chase-d6-crops/val", crops, lambda i, it: True, 0.15, 0),
-    # measured 25.5% right, 1 silent (55 crops)
-    "chase train odd": ("dice-photos/chase-d6-crops/train", crops, ODD, 0.20, 1),
-    # measured 8.7% right, 7 silent of 819 dice (phone photos, tiny and oblique dice: far from the target)
-    "epanemu train odd": ("dice-photos/epanemu-roboflow-d6/train_one_per_source", epanemu, ODD, 0.07, 7),
+    # measured 25.5% right, 2 silent (55 crops)
+    "chase train odd": ("dice-photos/chase-d6-crops/train", crops, ODD, 0.20, 2),
+    # measured 8.7% right, 4 silent of 819 dice (phone photos, tiny and oblique dice: far from the target)
+    "epanemu train odd": ("dice-photos/epanemu-roboflow-d6/train_one_per_source", epanemu, ODD, 0.07, 4),
     # measured 56.2% right, 0 silent (128 standard pipped dice among the custom ones, no set)
     "throwbench throws": ("throwbench-dev", throwbench, lambda i, it: True, 0.52, 0),
 }
@@ -64,6 +64,6 @@ def test_enrolled_set_on_rendered_throws(shared: Path) -> None:
     es = EnrolledSet.learn("throwbench", tb / "enroll")
     score = evaluate("throwbench --set", throwbench(tb, with_set=True), DiceReader(es))
     detail = "\n".join(score.errors[:40])
-    # measured 30.0% right (303 dice), 1 silent: a Rollers 4 read as 5 at the edge of `ok`
+    # measured 31.0% right (303 dice), 1 silent: a Rollers 4 read as 5 at the edge of `ok`
     assert score.silent <= 1, f"{score.silent} silent errors\n{detail}"
-    assert score.accuracy >= 0.27, f"{score.row()}\n{detail}"
+    assert score.accuracy >= 0.28, f"{score.row()}\n{detail}"

@@ -49,6 +49,7 @@ GHOST_WEIGHT = 2.0
 LONE_WEIGHT = 8.0  # a lone pip narrower than 0.2 side loses this much confidence per unit
 BIG_PIP = 0.3  # pips wider than this fraction of the side, on a face of 2-6, are implausible
 BIG_WEIGHT = 8.0
+LONE_OFF = 0.15  # a lone pip must sit closer to the face centre than the pips of a group (0.22 side)
 FALLBACK_CAP = 0.7  # a reading from part of a group already rejected is at most this sure
 SIZE_OK = 0.7  # smallest / largest pip area on one face tolerated
 SIZE_WEIGHT = 3.0
@@ -212,7 +213,7 @@ def _score(group: list[Pip], side: float, centre: tuple[float, float]) -> tuple[
         conf -= AXES_WEIGHT * max(0.0, max(ax) - min(ax) - AXES_OK)
     # the pip group sits in the middle of the top face
     off = float(np.hypot(*(pts.mean(axis=0) - np.array(centre)))) / side
-    conf -= max(0.0, off - 0.22) * 3.0
+    conf -= max(0.0, off - (LONE_OFF if n == 1 else 0.22)) * 3.0
     if n == 1:
         # a lone pip is the easiest misreading (a pip of another face, glare): demand a big central one
         d = 2 * math.sqrt(group[0].area / math.pi) / side
