@@ -98,12 +98,41 @@ def accuracy() -> None:
     if (tb / "throws" / "labels.jsonl").exists():
         s = evaluate("throwbench std pips, no set", throwbench(tb), reader)
         print(s.row(), flush=True)
-        with tempfile.TemporaryDirectory():
-            es = EnrolledSet.learn("throwbench", tb / "enroll")
-            s = evaluate("throwbench all kinds, --set", throwbench(tb, with_set=True), DiceReader(es))
-            print(s.row(), f"(enrolment skipped {len(es.skipped)} of its photos)", flush=True)
+        es = EnrolledSet.learn("throwbench", tb / "enroll")
+        s = evaluate("throwbench all kinds, --set", throwbench(tb, with_set=True), DiceReader(es))
+        print(s.row(), f"(enrolment skipped {len(es.skipped)} of its photos)", flush=True)
     else:
         print("absent (not scored): throwbench-dev")
+    if (tb / "enroll" / "labels.jsonl").exists():
+        items = throwbench(tb, "enroll/labels.jsonl")
+        s = evaluate("throwbench enroll photos, std pips, no set", items, reader)
+        print(s.row(), flush=True)
+        print(enroll_leave_one_out(tb).row(), flush=True)
+
+
+def enroll_leave_one_out(tb: Path) -> object:
+    """Each enrolment photo read with a set learnt from the *other* photos (never from itself)."""
+    from vision.enroll import EnrolledSet
+    from vision.evaluate import Score, evaluate, throwbench
+    from vision.reader import DiceReader
+
+    total = Score("throwbench enroll photos, --set, leave one photo out")
+    photos = sorted((tb / "enroll").glob("*/*/*.jpg"))
+    for k in sorted({p.stem for p in photos}):
+        with tempfile.TemporaryDirectory() as tmp:
+            for p in photos:
+                if p.stem != k:
+                    dst = Path(tmp) / p.relative_to(tb / "enroll")
+                    dst.parent.mkdir(parents=True, exist_ok=True)
+                    dst.symlink_to(p)
+            es = EnrolledSet.learn("loo", tmp)
+        items = throwbench(tb, "enroll/labels.jsonl", with_set=True)
+        s = evaluate("part", items, DiceReader(es), lambda i, it, k=k: it.path.stem == k)
+        fields = ("images", "labelled", "right", "uncertain", "wrong", "silent", "missed", "extra")
+        fields += ("extra_ok",)
+        for f in fields:
+            setattr(total, f, getattr(total, f) + getattr(s, f))
+    return total
 
 
 def main(argv: list[str]) -> int:

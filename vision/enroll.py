@@ -31,6 +31,7 @@ from vision.reader import Crop, decode_image_file
 from vision.types import OK, OK_CONFIDENCE, UNCERTAIN, Candidate, DieReading, VisionError
 
 PATCH = 24
+RESEMBLE = 1.0  # a body colour within this many tolerances of an enrolled die looks like it
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 SUFFIXES = {".jpg", ".jpeg", ".png"}
 
@@ -189,6 +190,17 @@ class EnrolledSet:
         status = OK if conf >= OK_CONFIDENCE else UNCERTAIN
         return DieReading(
             die_id, label, value, conf, cand.center, status, [f"match {best:.2f} margin {margin:.2f}"]
+        )
+
+    def resembles(self, crop: Crop, cand: Candidate) -> bool:
+        """Whether the body colour is that of one of this set's dice (whatever :meth:`classify` said)."""
+        try:
+            body, _ = face_patch(crop, cand)
+        except VisionError:
+            return False
+        return any(
+            float(np.linalg.norm(body - d.body)) <= RESEMBLE * max(14.0, 1.5 * d.body_spread)
+            for d in self.dice.values()
         )
 
     def dices(self, die_id: str) -> EnrolledDie:

@@ -4,8 +4,8 @@ Matching is by centre point (the webcam set's boxes enclose the pips, not the di
 matches the nearest unmatched label whose centre is within that label's radius.
 
 * right: matched, correct die and face, status ``ok``
-* uncertain: matched, status ``uncertain`` or ``crooked`` (whatever the value)
-* wrong: matched, incorrect die or face (any status); silent: wrong with status ``ok``
+* uncertain: matched, correct but flagged ``uncertain``/``crooked``, or flagged with no face at all
+* wrong: matched, incorrect die or face given (any status); silent: wrong with status ``ok``
 * missed: label with no reading; extra: reading with no label (extra_ok: of those, status ``ok``)
 """
 
@@ -148,7 +148,9 @@ def score_item(item: Item, readings: list[DieReading], score: Score) -> None:
         correct = best.face == lab.face and same_die
         if lab.crooked:
             correct = correct or best.status != OK
-        if not correct:
+        if not correct and best.face is None and best.status != OK:
+            score.uncertain += 1  # located, said unreadable: the table asks, nothing is claimed
+        elif not correct:
             score.wrong += 1
             score.errors.append(
                 f"{item.path.name}: {lab.die}:{lab.face} read as {best.die}:{best.face} "

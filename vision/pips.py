@@ -32,6 +32,7 @@ class Pip:
     area: float
     roundness: float  # minor / major axis, 1 = circle
     contrast: float
+    axes: float = 1.0  # minor / major axis of the blob's second moments (a side-face pip is flat)
 
 
 @dataclass(slots=True)
@@ -42,6 +43,18 @@ class PipRead:
     center: tuple[float, float] | None  # centre of the pip group (top-face centre estimate), crop coords
     reason: str = ""
 
+
+GHOST_OK = 0.3  # phantom-pip contrast (fraction of the read pips') tolerated before doubting the count
+GHOST_WEIGHT = 2.0
+LONE_WEIGHT = 8.0  # a lone pip narrower than 0.2 side loses this much confidence per unit
+BIG_PIP = 0.3  # pips wider than this fraction of the side, on a face of 2-6, are implausible
+BIG_WEIGHT = 8.0
+LONE_OFF = 0.15  # a lone pip must sit closer to the face centre than the pips of a group (0.22 side)
+FALLBACK_CAP = 0.7  # a reading from part of a group already rejected is at most this sure
+SIZE_OK = 0.7  # smallest / largest pip area on one face tolerated
+SIZE_WEIGHT = 3.0
+AXES_OK = 0.2  # spread of the pips' axis ratios on one face tolerated
+AXES_WEIGHT = 3.0
 
 _RING = np.array([[math.cos(t), math.sin(t)] for t in np.linspace(0, 2 * math.pi, 16, endpoint=False)])
 
@@ -88,7 +101,8 @@ def _blobs(diff: np.ndarray, inner: np.ndarray, side: float, rejects: list[Pip] 
             if rejects is not None:
                 rejects.append(Pip(x, y, math.pi * r * r, roundness, 0.0))
             continue
-        pips.append(Pip(x, y, math.pi * r * r, roundness, float(diff[int(y), int(x)])))
+        axes = _axes(binary, x, y, r)
+        pips.append(Pip(x, y, math.pi * r * r, roundness, float(diff[int(y), int(x)]), axes))
     if pips:
         # the pips of one die are alike: drop discs much smaller than the largest ones (edge stripes)
         ref = sorted((p.area for p in pips), reverse=True)[min(2, len(pips) - 1)]
@@ -97,6 +111,21 @@ def _blobs(diff: np.ndarray, inner: np.ndarray, side: float, rejects: list[Pip] 
             rejects.extend(p for p in small if p.area > 0.2 * ref)
         pips = [p for p in pips if p.area >= 0.35 * ref]
     return pips
+
+
+def _axes(binary: np.ndarray, x: float, y: float, r: float) -> float:
+    """Minor / major axis of the thresholded blob round (x, y), within 1.6 r."""
+    h, w = binary.shape
+    R = math.ceil(1.6 * r)
+    xa, xb, ya, yb = max(0, int(x) - R), min(w, int(x) + R + 1), max(0, int(y) - R), min(h, int(y) + R + 1)
+    yy, xx = np.mgrid[ya:yb, xa:xb]
+    sel = (binary[ya:yb, xa:xb] > 0) & ((xx - x) ** 2 + (yy - y) ** 2 <= (1.6 * r) ** 2)
+    if sel.sum() < 5:
+        return 1.0
+    px, py = xx[sel].astype(np.float64), yy[sel].astype(np.float64)
+    cov = np.cov(np.stack([px, py]))
+    ev = np.linalg.eigvalsh(cov)
+    return float(math.sqrt(max(ev[0], 0.0) / max(ev[1], 1e-9)))
 
 
 def _groups(pips: list[Pip], side: float, link_frac: float) -> list[list[Pip]]:
@@ -178,16 +207,23 @@ def _score(group: list[Pip], side: float, centre: tuple[float, float]) -> tuple[
         lo = {2: 0.2, 3: 0.2, 4: 0.2, 5: 0.2, 6: 0.2}[n]
         if spread < lo or spread > 0.62:
             conf -= 0.5
+        # the pips of one face are alike: a smaller or flatter one is a pip of a side face
+        conf -= SIZE_WEIGHT * max(0.0, SIZE_OK - float(areas.min() / areas.max()))
+        ax = [p.axes for p in group]
+        conf -= AXES_WEIGHT * max(0.0, max(ax) - min(ax) - AXES_OK)
     # the pip group sits in the middle of the top face
     off = float(np.hypot(*(pts.mean(axis=0) - np.array(centre)))) / side
-    conf -= max(0.0, off - 0.22) * 3.0
+    conf -= max(0.0, off - (LONE_OFF if n == 1 else 0.22)) * 3.0
     if n == 1:
         # a lone pip is the easiest misreading (a pip of another face, glare): demand a big central one
         d = 2 * math.sqrt(group[0].area / math.pi) / side
-        conf -= max(0.0, 0.2 - d) * 4.0
+        conf -= max(0.0, 0.2 - d) * LONE_WEIGHT
     rnd = min(p.roundness for p in group)
     conf -= max(0.0, 0.6 - rnd)
     d = 2 * math.sqrt(float(np.median(areas)) / math.pi) / side
+    if n > 1:
+        # pips of a face with several are small; huge ones mean the die's outline was not found
+        conf -= max(0.0, d - BIG_PIP) * BIG_WEIGHT
     return n, max(0.0, min(1.0, conf)), f"err={err:.2f} off={off:.2f} d={d:.2f} rnd={rnd:.2f}"
 
 
@@ -205,6 +241,68 @@ def _unexplained(
     strong = (diff > 0.5 * contrast) & (disk > 0) & (inner > 0)
     pip_area = float(np.mean([p.area for p in group]))
     return float(np.count_nonzero(strong)) / max(pip_area, 1.0)
+
+
+def _disk_mean(diff: np.ndarray, inner: np.ndarray, x: float, y: float, rad: float) -> float | None:
+    """Mean of ``diff`` over a disc inside ``inner``; None when the disc centre is off the face."""
+    h, w = diff.shape
+    xi, yi = round(x), round(y)
+    if not (0 <= xi < w and 0 <= yi < h) or inner[yi, xi] == 0:
+        return None
+    r = max(1, round(rad))
+    xa, xb, ya, yb = max(0, xi - r), min(w, xi + r + 1), max(0, yi - r), min(h, yi + r + 1)
+    yy, xx = np.mgrid[ya:yb, xa:xb]
+    sel = ((xx - x) ** 2 + (yy - y) ** 2 <= rad * rad) & (inner[ya:yb, xa:xb] > 0)
+    if not sel.any():
+        return None
+    return float(diff[ya:yb, xa:xb][sel].mean())
+
+
+def phantom_pips(diff: np.ndarray, inner: np.ndarray, group: list[Pip]) -> float:
+    """Strongest pip-like contrast where a *higher* face would have its extra pips, relative to the pips read.
+
+    A 2 is a 3 without its middle pip and a 4 or 5 without one diagonal; a 3 is a 5 without the other
+    diagonal; a 4 is a 5 without the centre and a 6 with its side pips merged. Faint, blurred or
+    glare-hit pips are the usual way a count comes out low, so their ghosts make the reading doubtful.
+    """
+    n = len(group)
+    if n not in (2, 3, 4):
+        return 0.0
+    pts = np.array([[p.x, p.y] for p in group])
+    rad = 0.7 * float(np.sqrt(np.median([p.area for p in group]) / math.pi))
+    ref_vals = [_disk_mean(diff, inner, p.x, p.y, rad) for p in group]
+    ref = float(np.mean([v for v in ref_vals if v is not None] or [1.0]))
+    c = pts.mean(axis=0)
+    spots: list[np.ndarray] = []
+    if n in (2, 3):
+        d = pts - c
+        far = d[np.argmax(np.linalg.norm(d, axis=1))]
+        perp = np.array([-far[1], far[0]])
+        if n == 2:
+            # the middle pip of a 3, or the pair is a corner and the middle of a 3 (third pip beyond)
+            spots += [c, pts[0] + (pts[0] - pts[1]), pts[1] + (pts[1] - pts[0])]
+        spots += [c + perp, c - perp]
+    else:
+        ang = np.arctan2(*(pts - c).T[::-1])
+        ring = pts[np.argsort(ang)]
+        spots.append(c)
+        spots += [(ring[i] + ring[(i + 1) % 4]) / 2 for i in range(4)]
+    worst = 0.0
+    for sx, sy in spots:
+        v = _disk_mean(diff, inner, float(sx), float(sy), rad)
+        if v is not None:
+            worst = max(worst, v / max(ref, 1.0))
+    return worst
+
+
+def convex_fill(mask: np.ndarray) -> np.ndarray:
+    """The mask's largest blob filled to its convex hull: a die is convex, so notches and holes in the
+    foreground (pips or grey shading that happen to match the table) belong to the die."""
+    cs, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not cs:
+        return mask
+    hull = cv2.convexHull(max(cs, key=cv2.contourArea))
+    return cv2.drawContours(np.zeros_like(mask), [hull], -1, 255, -1)
 
 
 def face_region(lab: np.ndarray, mask: np.ndarray, side: float) -> np.ndarray:
@@ -236,8 +334,7 @@ def read_pips(crop: np.ndarray, mask: np.ndarray | None, side: float) -> PipRead
         return PipRead(None, 0.0, [], None, "too small")
     lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB)
     light = cv2.GaussianBlur(lab[:, :, 0], (3, 3), 0).astype(np.float32)
-    if mask is None:
-        mask = np.full(crop.shape[:2], 255, np.uint8)
+    mask = np.full(crop.shape[:2], 255, np.uint8) if mask is None else convex_fill(mask)
     inner = face_region(lab, mask, side)
     vals = light[inner > 0]
     if vals.size < 20:
@@ -259,19 +356,28 @@ def read_pips(crop: np.ndarray, mask: np.ndarray | None, side: float) -> PipRead
             continue
         big = max(p.area for p in pips)
         tops = [p for p in pips if p.area >= 0.6 * big]
+        rejected: list[set[int]] = []  # groups tried and found wanting
         for subset, link in ((tops, 0.8), (pips, 0.8), (pips, 0.5)):
             groups = _groups(subset, side, link)
             # the top face: largest, roundest pips
             groups.sort(key=lambda g: -(np.median([p.area for p in g]) * min(p.roundness for p in g)))
             g = groups[0]
             value, conf, why = _score(g, side, centre)
+            ids = {id(p) for p in g}
+            if any(ids < r for r in rejected):
+                # part of a group already found wanting: a fallback reading is never certain
+                conf = min(conf, FALLBACK_CAP)
+                why += " fallback"
+            rejected.append(ids)
             gc = np.mean([[p.x, p.y] for p in g], axis=0)
             # blobs that nearly passed as pips, on this face: the count is in doubt
             near = sum(1 for r in rejects if math.hypot(r.x - gc[0], r.y - gc[1]) < 0.45 * side)
             conf -= 0.3 * near
             ink = _unexplained(diff, inner, g, gc, side)
             conf -= max(0.0, ink - 0.3) * 0.8
-            why += f" near={near} groups={len(groups)} ink={ink:.2f}"
+            ghost = phantom_pips(diff, inner, g) if value is not None else 0.0
+            conf -= max(0.0, ghost - GHOST_OK) * GHOST_WEIGHT
+            why += f" near={near} groups={len(groups)} ink={ink:.2f} ghost={ghost:.2f}"
             if len(groups) > 1:
                 # another group of similar pips: which face is on top is less clear
                 g2 = groups[1]
@@ -287,6 +393,8 @@ def read_pips(crop: np.ndarray, mask: np.ndarray | None, side: float) -> PipRead
                 if best.value is not None and best.confidence > 0.5:
                     conf -= 0.3  # both polarities look like pips
                 best = PipRead(value, max(0.0, conf), g, c, why)
+            elif value is None and best.value is None and len(g) > len(best.pips):
+                best = PipRead(None, 0.0, g, c, "unreadable: " + why)  # pips, but no face pattern
             elif best.value is not None and conf > 0.5:
                 best.confidence = max(0.0, best.confidence - 0.3)
         elif value is not None and conf > 0.5:

@@ -13,6 +13,9 @@ from vision.types import CROOKED, OK, OK_CONFIDENCE, UNCERTAIN, Candidate, DieRe
 
 MAX_PIXELS = 40_000_000  # refuse absurd images (decompression bombs) before decoding fully
 PIP_DIE = "d6"
+# a located blob whose pips cannot be read is reported `uncertain` (face null) if it is this die-like
+UNREAD_SQUARENESS = 0.65
+UNREAD_SOLIDITY = 0.8
 
 
 @dataclass(slots=True)
@@ -147,9 +150,21 @@ class DiceReader:
                 if crooked:
                     r.status = CROOKED
                 return r
+            if pr.value is not None and self.enrolled.resembles(crop, cand):  # type: ignore[attr-defined]
+                # looks like one of the enrolled dice, yet matched none of its faces: read by pips
+                # alone it may be another face (a star for a 1), so it is never passed on as certain
+                return DieReading(
+                    PIP_DIE,
+                    str(pr.value),
+                    pr.value,
+                    min(pr.confidence, 0.5),
+                    center,
+                    CROOKED if crooked else UNCERTAIN,
+                    [pr.reason, "resembles an enrolled die"],
+                )
         if pr.value is None:
             # die-shaped but unreadable: report it, flagged, only if it really looks like a die
-            if cand.squareness > 0.8 and cand.solidity > 0.88 and pr.pips:
+            if cand.squareness > UNREAD_SQUARENESS and cand.solidity > UNREAD_SOLIDITY and pr.pips:
                 return DieReading(PIP_DIE, None, None, 0.0, cand.center, UNCERTAIN, [pr.reason])
             return None
         status = OK if pr.confidence >= OK_CONFIDENCE else UNCERTAIN
