@@ -276,14 +276,19 @@ class GameState(ABC):
             "current_player": req.player,
         }
 
-    def explain(self, move: Move) -> str | None:
-        """Why ``move`` is refused now (rule and reason), or None if it is legal."""
+    def refusal(self, move: Move) -> RuleError | None:
+        """The error ``apply(move)`` would raise now (its ``rule`` and ``reason``), or None if legal."""
         trial = self.clone()
         try:
             trial.apply(move)
         except RuleError as exc:
-            return str(exc)
+            return exc
         return None
+
+    def explain(self, move: Move) -> str | None:
+        """Why ``move`` is refused now (rule and reason in one line), or None if it is legal."""
+        exc = self.refusal(move)
+        return None if exc is None else str(exc)
 
     def clone(self) -> Self:
         return copy.deepcopy(self)

@@ -20,14 +20,6 @@ def _box(ui: Ui, w_frac: float = 0.8, h_frac: float = 0.7) -> pygame.Rect:
     return r.inflate(-2 * ui.metrics.pad - 8, -2 * ui.metrics.pad - 8)
 
 
-def split_rule(text: str) -> tuple[str, str]:
-    """'reason (rule)' as written by RuleError -> (reason, rule)."""
-    if text.endswith(")") and " (" in text:
-        reason, _, rule = text[:-1].rpartition(" (")
-        return reason, rule
-    return text, ""
-
-
 class MessageBox(Overlay):
     def __init__(
         self,

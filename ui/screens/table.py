@@ -30,7 +30,7 @@ from ui import theme
 from ui.app import App, Screen
 from ui.reader import OK_CONFIDENCE, ReadResult, assign
 from ui.screens.common import player_label, split_h, split_v
-from ui.screens.overlays import FacePicker, MessageBox, split_rule
+from ui.screens.overlays import FacePicker, MessageBox
 from ui.theme import PlayerColour, colour_named
 from ui.views import view_for
 from ui.views.base import paged_buttons
@@ -132,13 +132,12 @@ class TableScreen(Screen):
         return True
 
     def why_not(self, move: Move) -> None:
-        answer = self.game.state.explain(move)
-        if answer is None:
+        refused = self.game.state.refusal(move)
+        if refused is None:
             self.app.message("That is allowed", f"{self.view.describe(move)} is a legal move now.")
             return
-        reason, rule = split_rule(answer)
         self.app.beep("attention")
-        self.app.show(MessageBox(self.app, "Why not?", reason, rule))
+        self.app.show(MessageBox(self.app, "Why not?", refused.reason, refused.rule))
 
     def say(self, text: str) -> None:
         self.note = text

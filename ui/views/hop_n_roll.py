@@ -378,7 +378,7 @@ class HopNRollView(GameView):
             actions.say(f"Row {row}: choose how to use this space")
         else:
             self.row = None
-            self._refused(Hop(row), actions)
+            actions.why_not(Hop(row))
 
     def _tap_sheet(self, area: dict[str, Any], space: str | None, state: GameState,
                    actions: TableActions) -> None:
@@ -403,15 +403,8 @@ class HopNRollView(GameView):
             value = 1
             if player is not None and player < len(pend) and pend[player] and pend[player][0] is not None:
                 value = pend[player][0]
-            self._refused(Write(key, space, value), actions)
+            actions.why_not(Write(key, space, value))
 
-    @staticmethod
-    def _refused(move: Move, actions: TableActions) -> None:
-        """'Why not?' for a tapped move that is not among the legal ones. Through ``play`` (which the
-        rules refuse, changing nothing) because this game's rule names hold parentheses, e.g.
-        "§Gameplay 3 (only one pawn per space)", which the 'rule (reason)' text of ``why_not`` splits
-        wrongly (ui/screens/overlays.split_rule)."""
-        actions.play(move)
 
     # --- the move list ------------------------------------------------------------------------
     def draw_choices(
