@@ -17,7 +17,7 @@ from enum import StrEnum
 from typing import Any, ClassVar, Self
 
 from companion.dice import die_kind
-from companion.errors import DataError, ImpossibleRoll, OutOfTurn, RuleError
+from companion.errors import DataError, IllegalMove, ImpossibleRoll, OutOfTurn, RuleError
 
 
 class Source(StrEnum):
@@ -127,6 +127,28 @@ class Move(ABC):
     @classmethod
     @abstractmethod
     def parse(cls, text: str) -> Self: ...
+
+
+class PhraseMove(Move):
+    """A move with no arguments, written as one fixed phrase (``phrase``, or one of ``aliases``).
+
+    Case, spaces, ``-`` and ``_`` do not matter when parsing; ``rule`` is cited for any other text.
+    Subclasses are frozen dataclasses without fields.
+    """
+
+    phrase: ClassVar[str] = ""
+    aliases: ClassVar[tuple[str, ...]] = ()
+    rule: ClassVar[str] = "Moves"
+
+    def __str__(self) -> str:
+        return self.phrase
+
+    @classmethod
+    def parse(cls, text: str) -> Self:
+        said = " ".join(str(text).lower().replace("-", " ").replace("_", " ").split())
+        if said != cls.phrase and said not in cls.aliases:
+            raise IllegalMove(cls.rule, f"{text!r} is not {cls.phrase!r}")
+        return cls()
 
 
 # --- Options and game descriptions ----------------------------------------------------------

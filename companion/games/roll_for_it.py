@@ -39,6 +39,7 @@ from companion.protocol import (
     GameState,
     Move,
     Option,
+    PhraseMove,
     Request,
     Roll,
     RollDice,
@@ -73,31 +74,17 @@ def _faces(faces: list[int] | tuple[int, ...]) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class RollOn(Move):
+class RollOn(PhraseMove):
     """Start the turn without Take Back: roll the dice in hand (with none in hand, the turn passes)."""
 
-    def __str__(self) -> str:
-        return "roll"
-
-    @classmethod
-    def parse(cls, text: str) -> Self:
-        if text.strip().lower() != "roll":
-            raise IllegalMove(MOVES, f"{text!r} is not 'roll'")
-        return cls()
+    phrase, rule = "roll", MOVES
 
 
 @dataclass(frozen=True, slots=True)
-class TakeBack(Move):
+class TakeBack(PhraseMove):
     """Start the turn by taking all your dice back from the cards, then roll all six."""
 
-    def __str__(self) -> str:
-        return "take back"
-
-    @classmethod
-    def parse(cls, text: str) -> Self:
-        if re.sub(r"[\s_-]+", " ", text.strip().lower()) not in ("take back", "takeback"):
-            raise IllegalMove(MOVES, f"{text!r} is not 'take back'")
-        return cls()
+    phrase, aliases, rule = "take back", ("takeback",), MOVES
 
 
 _PLACE_TOKEN = re.compile(r"(\d+)=(\d+)")

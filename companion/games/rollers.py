@@ -32,6 +32,7 @@ from companion.protocol import (
     GameState,
     Move,
     Option,
+    PhraseMove,
     Request,
     Roll,
     RollDice,
@@ -87,17 +88,10 @@ class KeepMove(Move):
 
 
 @dataclass(frozen=True, slots=True)
-class StopMove(Move):
+class StopMove(PhraseMove):
     """Stop rolling: the dice showing (less any cancelled by a ZAP) are applied."""
 
-    def __str__(self) -> str:
-        return "stop"
-
-    @classmethod
-    def parse(cls, text: str) -> Self:
-        if text.strip() != "stop":
-            raise IllegalMove("Moves", f"{text!r} is not 'stop'")
-        return cls()
+    phrase = "stop"
 
 
 _APPLY_RE = re.compile(r"^(open|close|collect|star):(\S+)$")

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Self
 
 from companion.errors import IllegalMove
-from companion.protocol import Move
+from companion.protocol import Move, PhraseMove
 
 RULE = "Moves"
 
@@ -104,17 +104,10 @@ class Call(Move):
 
 
 @dataclass(frozen=True, slots=True)
-class TimePenalty(Move):
+class TimePenalty(PhraseMove):
     """The one-minute time limit ran out (or the count was wrong): one penalty stroke."""
 
-    def __str__(self) -> str:
-        return "time penalty"
-
-    @classmethod
-    def parse(cls, text: str) -> Self:
-        if text.strip() != "time penalty":
-            raise IllegalMove(RULE, f"{text!r} is not 'time penalty'")
-        return cls()
+    phrase, rule = "time penalty", RULE
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Self
 
 from companion.errors import IllegalMove
-from companion.protocol import Move
+from companion.protocol import Move, PhraseMove
 
 MOVES_RULE = "Moves"
 _HOP = re.compile(r"hop (\d+)(?: (?:(?P<change>[-+]1)|die (?P<die>\d+)|dj (?P<dj>\d+)))?")
@@ -77,17 +77,10 @@ class Write(Move):
 
 
 @dataclass(frozen=True, slots=True)
-class Pass(Move):
+class Pass(PhraseMove):
     """Write nothing: allowed only when the number fits in no space of the sheet."""
 
-    def __str__(self) -> str:
-        return "pass"
-
-    @classmethod
-    def parse(cls, text: str) -> Self:
-        if text.strip() != "pass":
-            raise IllegalMove(MOVES_RULE, f"{text!r} is not 'pass'")
-        return cls()
+    phrase, rule = "pass", MOVES_RULE
 
 
 def parse_move(text: str) -> Hop | Write | Pass:

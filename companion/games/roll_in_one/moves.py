@@ -9,10 +9,9 @@ Play(card='gust', target=1, direction=1)
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Self
 
 from companion.errors import IllegalMove
-from companion.protocol import Move
+from companion.protocol import Move, PhraseMove
 
 from .course import Placement
 from .hexgrid import DIRECTION_NAMES, Pos, direction_of
@@ -43,21 +42,6 @@ def _pos(text: str, token: str) -> Pos:
     if len(parts) != 2:
         raise _bad(text, f"{token!r} is not a space q,r")
     return (_int(text, parts[0]), _int(text, parts[1]))
-
-
-class _Plain(Move):
-    """A move that is a fixed phrase."""
-
-    word = ""
-
-    def __str__(self) -> str:
-        return self.word
-
-    @classmethod
-    def parse(cls, text: str) -> Self:
-        if text.split() != cls.word.split():
-            raise _bad(text)
-        return cls()
 
 
 # --- designing a hole ---------------------------------------------------------------------
@@ -96,8 +80,10 @@ class PlaceGreen(Move):
 
 
 @dataclass(frozen=True, slots=True)
-class TeeOff(_Plain):
-    word = "tee off"
+class TeeOff(PhraseMove):
+    """End the design and tee off on the course as built."""
+
+    phrase, rule = "tee off", RULE
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,24 +213,24 @@ class Play(Move):
 
 
 @dataclass(frozen=True, slots=True)
-class Land(_Plain):
+class Land(PhraseMove):
     """Accept a roll that ends the shot (instead of playing a card on it)."""
 
-    word = "land"
+    phrase, rule = "land", RULE
 
 
 @dataclass(frozen=True, slots=True)
-class Pass(_Plain):
+class Pass(PhraseMove):
     """Decline to play a card in another player's turn (mean caddie cards)."""
 
-    word = "pass"
+    phrase, rule = "pass", RULE
 
 
 @dataclass(frozen=True, slots=True)
-class Keep(_Plain):
+class Keep(PhraseMove):
     """Keep the rolled number (handicap points)."""
 
-    word = "keep"
+    phrase, rule = "keep", RULE
 
 
 @dataclass(frozen=True, slots=True)
@@ -265,17 +251,17 @@ class Adjust(Move):
 
 
 @dataclass(frozen=True, slots=True)
-class Traverse(_Plain):
+class Traverse(PhraseMove):
     """Spend a handicap point to fly over an out-of-bounds space."""
 
-    word = "traverse"
+    phrase, rule = "traverse", RULE
 
 
 @dataclass(frozen=True, slots=True)
-class Stop(_Plain):
+class Stop(PhraseMove):
     """Stop at the edge of the course (out of bounds: penalty)."""
 
-    word = "stop"
+    phrase, rule = "stop", RULE
 
 
 @dataclass(frozen=True, slots=True)
