@@ -47,9 +47,10 @@ class Notifier:
         try:
             if self._sock is None:
                 self._sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM | socket.SOCK_CLOEXEC)
-            self._sock.sendto(message.encode(), self.address)
+            # never wait: a busy systemd (a full datagram queue) must not freeze the render loop
+            self._sock.sendto(message.encode(), socket.MSG_DONTWAIT, self.address)
             return True
-        except OSError:
+        except OSError:  # BlockingIOError included: that notification is dropped, the next one goes
             return False
 
     def ready(self, status: str = "") -> bool:

@@ -8,6 +8,8 @@ import re
 import shutil
 import socket
 import subprocess
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -150,3 +152,47 @@ def test_no_watchdog_for_another_process_or_without_systemd(listener):
 def test_a_vanished_socket_never_raises(tmp_path):
     n = Notifier(env={"NOTIFY_SOCKET": str(tmp_path / "gone"), "WATCHDOG_USEC": "1000000"})
     assert n.enabled and not n.ready() and not n.frame()
+
+
+def test_the_running_app_tells_systemd_it_is_ready_and_feeds_the_watchdog_from_its_frames(
+        listener, tmp_path, monkeypatch):
+    """The composition root wires the notifier to the real render loop: READY once the first frame is
+    drawn, WATCHDOG=1 while frames keep coming, STOPPING on the way out."""
+    from dice_companion.cli import main
+
+    sock, path = listener
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
+    monkeypatch.setenv("DICE_COMPANION_DATA", str(tmp_path))
+    (tmp_path / "config.toml").write_text("# defaults\n")
+    monkeypatch.setenv("DICE_COMPANION_CONFIG", str(tmp_path / "config.toml"))
+    monkeypatch.setenv("NOTIFY_SOCKET", path)
+    monkeypatch.setenv("WATCHDOG_USEC", "100000")  # 0.1 s: fed every 0.05 s of frames
+    monkeypatch.setenv("WATCHDOG_PID", str(os.getpid()))
+    said: list[str] = []
+
+    def systemd() -> None:  # reads as systemd does, until the app says it is stopping
+        sock.settimeout(30)
+        while not said or said[-1] != "STOPPING=1":
+            said.append(sock.recv(4096).decode())
+
+    reader = threading.Thread(target=systemd, daemon=True)
+    reader.start()
+    assert main(["run", "--frames", "30", "--camera", "sim"]) == 0  # 30 frames at 30 fps: about 1 s
+    reader.join(10)
+    assert said[0].startswith("READY=1")
+    assert said.count("WATCHDOG=1") >= 5, said
+    assert said[-1] == "STOPPING=1"
+
+
+def test_a_full_notification_queue_never_blocks_the_render_loop(listener):
+    """systemd busy (nobody reading): the datagram queue fills, and every further send returns at once."""
+    sock, path = listener
+    n = Notifier(env={"NOTIFY_SOCKET": path})
+    t = time.monotonic()
+    sent = [n.status(f"frame {i}") for i in range(500)]
+    assert time.monotonic() - t < 5  # it used to wait forever once the queue held ten messages
+    assert sent[0] and not sent[-1]
+    assert received(sock)[0] == "STATUS=frame 0"
+    assert n.status("after")  # the queue has room again: notifications resume
+    n.close()
