@@ -13,6 +13,7 @@ shows the picture each step carries, and closes the generator on Cancel).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import shutil
@@ -236,6 +237,8 @@ class CameraSetup:
             yield from self._learn(kind, staging)
         finally:
             shutil.rmtree(staging, ignore_errors=True)  # cancelled or done: no half-taken photos stay
+            with contextlib.suppress(OSError):
+                staging.parent.rmdir()  # only when empty
 
     def _one_die(self, kind: DieKind, label: str, shot: int,
                  part: Callable[[float], float]) -> Iterator[np.ndarray | Progress]:
@@ -340,6 +343,8 @@ class CameraSetup:
                            "and enrol it again.", ok=False)
             return
         shutil.rmtree(old, ignore_errors=True)
+        with contextlib.suppress(OSError):
+            old.parent.rmdir()
         self.reader.use_enrolled(learned)
         n = sum(len(p) for p in learned.dice[kind.id].faces.values())
         log.info("enrolled", extra={"event": "enrol", "reason": f"{kind.id}: {n} photos"})
