@@ -259,8 +259,11 @@ class CameraSetup:
         message = want
         pressed = False
 
+        k = kind.labels.index(label) + 1
+        where = f"Face {label} ({k} of {len(kind.labels)}), photo {shot + 1} of {self.shots}: "
+
         def waiting() -> Progress:
-            return Progress(part(min(0.9, still / self.still_frames)), message, frame=rgb(last),
+            return Progress(part(min(0.9, still / self.still_frames)), where + message, frame=rgb(last),
                             action="Take photo")
 
         for item in self._frames(waiting):

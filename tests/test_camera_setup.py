@@ -232,3 +232,37 @@ def test_the_composition_root_uses_the_camera_setup_only_with_a_camera(tmp_path)
     assert isinstance(setup_for(CameraReader(lambda: src, data_dir=tmp_path), tmp_path), CameraSetup)
     assert isinstance(setup_for(SimulatedReader(1), tmp_path), SimulatedSetup)
     assert isinstance(setup_for(NoCamera(), tmp_path), SimulatedSetup)
+
+
+@pytest.mark.parametrize("size", [LANDSCAPE, (720, 1280)], ids=["800x480", "720x1280"])
+def test_the_enrolment_screen_with_the_camera_picture_fits_both_sizes(tmp_path, size):
+    from test_ui_screens import check_screen
+
+    src = TraySource(seed=6)
+    reader = CameraReader(lambda: src, data_dir=tmp_path)
+    app = App(Store(":memory:"), reader, size, setup=setup_for(reader, tmp_path),
+              settings=Settings(sound=False))
+    try:
+        d = Driver(app)
+        d.tap("home:settings")
+        d.tap("settings:enrol")
+        d.tap_paged("enrol:d6")
+        for _ in range(40):  # through the empty tray, to the first face
+            app.step()
+            if app.screen.progress.action:
+                break
+        assert app.screen.progress.action == "Take photo" and app.screen.progress.frame is not None
+        src.put("d6", "1", 300, 220)
+        for _ in range(3):
+            app.step()
+        app.ui.text_sizes.clear()
+        app.step()
+        check_screen(app, "enrol-wizard")
+        d.tap("progress:action")  # one die in view: the photo is taken at once
+        for _ in range(3):
+            app.step()
+        assert (tmp_path / "enrol-new" / "d6" / "1" / "1.png").exists()
+        d.tap("back")  # Cancel
+        assert app.screen.name == "settings" and not (tmp_path / "enrol-new").exists()
+    finally:
+        pygame.display.quit()
