@@ -29,8 +29,12 @@ class SettingsScreen(Screen):
         s = self.app.settings
         y = area.y
         line = ui.font(m.small).get_linesize()
+        reader = self.app.reader
+        state = "" if reader.live else " (not connected)"
+        if hasattr(reader, "calibration"):  # a real camera: say whether the empty tray is known
+            state += ", calibrated" if reader.calibration is not None else ", not calibrated yet"
         ui.text(
-            f"Camera: {self.app.reader.name}" + ("" if self.app.reader.live else " (not connected)"),
+            f"Camera: {reader.name}{state}",
             (area.x, y),
             m.small,
             theme.MUTED,
