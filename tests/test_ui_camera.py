@@ -109,6 +109,21 @@ def test_a_throw_that_settled_before_the_table_asked_is_not_taken(table):
     assert app.screen.read.source is Source.CAMERA and len(app.screen.read.dice) == len(req.dice)
 
 
+def test_by_hand_means_by_hand_until_read_is_tapped(table):
+    src = TraySource(seed=3)
+    reader = CameraReader(lambda: src)
+    app, d = table(reader)
+    steps_until(app, lambda: reader.watcher.state == "empty")
+    d.tap("dice:manual")
+    throw(src, app.screen.game.state.request(), ["5", "3"])
+    for _ in range(12):
+        app.step()
+    assert reader.watcher.state == "read" and app.screen.read is None and app.screen.manual
+    d.tap("dice:read")
+    assert app.screen.read.source is Source.CAMERA
+    assert sorted(e.face for e in app.screen.entries.values()) == ["3", "5"]
+
+
 class Statused(SimulatedReader):
     """Fair dice, all read with high confidence, but the second flagged by the reader."""
 

@@ -92,6 +92,7 @@ class TableScreen(Screen):
         self._preview: tuple[np.ndarray, pygame.Surface] | None = None
         self._frame: np.ndarray | None = None  # the newest camera frame (RGB)
         self._was_live = app.reader.live
+        self._hand_chosen = False  # "By hand" pressed: the camera does not read this throw by itself
         self.cards: list[int] = []  # indexes into a DrawCards request's candidates
         self.card_page = 0
         self._kinds: dict[str, str] = {}  # die kinds seen in requests, by slot (kept dice carry no kind)
@@ -107,6 +108,7 @@ class TableScreen(Screen):
         self.entries = {}
         self.read = None
         self.manual = not self.app.reader.live
+        self._hand_chosen = False
         self.cards, self.card_page = [], 0
         self._take_settled()  # a throw that settled before this request is not its answer
         req = self.game.state.request()
@@ -164,6 +166,7 @@ class TableScreen(Screen):
             self.manual = True
             self.note = f"The camera could not read ({exc}): enter the dice by hand."
             return
+        self._hand_chosen = False
         self.apply_read(result, req)
 
     def apply_read(self, result: ReadResult, req: RollDice) -> None:
@@ -215,8 +218,8 @@ class TableScreen(Screen):
         result = self._take_settled()
         if result is None or not isinstance(req, RollDice) or self.app.overlay is not None:
             return
-        if self._typed():
-            return  # a person's entries are not overwritten by the camera
+        if self._typed() or self._hand_chosen:
+            return  # a person's entries (or choice to enter by hand) are not overridden by the camera
         self.apply_read(result, req)
 
     def _typed(self) -> bool:
@@ -230,6 +233,7 @@ class TableScreen(Screen):
             self.entries = {d.slot: Entry(None) for d in req.dice}
         self.read = None
         self.manual = True
+        self._hand_chosen = True
         self.note = "Tap each die to enter its face."
 
     def pick(self, spec: DieSpec) -> None:
