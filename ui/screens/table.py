@@ -645,8 +645,9 @@ class TableScreen(Screen):
         n = len(items)
         if m.portrait:
             cols = min(n, 6)
-        else:
-            cols = max(1, min(n, max(3, (rect.width + m.pad) // (theme.MIN_TARGET + 8 + m.pad))))
+        else:  # one row when every tile stays a comfortable target, else two
+            cols = n if (rect.width - (n - 1) * m.pad) // max(1, n) >= theme.MIN_TARGET else -(-n // 2)
+            cols = max(1, cols)
         rows = -(-n // cols) if n else 1
         tw = (rect.width - (cols - 1) * m.pad) // max(1, cols)
         th = min((rect.height - (rows - 1) * m.pad) // rows, tw + 40)
@@ -656,7 +657,7 @@ class TableScreen(Screen):
         for k, item in enumerate(items):
             r, c = divmod(k, cols)
             cell = pygame.Rect(rect.x + c * (tw + m.pad), rect.y + r * (th + m.pad), tw, th)
-            side = max(20, min(cell.width - 12, cell.height - 2 * line - 10))
+            side = max(26, min(cell.width - 12, cell.height - 2 * line - 10))  # a "?" stays readable
             if isinstance(item, DieSpec):
                 e = self.entries.get(item.slot, Entry(None))
                 ui.button(cell, "", lambda s=item: self.pick(s), id=f"die:{item.slot}", colour=theme.PANEL_HI)
