@@ -147,6 +147,58 @@ def bench_start(runs: int = 5) -> None:
     )
 
 
+class Replay:
+    """A vision frame source looping over pre-rendered throws of the simulated camera (empty tray, hand,
+    rolling dice, settled dice, hand, removed), so the figures hold no rendering time."""
+
+    def __init__(self) -> None:
+        from vision.simcam import SimulatedCamera
+
+        cam = SimulatedCamera(seed=3)
+        self.frames = [f.image for f in cam.throw(["d6", "d6"])]
+        self.k = 0
+
+    def read(self, timeout: float = 2.0) -> np.ndarray:
+        self.k += 1
+        return self.frames[self.k % len(self.frames)]
+
+    def close(self) -> None:
+        pass
+
+
+def bench_camera(n: int = FRAMES) -> None:
+    """The real camera reader in the app: every preview frame goes through the throw watcher."""
+    from dice_companion.camera import Calibration, CameraReader
+
+    source = Replay()
+    reader = CameraReader(lambda: source)
+    reader.set_calibration(Calibration(source.frames[0], 6.0))  # the empty tray, as calibration leaves it
+    app = App(Store(":memory:"), reader, LANDSCAPE, settings=Settings(sound=False))
+    d = Driver(app)
+    d.tap("home:new")
+    d.tap("game:rollers")
+    while app.screen.name == "newgame":
+        d.tap("newgame:next")
+    frames = frame_times(app, n)
+    reads = 0
+    feed, preview = [], []
+    for _ in range(n):
+        t = time.perf_counter()
+        reader.preview()
+        preview.append(time.perf_counter() - t)
+        reads += reader.settled() is not None
+    watcher = reader.watcher
+    for f in source.frames * (n // len(source.frames) + 1):
+        t = time.perf_counter()
+        event = watcher.feed(f)
+        if event.throw is None:
+            feed.append(time.perf_counter() - t)
+    print(f"frame 800x480, live camera through the throw watcher (auto-read on settle): {ms(frames)}")
+    print(f"camera reader preview(): fresh frame, watcher, RGB copy: {ms(preview)} ({reads} throws read)")
+    print(f"throw watcher feed() alone, frames without a read: {ms(feed)}")
+    pygame.display.quit()
+
+
 def main() -> None:
     random.seed(0)
     print("machine: shared 2-core x86_64 dev box, SDL dummy video driver")
@@ -156,6 +208,7 @@ def main() -> None:
     bench_start()
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak memory (max RSS of this process, both sizes, 8 camera frames held): {peak:.0f} MB")
+    bench_camera()  # after the memory figure: it holds a throw's worth of rendered frames
 
 
 if __name__ == "__main__":

@@ -1,111 +1,309 @@
 """The camera side of the app: a :class:`ui.reader.DiceReader` built from a vision frame source and
 the vision dice reader. It lives in the composition root because it joins two outer layers.
 
+Every preview frame goes through vision's :class:`~vision.watcher.ThrowWatcher` (a 160-pixel copy per
+frame): when a throw settles it is read once, and :meth:`CameraReader.settled` hands that read (with the
+frame it was read from, the evidence photo) to the table. A hand over the tray is motion, not a throw.
+
+The empty tray learned by calibration (:class:`Calibration`, kept in the data directory) and the dice
+set learned by enrolment (``<data dir>/sets/table.npz``) are loaded at start, so they survive a restart.
+
 A camera that disappears or stalls never blocks the app: the reader says so (``live`` False, a
-message for the screen), the table falls back to manual entry, and the source is reopened every few
-seconds until frames come back.
+message for the screen), the table falls back to manual entry, and the source is reopened in the
+background every few seconds until frames come back.
 """
 
 from __future__ import annotations
 
 import importlib.util
+import json
 import logging
+import os
+import threading
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
 
+import cv2
 import numpy as np
 
 from companion.protocol import DieSpec, Source
 from hardware.config import Camera
 from ui.reader import NoCamera, ReadDie, ReadResult, SimulatedReader
+from vision.enroll import EnrolledSet
 from vision.reader import DiceReader as VisionReader
-from vision.sources import FrameSource, SourceError, capture_source, open_source, picamera_source
-from vision.types import VisionError
+from vision.sources import (
+    FrameSource,
+    SourceError,
+    SourceStalled,
+    capture_source,
+    open_source,
+    picamera_source,
+)
+from vision.tray import TrayModel
+from vision.types import DieReading, VisionError
+from vision.watcher import ThrowWatcher
 
 log = logging.getLogger(__name__)
 
+SET_NAME = "table"  # the enrolled set the app keeps (``<data dir>/sets/table.npz``)
+
+
+def sets_folder(data_dir: Path) -> Path:
+    return Path(data_dir) / "sets"
+
+
+@dataclass
+class Calibration:
+    """The empty tray as the camera sees it (BGR), the frame-to-frame noise, and the lighting figures."""
+
+    background: np.ndarray = field(repr=False)
+    noise: float
+    figures: dict[str, object] = field(default_factory=dict)
+
+    @staticmethod
+    def folder(data_dir: Path) -> Path:
+        return Path(data_dir) / "calibration"
+
+    def save(self, data_dir: Path) -> Path:
+        """Write ``tray.png`` and ``calibration.json`` (each replaced whole, never half written)."""
+        folder = self.folder(data_dir)
+        folder.mkdir(parents=True, exist_ok=True)
+        ok, png = cv2.imencode(".png", self.background)
+        if not ok:
+            raise OSError("the tray image could not be encoded")
+        meta = {"noise": self.noise, "size": [self.background.shape[1], self.background.shape[0]],
+                **self.figures}
+        files = (("tray.png", png.tobytes()), ("calibration.json", json.dumps(meta, indent=1).encode()))
+        for name, data in files:
+            tmp = folder / f".{name}.tmp"
+            tmp.write_bytes(data)
+            os.replace(tmp, folder / name)
+        return folder
+
+    @classmethod
+    def load(cls, data_dir: Path) -> Calibration | None:
+        """The saved calibration, or None (none yet, or damaged: then it is logged and ignored)."""
+        folder = cls.folder(data_dir)
+        if not (folder / "tray.png").exists():
+            return None
+        try:
+            meta = json.loads((folder / "calibration.json").read_text())
+            image = cv2.imread(str(folder / "tray.png"), cv2.IMREAD_COLOR)
+            if image is None:
+                raise ValueError("tray.png cannot be decoded")
+            noise = float(meta.pop("noise"))
+            meta.pop("size", None)
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            log.warning("calibration ignored", extra={"event": "camera", "reason": f"{folder}: {exc}"})
+            return None
+        return cls(image, noise, meta)
+
+    def tray(self) -> TrayModel:
+        model = TrayModel()
+        model.set_background(self.background)
+        model.noise = self.noise
+        return model
+
+
+def load_set(data_dir: Path) -> EnrolledSet | None:
+    try:
+        return EnrolledSet.load(SET_NAME, sets_folder(data_dir))
+    except VisionError as exc:
+        if (sets_folder(data_dir) / f"{SET_NAME}.npz").exists():
+            log.warning("enrolled set ignored", extra={"event": "camera", "reason": str(exc)})
+        return None
+
+
+def to_result(readings: Sequence[DieReading], frame: np.ndarray, message: str = "") -> ReadResult:
+    """Vision readings on a BGR frame -> the app's read (RGB frame kept as the evidence photo)."""
+    dice = tuple(ReadDie(r.face, float(r.confidence), (float(r.center[0]), float(r.center[1])),
+                         kind=r.die, status=r.status) for r in readings)
+    return ReadResult(dice, np.ascontiguousarray(frame[..., ::-1]), Source.CAMERA, message)
+
 
 class CameraReader:
-    """Reads thrown dice from a live frame source. ``opener`` (re)opens the source."""
+    """Reads thrown dice from a live frame source. ``opener`` (re)opens the source.
+
+    ``data_dir`` holds the calibration and the enrolled set; ``stall_s`` is how long a live source may
+    give no new frame before the camera counts as lost; ``clock`` is injectable for tests.
+    """
 
     name = "camera"
 
     def __init__(self, opener: Callable[[], FrameSource], reader: VisionReader | None = None,
-                 retry_s: float = 3.0, clock: Callable[[], float] = time.monotonic) -> None:
+                 retry_s: float = 3.0, clock: Callable[[], float] = time.monotonic, *,
+                 data_dir: Path | str | None = None, stall_s: float = 2.0) -> None:
         self._opener = opener
-        self._reader = reader or VisionReader()
+        self.data_dir = Path(data_dir) if data_dir is not None else None
+        self._reader = reader or VisionReader(load_set(self.data_dir) if self.data_dir else None)
         self._retry_s = retry_s
+        self._stall_s = stall_s
         self._clock = clock
+        self.calibration = Calibration.load(self.data_dir) if self.data_dir else None
+        self.watcher = self._new_watcher()
         self._source: FrameSource | None = None
+        self._opening: threading.Thread | None = None
+        self._opened: tuple[FrameSource | None, Exception | None] | None = None
         self._next_try = 0.0
         self._last: np.ndarray | None = None  # BGR, as OpenCV gives it
+        self._last_at = clock()
+        self._pending: ReadResult | None = None
         self.problem = ""
-        self._open()
+        self._finish_open(*self._try_open())
 
+    # --- what the app sees --------------------------------------------------------------------
     @property
     def live(self) -> bool:
         return self._source is not None
 
-    def _open(self) -> None:
-        self._next_try = self._clock() + self._retry_s
+    @property
+    def source(self) -> FrameSource | None:
+        return self._source
+
+    @property
+    def vision(self) -> VisionReader:
+        return self._reader
+
+    def preview(self) -> np.ndarray | None:
+        """The newest frame (RGB) for the live view; each fresh frame also goes through the watcher."""
+        frame = self.frame(0.0)
+        frame = self._last if frame is None else frame
+        return None if frame is None else np.ascontiguousarray(frame[..., ::-1])
+
+    def settled(self) -> ReadResult | None:
+        """The throw the watcher read since the last call (once per throw), or None."""
+        result, self._pending = self._pending, None
+        return result
+
+    def read(self, dice: Sequence[DieSpec]) -> ReadResult:
+        """Read the tray now (the Read button): a fresh frame if one comes soon, else the newest one."""
+        frame = self.frame(0.5, wait_open=1.0)
+        if frame is None and self.live:
+            frame = self._last  # nothing new: the dice lie as in the newest frame
+        if frame is None:
+            message = self.problem or "no camera frame: enter the dice by hand"
+            return ReadResult((), None, Source.MANUAL, message)
         try:
-            self._source = self._opener()
-        except (SourceError, VisionError, OSError, RuntimeError, ImportError) as exc:
+            readings = self._reader.read(frame, background=self.background(frame))
+        except VisionError as exc:
+            return ReadResult((), frame[..., ::-1].copy(), Source.CAMERA, f"could not read the tray: {exc}")
+        self._pending = None  # this read answers the throw lying there
+        return to_result(readings, frame)
+
+    def close(self) -> None:
+        if self._source is not None:
+            self._source.close()
             self._source = None
+
+    # --- calibration and enrolment ------------------------------------------------------------
+    def background(self, frame: np.ndarray) -> np.ndarray | None:
+        """The empty tray to read ``frame`` against (the watcher's, kept up with slow light changes)."""
+        bg = self.watcher.tray.background
+        return bg if bg is not None and bg.shape == frame.shape else None
+
+    def set_calibration(self, calibration: Calibration | None) -> None:
+        self.calibration = calibration
+        self.watcher = self._new_watcher()
+
+    def use_enrolled(self, enrolled: EnrolledSet | None) -> None:
+        """Read with a newly enrolled set from now on."""
+        self._reader = VisionReader(enrolled)
+        self.watcher.reader = self._reader
+
+    def _new_watcher(self) -> ThrowWatcher:
+        tray = self.calibration.tray() if self.calibration is not None else None
+        return ThrowWatcher(self._reader, tray)
+
+    # --- frames -------------------------------------------------------------------------------
+    def frame(self, timeout: float, wait_open: float = 0.0) -> np.ndarray | None:
+        """A fresh BGR frame (fed to the watcher), or None: none new yet, the end of a file, or no
+        camera (then ``problem`` says why). A live source that gives nothing for ``stall_s`` is lost."""
+        self._poll_open(wait_open)
+        if self._source is None:
+            return None
+        try:
+            frame = self._source.read(timeout)
+        except SourceStalled as exc:
+            if self._clock() - self._last_at >= self._stall_s:
+                self._lost(exc)
+            return None
+        except SourceError as exc:
+            self._lost(exc)
+            return None
+        if frame is None:  # the end of a file or folder: keep showing the last frame
+            return None
+        if frame.ndim != 3 or frame.shape[2] != 3 or frame.size == 0:
+            self.problem = "the camera gives empty pictures"
+            return None
+        self._last = frame
+        self._last_at = self._clock()
+        try:
+            event = self.watcher.feed(frame)
+        except (VisionError, cv2.error) as exc:
+            log.warning("watcher failed", extra={"event": "camera", "reason": str(exc)})
+            self.watcher = self._new_watcher()
+            return frame
+        if event.throw is not None:
+            self._pending = to_result(event.throw.dice, event.throw.image)
+            log.info("throw settled", extra={"event": "camera",
+                                             "reason": f"{len(event.throw.dice)} dice read"})
+        return frame
+
+    def _try_open(self) -> tuple[FrameSource | None, Exception | None]:
+        try:
+            return self._opener(), None
+        except (SourceError, VisionError, OSError, RuntimeError, ImportError) as exc:
+            return None, exc
+
+    def _finish_open(self, source: FrameSource | None, exc: Exception | None) -> None:
+        self._next_try = self._clock() + self._retry_s
+        if source is None:
             self.problem = f"camera unavailable: {exc}"
             log.warning("camera unavailable", extra={"event": "camera", "reason": str(exc)})
             return
+        self._source = source
+        self._last_at = self._clock()
+        self.watcher.gap()
         if self.problem:
             log.info("camera back", extra={"event": "camera", "reason": "frames again"})
         self.problem = ""
+
+    def _poll_open(self, wait: float) -> None:
+        """Reopen a lost camera on a background thread (opening may take a second); ``wait`` for it."""
+        if self._source is not None:
+            return
+        if self._opening is None and self._clock() >= self._next_try:
+            def run() -> None:
+                self._opened = self._try_open()
+
+            self._opened = None
+            self._opening = threading.Thread(target=run, daemon=True, name="camera-open")
+            self._opening.start()
+        if self._opening is not None:
+            self._opening.join(wait)
+            if not self._opening.is_alive():
+                self._opening = None
+                opened = self._opened or (None, RuntimeError("camera open failed"))
+                self._finish_open(*opened)
 
     def _lost(self, exc: Exception) -> None:
         self.problem = f"camera lost ({exc}): enter the dice by hand"
         log.warning("camera lost", extra={"event": "camera", "reason": str(exc)})
         if self._source is not None:
-            self._source.close()
+            try:
+                self._source.close()
+            except Exception as close_exc:  # a broken driver must not stop play
+                log.warning("camera close failed", extra={"event": "camera", "reason": str(close_exc)})
         self._source = None
+        self._pending = None
+        self.watcher.gap()
         self._next_try = self._clock() + self._retry_s
 
-    def _frame(self, timeout: float) -> np.ndarray | None:
-        if self._source is None and self._clock() >= self._next_try:
-            self._open()
-        if self._source is None:
-            return None
-        try:
-            frame = self._source.read(timeout)
-        except SourceError as exc:
-            self._lost(exc)
-            return None
-        if frame is None:  # the end of a file or folder: keep showing the last frame
-            return self._last
-        self._last = frame
-        return frame
 
-    def preview(self) -> np.ndarray | None:
-        frame = self._frame(0.005)
-        frame = self._last if frame is None else frame
-        return None if frame is None else np.ascontiguousarray(frame[..., ::-1])
-
-    def read(self, dice: Sequence[DieSpec]) -> ReadResult:
-        frame = self._frame(1.0)
-        if frame is None:
-            message = self.problem or "no camera frame: enter the dice by hand"
-            return ReadResult((), None, Source.MANUAL, message)
-        try:
-            readings = self._reader.read(frame)
-        except VisionError as exc:
-            return ReadResult((), frame[..., ::-1].copy(), Source.CAMERA, f"could not read the tray: {exc}")
-        read = tuple(ReadDie(r.face, float(r.confidence), (float(r.center[0]), float(r.center[1])),
-                             kind=r.die, status=r.status) for r in readings)
-        return ReadResult(read, np.ascontiguousarray(frame[..., ::-1]), Source.CAMERA)
-
-    def close(self) -> None:
-        if self._source is not None:
-            self._source.close()
-
-
-def reader_for(camera: Camera, choice: str | None = None, seed: int | None = None):
+def reader_for(camera: Camera, choice: str | None = None, seed: int | None = None,
+               data_dir: Path | None = None):
     """The dice reader the configuration (or ``--camera``) asks for. ``auto`` picks the Pi camera if
     picamera2 is installed, else a webcam if one opens, else the simulated camera."""
     source = choice or camera.source
@@ -115,18 +313,18 @@ def reader_for(camera: Camera, choice: str | None = None, seed: int | None = Non
     if source == "sim":
         return SimulatedReader(seed)
     if source == "picamera2":
-        return CameraReader(lambda: picamera_source(size))
+        return CameraReader(lambda: picamera_source(size), data_dir=data_dir)
     if source == "webcam":
         return CameraReader(lambda: capture_source(int(camera.device) if camera.device.isdigit()
-                                                   else camera.device or 0, size))
+                                                   else camera.device or 0, size), data_dir=data_dir)
     if source == "file":
-        return CameraReader(lambda: open_source(camera.device))
+        return CameraReader(lambda: open_source(camera.device), data_dir=data_dir)
     # auto
     if importlib.util.find_spec("picamera2") is not None:
-        return CameraReader(lambda: picamera_source(size))
+        return CameraReader(lambda: picamera_source(size), data_dir=data_dir)
     try:
         probe = capture_source(0, size)
     except (SourceError, VisionError, OSError, RuntimeError):
         return SimulatedReader(seed)
     probe.close()
-    return CameraReader(lambda: capture_source(0, size))
+    return CameraReader(lambda: capture_source(0, size), data_dir=data_dir)

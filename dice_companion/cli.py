@@ -79,6 +79,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     and players), printing each prompt, read and move and saving screenshots.
     """
     from dice_companion.camera import reader_for
+    from dice_companion.setup import setup_for
     from ui.app import run_app
     from ui.settings import Settings
 
@@ -101,7 +102,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             show(dev.store, sys.stdout, args.game, seed=args.seed, shots=shots, size=args.size)
             print(f"screenshots in {shots}; on a machine with a screen the app opens in a window")
             return 0
-        reader = reader_for(dev.config.camera, args.camera, args.seed)
+        reader = reader_for(dev.config.camera, args.camera, args.seed, data_dir=data)
         first = [True]
 
         def on_frame() -> None:
@@ -112,7 +113,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 
         run_app(dev.store, reader, args.size, args.fullscreen, max_frames=args.frames,
                 settings=Settings.load(data / "ui-settings.json"), evidence_dir=data / "photos",
-                controls=dev.controls, on_frame=on_frame)
+                controls=dev.controls, on_frame=on_frame, setup=setup_for(reader, data))
         if hasattr(reader, "close"):
             reader.close()
         return 0

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
 import numpy as np
@@ -20,6 +20,12 @@ from companion.protocol import DieResult, DieSpec, RollDice, Source
 from companion.sim import random_roll
 
 OK_CONFIDENCE = 0.8  # below this a read die is shown as "check" and must be looked at
+UNSURE_STATUS = {"uncertain": "unsure", "crooked": "crooked"}  # read statuses that need a look, in words
+
+
+def needs_check(confidence: float, status: str = "ok") -> bool:
+    """A read die the players must look at: low confidence, or the reader flagged it (unsure, crooked)."""
+    return confidence < OK_CONFIDENCE or status in UNSURE_STATUS
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,14 +63,25 @@ class DiceReader(Protocol):
     def read(self, dice: Sequence[DieSpec]) -> ReadResult:
         """Read the dice now lying in the tray; ``dice`` are the ones the game asked for."""
 
+    def settled(self) -> ReadResult | None:
+        """A throw that came to rest (and was read) since the last call, once per throw; None if none.
+        Called every frame while the table waits for dice, after :meth:`preview`."""
+
 
 @dataclass(frozen=True, slots=True)
 class Progress:
-    """One step of long work: ``done`` 0..1 and what is happening, in plain words."""
+    """One step of long work: ``done`` 0..1 and what is happening, in plain words.
+
+    ``ok`` False ends the work with ``message`` as the reason. ``frame`` (RGB) is what the camera sees
+    now, shown beside the words; ``action`` labels a button the player may press (e.g. "Take photo"):
+    the screen then sends True into the generator on its next step.
+    """
 
     done: float
     message: str
     ok: bool = True
+    frame: np.ndarray | None = field(default=None, compare=False, repr=False)
+    action: str = ""
 
 
 class TableSetup(Protocol):
@@ -138,6 +155,9 @@ class SimulatedReader:
         self._tick += 1
         return self._frame
 
+    def settled(self) -> None:
+        return None  # no throws to watch: the table reads when asked
+
     def read(self, dice: Sequence[DieSpec]) -> ReadResult:
         roll = random_roll(RollDice(None, tuple(dice), ""), self.rng)
         w, h = self.size
@@ -196,6 +216,9 @@ class NoCamera:
 
     def read(self, dice: Sequence[DieSpec]) -> ReadResult:
         return ReadResult((), None, Source.MANUAL, "no camera: tap each die to enter its face")
+
+    def settled(self) -> None:
+        return None
 
 
 class SimulatedSetup:

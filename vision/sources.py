@@ -111,9 +111,11 @@ class LiveSource:
         grab: Callable[[], np.ndarray | None],
         close: Callable[[], None] | None = None,
         max_failures: int = 30,
+        lock: Callable[[], bool] | None = None,
     ) -> None:
         self._grab = grab
         self._close = close
+        self._lock = lock
         self._max_failures = max_failures
         self._cond = threading.Condition()
         self._frame: np.ndarray | None = None
@@ -161,6 +163,14 @@ class LiveSource:
                 self._cond.wait(left)
             self._taken = self._seq
             return self._frame
+
+    def lock_exposure(self) -> bool:
+        """Let the camera's automatic exposure and white balance settle on the scene now in view, then
+        fix them there (calibration calls it with the empty tray in view). False when this camera
+        cannot do it."""
+        if self._lock is None:
+            return False
+        return bool(self._lock())
 
     def close(self) -> None:
         self._stop = True
@@ -210,14 +220,19 @@ def picamera_source(size: tuple[int, int] = (640, 480), warmup_s: float = 1.0) -
         cam.configure(config)
         cam.start()
         time.sleep(warmup_s)
-        meta = cam.capture_metadata()
-        controls = {"AeEnable": False, "AwbEnable": False}
-        for key in ("ExposureTime", "AnalogueGain", "ColourGains"):
-            if key in meta:
-                controls[key] = meta[key]
-        cam.set_controls(controls)
+        _fix_exposure(cam)
     except Exception as exc:
         raise SourceError(f"Pi camera cannot be started: {exc}") from exc
+
+    def lock() -> bool:
+        """Automatic exposure and white balance on for ``warmup_s``, then fixed where they settled."""
+        try:
+            cam.set_controls({"AeEnable": True, "AwbEnable": True})
+            time.sleep(warmup_s)
+            _fix_exposure(cam)
+        except Exception as exc:
+            raise SourceError(f"Pi camera cannot lock its exposure: {exc}") from exc
+        return True
 
     def grab() -> np.ndarray | None:
         # "RGB888" in picamera2 is BGR byte order in memory, which is what OpenCV expects
@@ -227,7 +242,17 @@ def picamera_source(size: tuple[int, int] = (640, 480), warmup_s: float = 1.0) -
         cam.stop()
         cam.close()
 
-    return LiveSource(grab, close)
+    return LiveSource(grab, close, lock=lock)
+
+
+def _fix_exposure(cam: object) -> None:
+    """Turn picamera2's automatic loops off at the exposure, gain and colour gains they reached."""
+    meta = cam.capture_metadata()  # type: ignore[attr-defined]
+    controls = {"AeEnable": False, "AwbEnable": False}
+    for key in ("ExposureTime", "AnalogueGain", "ColourGains"):
+        if key in meta:
+            controls[key] = meta[key]
+    cam.set_controls(controls)  # type: ignore[attr-defined]
 
 
 class SimulatedSource:

@@ -5,13 +5,14 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterator
 
+import numpy as np
 import pygame
 
 from companion.dice import all_kinds
 from ui import theme
 from ui.app import App, Screen
 from ui.reader import Progress
-from ui.screens.common import header
+from ui.screens.common import header, split_h, split_v
 from ui.settings import ROTATIONS
 from ui.views.base import paged_buttons
 from ui.widgets import Ui
@@ -28,8 +29,12 @@ class SettingsScreen(Screen):
         s = self.app.settings
         y = area.y
         line = ui.font(m.small).get_linesize()
+        reader = self.app.reader
+        state = "" if reader.live else " (not connected)"
+        if hasattr(reader, "calibration"):  # a real camera: say whether the empty tray is known
+            state += ", calibrated" if reader.calibration is not None else ", not calibrated yet"
         ui.text(
-            f"Camera: {self.app.reader.name}" + ("" if self.app.reader.live else " (not connected)"),
+            f"Camera: {reader.name}{state}",
             (area.x, y),
             m.small,
             theme.MUTED,
@@ -125,7 +130,9 @@ class EnrolScreen(Screen):
 
 
 class ProgressScreen(Screen):
-    """Runs long work one step per frame, showing how far it got."""
+    """Runs long work one step per frame, showing how far it got, what to do, and (when the work sends
+    one) the camera's picture. A step may offer a button (``Progress.action``, e.g. "Take photo"): a tap
+    sends True into the work on its next step. Cancel closes the work."""
 
     name = "progress"
 
@@ -138,6 +145,8 @@ class ProgressScreen(Screen):
         self.progress = Progress(0.0, "Starting")
         self.finished = False
         self.failed = ""
+        self.pressed = False
+        self._picture: tuple[np.ndarray, pygame.Surface] | None = None
 
     def back(self) -> None:
         if self.work is not None:
@@ -146,13 +155,20 @@ class ProgressScreen(Screen):
                 close()
         self.app.go(self.parent)
 
+    def press(self) -> None:
+        self.pressed = True
+
     def advance(self) -> None:
         if self.finished:
             return
         try:
             if self.work is None:
                 self.work = iter(self.start_work())
-            self.progress = next(self.work)
+                self.progress = next(self.work)
+            else:
+                send = getattr(self.work, "send", None)
+                pressed, self.pressed = self.pressed, False
+                self.progress = send(pressed or None) if send is not None else next(self.work)
             if not self.progress.ok:
                 self.failed = self.progress.message
                 self.finished = True
@@ -167,7 +183,14 @@ class ProgressScreen(Screen):
         self.advance()
         m = ui.metrics
         area = header(ui, self.title, self.back, "< Done" if self.finished else "Cancel")
-        bar = pygame.Rect(area.x, area.y + area.height // 3, area.width, m.button_h)
+        frame = self.progress.frame
+        if frame is not None:  # the picture beside (landscape) or above (portrait) the words
+            if m.portrait:
+                pic, area = split_v(area, area.height * 2 // 5, m.pad)
+            else:
+                pic, area = split_h(area, area.width * 2 // 5, m.pad)
+            self._draw_picture(ui, pic, frame)
+        bar = pygame.Rect(area.x, area.y, area.width, m.button_h)
         pygame.draw.rect(ui.surface, theme.PANEL_HI, bar, border_radius=8)
         done = max(0.0, min(1.0, self.progress.done))
         fill = bar.copy()
@@ -179,9 +202,32 @@ class ProgressScreen(Screen):
             if self.failed
             else self.progress.message + (" - done" if self.finished else "")
         )
+        action = self.progress.action if not self.finished else ""
+        bottom = area.bottom - (m.button_h + m.pad if action else 0)
         ui.paragraph(
             msg,
-            pygame.Rect(area.x, bar.bottom + 2 * m.pad, area.width, 3 * m.button_h),
-            m.prompt,
+            pygame.Rect(area.x, bar.bottom + 2 * m.pad, area.width, bottom - bar.bottom - 2 * m.pad),
+            m.prompt if frame is None else m.body,
             theme.BAD if self.failed else theme.TEXT,
         )
+        if action:
+            ui.button(
+                pygame.Rect(area.x, area.bottom - m.button_h, min(area.width, 320), m.button_h),
+                action,
+                self.press,
+                id="progress:action",
+                colour=(60, 130, 80),
+            )
+
+    def _draw_picture(self, ui: Ui, rect: pygame.Rect, frame: np.ndarray) -> None:
+        pygame.draw.rect(ui.surface, (10, 10, 12), rect, border_radius=6)
+        if self._picture is None or self._picture[0] is not frame:
+            h, w = frame.shape[:2]
+            surf = pygame.image.frombuffer(np.ascontiguousarray(frame[:, :, :3]).tobytes(), (w, h), "RGB")
+            self._picture = (frame, surf)
+        src = self._picture[1]
+        fw, fh = src.get_size()
+        scale = min(rect.width / fw, rect.height / fh)
+        dst = pygame.Rect(0, 0, int(fw * scale), int(fh * scale))
+        dst.center = rect.center
+        ui.surface.blit(pygame.transform.scale(src, dst.size), dst)

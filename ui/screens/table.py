@@ -28,7 +28,7 @@ from companion.protocol import (
 from companion.session import Game
 from ui import theme
 from ui.app import App, Screen
-from ui.reader import OK_CONFIDENCE, ReadResult, assign
+from ui.reader import UNSURE_STATUS, ReadResult, assign, needs_check
 from ui.screens.common import player_label, split_h, split_v
 from ui.screens.overlays import FacePicker, MessageBox
 from ui.theme import PlayerColour, colour_named
@@ -47,6 +47,12 @@ class Entry:
     confidence: float = 1.0
     corrected: bool = False
     centre: tuple[float, float] | None = None
+    status: str = "ok"  # as the reader said: ok, uncertain, crooked
+
+    @property
+    def unsure(self) -> bool:
+        """Read by the camera but not to be trusted without a look (a person's entry always is)."""
+        return self.face is not None and not self.corrected and needs_check(self.confidence, self.status)
 
 
 def frame_surface(frame: np.ndarray) -> pygame.Surface:
@@ -84,6 +90,9 @@ class TableScreen(Screen):
         self.note = ""
         self._key: int = -1
         self._preview: tuple[np.ndarray, pygame.Surface] | None = None
+        self._frame: np.ndarray | None = None  # the newest camera frame (RGB)
+        self._was_live = app.reader.live
+        self._hand_chosen = False  # "By hand" pressed: the camera does not read this throw by itself
         self.cards: list[int] = []  # indexes into a DrawCards request's candidates
         self.card_page = 0
         self._kinds: dict[str, str] = {}  # die kinds seen in requests, by slot (kept dice carry no kind)
@@ -99,7 +108,9 @@ class TableScreen(Screen):
         self.entries = {}
         self.read = None
         self.manual = not self.app.reader.live
+        self._hand_chosen = False
         self.cards, self.card_page = [], 0
+        self._take_settled()  # a throw that settled before this request is not its answer
         req = self.game.state.request()
         if isinstance(req, RollDice):
             self.entries = {d.slot: Entry(None) for d in req.dice}
@@ -154,23 +165,66 @@ class TableScreen(Screen):
             self.manual = True
             self.note = f"The camera could not read ({exc}): enter the dice by hand."
             return
+        self._hand_chosen = False
+        self.apply_read(result, req)
+
+    def apply_read(self, result: ReadResult, req: RollDice) -> None:
+        """Show a read (asked for, or a throw that just settled): each die placed on its slot."""
         self.read = result
         placed = assign(result.dice, req.dice)
         self.entries = {d.slot: Entry(None) for d in req.dice}
         for slot, d in placed.items():
-            self.entries[slot] = Entry(d.face, d.confidence, False, d.centre)
+            self.entries[slot] = Entry(d.face, d.confidence, False, d.centre, d.status)
         missing = [s for s, e in self.entries.items() if e.face is None]
-        unsure = [s for s, e in self.entries.items() if e.face is not None and e.confidence < OK_CONFIDENCE]
+        unsure = [s for s, e in self.entries.items() if e.unsure]
+        players = self.game.state.players
         if result.message:
             self.note = result.message
         elif missing:
             self.note = f"{_dice(len(missing))} not read: tap to enter."
         elif unsure:
-            self.note = f"Look at {_dice(len(unsure))} marked CHECK, then confirm."
+            which = ", ".join(
+                slot_name(s, players) + f" ({UNSURE_STATUS.get(self.entries[s].status, 'unsure')})"
+                for s in unsure
+            )
+            self.note = f"Look at {which}: marked CHECK. Tap to correct, then confirm."
         else:
             self.note = "Check the dice, then confirm."
         self.manual = False
         self.app.beep("ok" if not missing and not unsure else "attention")
+
+    def _take_settled(self) -> ReadResult | None:
+        settled = getattr(self.app.reader, "settled", None)
+        return settled() if settled is not None else None
+
+    def _watch(self, req: object) -> None:
+        """Once per frame: the newest camera frame, the camera coming and going, a throw that settled."""
+        reader = self.app.reader
+        self._frame = reader.preview()
+        live = reader.live
+        if live != self._was_live:
+            self._was_live = live
+            problem = getattr(reader, "problem", "")
+            if not live:
+                self.note = problem or "The camera is lost: enter the dice by hand."
+                if self.read is None:
+                    self.manual = True
+                self.app.beep("attention")
+            else:
+                self.note = "The camera is back: throw the dice."
+                if isinstance(req, RollDice) and not self._typed():
+                    self.manual = False
+        result = self._take_settled()
+        if result is None or not isinstance(req, RollDice) or self.app.overlay is not None:
+            return
+        if self._typed() or self._hand_chosen:
+            return  # a person's entries (or choice to enter by hand) are not overridden by the camera
+        self.apply_read(result, req)
+
+    def _typed(self) -> bool:
+        """Some face of this throw was given by a person (by hand, or a correction)."""
+        return any(e.face is not None and (e.corrected or self.manual or self.read is None)
+                   for e in self.entries.values())
 
     def by_hand(self) -> None:
         req = self.game.state.request()
@@ -178,6 +232,7 @@ class TableScreen(Screen):
             self.entries = {d.slot: Entry(None) for d in req.dice}
         self.read = None
         self.manual = True
+        self._hand_chosen = True
         self.note = "Tap each die to enter its face."
 
     def pick(self, spec: DieSpec) -> None:
@@ -187,7 +242,7 @@ class TableScreen(Screen):
             e = self.entries[spec.slot]
             # any face a person gives on top of a camera read is a correction of that read
             by_person = self.read is not None and not self.manual
-            self.entries[spec.slot] = Entry(face, 1.0, by_person, e.centre)
+            self.entries[spec.slot] = Entry(face, 1.0, by_person or e.corrected, e.centre)
 
         name = slot_name(spec.slot, self.game.state.players)
         self.app.show(
@@ -359,6 +414,7 @@ class TableScreen(Screen):
         w, h = ui.size
         state = self.game.state
         req = state.request()
+        self._watch(req)
         view = state.view()
         top_h = (m.button_h + 2 * m.pad) if not m.portrait else 150
         bottom_h = m.button_h + 2 * m.pad
@@ -391,12 +447,12 @@ class TableScreen(Screen):
             main = pygame.Rect(m.pad, top_h + m.pad, scores_rect.x - 2 * m.pad, scores_rect.height)
         self._draw_scores(ui, scores_rect, view, req.player)
         # main area
-        if isinstance(req, RollDice):
+        if isinstance(req, RollDice):  # the board stays in sight while the dice are entered
             if m.portrait:
                 board, dice = split_v(main, int(main.height * 0.36), m.pad)
-                self.view.draw_board(ui, board, state, view, self)
             else:
-                dice = main
+                board, dice = split_h(main, int(main.width * 0.34), m.pad)
+            self.view.draw_board(ui, board, state, view, self)
             self._draw_dice(ui, dice, req)
         elif isinstance(req, DrawCards):
             if m.portrait:
@@ -484,10 +540,14 @@ class TableScreen(Screen):
         work = pygame.Rect(inner.x, inner.y, inner.width, buttons_y - inner.y - m.pad)
         if m.portrait:
             cam, tiles = split_v(work, max(work.height // 3, work.height - 150 - m.pad), m.pad)
-        else:
-            cam, tiles = split_h(work, int(work.width * 0.42), m.pad)
-        self._draw_camera(ui, cam)
-        self._draw_tiles(ui, tiles, req)
+            self._draw_camera(ui, cam)
+            self._draw_tiles(ui, tiles, req, list(req.dice) + list(req.kept))
+        else:  # compact, beside the board: camera and kept dice above, the thrown dice in a row below
+            top, tiles = split_v(work, int(work.height * 0.44), m.pad)
+            cam, kept = split_h(top, min(top.width // 2, top.height * 4 // 3), m.pad)
+            self._draw_camera(ui, cam)
+            self._draw_kept(ui, kept, req)
+            self._draw_tiles(ui, tiles, req, list(req.dice))
         # actions
         live = self.app.reader.live
         third = (inner.width - 2 * m.pad) // 3
@@ -497,12 +557,14 @@ class TableScreen(Screen):
             self.read_dice,
             id="dice:read",
             enabled=live,
+            size=m.small if not m.portrait else None,
         )
         ui.button(
             pygame.Rect(inner.x + third + m.pad, buttons_y, third, m.button_h),
             "By hand",
             self.by_hand,
             id="dice:manual",
+            size=m.small if not m.portrait else None,
         )
         done = self.complete()
         ui.button(
@@ -512,18 +574,17 @@ class TableScreen(Screen):
             id="dice:confirm",
             enabled=done,
             colour=(60, 130, 80),
+            size=m.small if not m.portrait else None,
         )
 
     def _draw_camera(self, ui: Ui, rect: pygame.Rect) -> None:
         m = ui.metrics
         pygame.draw.rect(ui.surface, (10, 10, 12), rect, border_radius=6)
-        frame = self.read.frame if self.read is not None else self.app.reader.preview()
+        reader = self.app.reader
+        frame = self.read.frame if self.read is not None else self._frame
+        lost = "" if reader.live else (getattr(reader, "problem", "") or "No camera")
         if frame is None:
-            msg = (
-                "No camera: tap each die to enter it"
-                if not self.app.reader.live
-                else "Waiting for the camera"
-            )
+            msg = "No camera: tap each die to enter it" if not reader.live else "Waiting for the camera"
             ui.paragraph(msg, rect.inflate(-16, -16), m.small, theme.MUTED)
             return
         if self._preview is None or self._preview[0] is not frame:  # hold the frame: ids get reused
@@ -534,49 +595,84 @@ class TableScreen(Screen):
         dst = pygame.Rect(0, 0, int(fw * scale), int(fh * scale))
         dst.center = rect.center
         ui.surface.blit(pygame.transform.scale(src, dst.size), dst)
+        if lost and self.read is None:  # the last picture, dimmed, under the news
+            shade = pygame.Surface(dst.size, pygame.SRCALPHA)
+            shade.fill((0, 0, 0, 170))
+            ui.surface.blit(shade, dst)
+            ui.paragraph("Camera lost: enter the dice by hand", dst.inflate(-8, -8), m.small, theme.WARN)
+            return
         if self.read is None:
             ui.text("live", (dst.x + 6, dst.y + 4), m.small, theme.GOOD)
             return
+        labels = scale >= 0.3  # a small photo carries the outlines only: the tiles say the faces
         for e in self.entries.values():
             if e.centre is None:
                 continue
             x, y = dst.x + e.centre[0] * scale, dst.y + e.centre[1] * scale
-            sure = e.confidence >= OK_CONFIDENCE or e.corrected
+            sure = not e.unsure
             col = theme.GOOD if sure else theme.WARN
             r = max(10, int(min(fw, fh) * 0.08 * scale))
             pygame.draw.rect(ui.surface, col, (x - r, y - r, 2 * r, 2 * r), 3 if sure else 5)
-            label = (e.face or "?") + ("" if sure else " ?")
-            ui.text(label, (x, y - r - 2), m.small, col, "midbottom")
+            if labels:
+                label = (e.face or "?") + ("" if sure else " ?")
+                ui.text(label, (x, y - r - 2), m.small, col, "midbottom")
 
-    def _draw_tiles(self, ui: Ui, rect: pygame.Rect, req: RollDice) -> None:
+    def _draw_kept(self, ui: Ui, rect: pygame.Rect, req: RollDice) -> None:
+        """The dice kept from earlier throws, small, not tappable (landscape)."""
+        if not req.kept:
+            return
+        m = ui.metrics
+        ui.text(f"Kept: {_dice(len(req.kept))}", rect.topleft, m.small, theme.MUTED, width=rect.width)
+        top = rect.y + ui.font(m.small).get_linesize() + 4
+        side = max(24, min(44, rect.bottom - top))
+        per_row = max(1, (rect.width + 4) // (side + 4))
+        if len(req.kept) > per_row:  # two rows
+            side = max(20, min(side, (rect.bottom - top - 4) // 2))
+            per_row = max(1, (rect.width + 4) // (side + 4))
+        for k, kept in enumerate(req.kept):
+            r, c = divmod(k, per_row)
+            die = pygame.Rect(rect.x + c * (side + 4), top + r * (side + 4), side, side)
+            if die.bottom > rect.bottom:
+                break
+            kind = self._kept_kind(kept, req)
+            face = die_kind(kind).face(kept.face)
+            draw_die(ui, die, kind, kept.face, face.number)
+
+    def _draw_tiles(self, ui: Ui, rect: pygame.Rect, req: RollDice, items: list) -> None:
         m = ui.metrics
         kinds = {d.slot: d.kind for d in req.dice}
-        specs = list(req.dice)
-        n = len(specs) + len(req.kept)
-        cols = min(n, 3 if not m.portrait else 6)
+        n = len(items)
+        if m.portrait:
+            cols = min(n, 6)
+        else:  # one row when every tile stays a comfortable target, else two
+            cols = n if (rect.width - (n - 1) * m.pad) // max(1, n) >= theme.MIN_TARGET else -(-n // 2)
+            cols = max(1, cols)
         rows = -(-n // cols) if n else 1
         tw = (rect.width - (cols - 1) * m.pad) // max(1, cols)
         th = min((rect.height - (rows - 1) * m.pad) // rows, tw + 40)
-        line = ui.font(m.small).get_linesize()
+        text_size = m.small if m.portrait or tw >= 80 else max(20, m.small - 4)
+        line = ui.font(text_size).get_linesize()
         players = self.game.state.players
-        for k, item in enumerate([*specs, *req.kept]):
+        for k, item in enumerate(items):
             r, c = divmod(k, cols)
             cell = pygame.Rect(rect.x + c * (tw + m.pad), rect.y + r * (th + m.pad), tw, th)
-            side = max(24, min(cell.width - 12, cell.height - 2 * line - 10))
+            side = max(26, min(cell.width - 12, cell.height - 2 * line - 10))  # a "?" stays readable
             if isinstance(item, DieSpec):
                 e = self.entries.get(item.slot, Entry(None))
                 ui.button(cell, "", lambda s=item: self.pick(s), id=f"die:{item.slot}", colour=theme.PANEL_HI)
                 kind = kinds[item.slot]
                 if e.face is None:
-                    status, col = "tap to enter", theme.MUTED
+                    status, col = ("tap to enter" if tw >= 80 else "tap"), theme.MUTED
                 elif e.corrected:
-                    status, col = "corrected", theme.ACCENT
+                    status, col = ("corrected" if tw >= 80 else "fixed"), theme.ACCENT
                 elif self.manual or self.read is None:
-                    status, col = "by hand", theme.TEXT
-                elif e.confidence >= OK_CONFIDENCE:
-                    status, col = f"{e.confidence:.0%} sure", theme.GOOD
+                    status, col = ("by hand" if tw >= 80 else "hand"), theme.TEXT
+                elif not e.unsure:
+                    sure = f"{e.confidence:.0%}"
+                    status, col = (f"{sure} sure" if tw >= 80 else sure), theme.GOOD
                 else:
-                    status, col = f"CHECK {e.confidence:.0%}", theme.WARN
+                    why = UNSURE_STATUS.get(e.status) or f"{e.confidence:.0%}"
+                    status, col = (f"CHECK {why}" if tw >= 110 else "CHECK"), theme.WARN
                     pygame.draw.rect(ui.surface, theme.WARN, cell, 4, border_radius=8)
             else:
                 kind, e = self._kept_kind(item, req), Entry(item.face)
@@ -589,12 +685,12 @@ class TableScreen(Screen):
             ui.text(
                 slot_name(item.slot, players),
                 (cell.centerx, die.bottom + 2),
-                m.small,
+                text_size,
                 theme.TEXT,
                 "midtop",
                 cell.width - 4,
             )
-            ui.text(status, (cell.centerx, die.bottom + 2 + line), m.small, col, "midtop", cell.width - 4)
+            ui.text(status, (cell.centerx, die.bottom + 2 + line), text_size, col, "midtop", cell.width - 4)
 
     def _kept_kind(self, kept: DieResult, req: RollDice) -> str:
         if kept.slot in self._kinds:
