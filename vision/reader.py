@@ -24,6 +24,7 @@ UNREAD_SOLIDITY = 0.8
 # that the calibrating model never saw (tools/train_face_net.py --calibrate), not on the held-out half.
 NET_OK = 0.8
 PIP_MIN = 0.2
+PIPPED = range(1, 7)  # numbered faces of enrolled pipped dice need the classifier's agreement too
 
 
 @dataclass(slots=True)
@@ -127,6 +128,16 @@ class DiceReader:
         r = self.read_candidate(image, cand, allow_crooked=False)
         return [r] if r is not None else []
 
+    def guess(self, image: np.ndarray, cand: Candidate) -> facenet.FaceGuess:
+        """The classifier's reading of ``cand`` (only when :attr:`net` is loaded)."""
+        return facenet.classify(self.net, [facenet.face_crop(image, cand.center, cand.side, cand.angle)])[0]
+
+    def _pip_faces(self, die_id: str) -> dict[str, int]:
+        try:
+            return self.enrolled.dices(die_id).pip_faces  # type: ignore[attr-defined]
+        except (AttributeError, KeyError):
+            return {}
+
     def read_candidate(
         self, image: np.ndarray, cand: Candidate, allow_crooked: bool = True
     ) -> DieReading | None:
@@ -142,6 +153,12 @@ class DiceReader:
             r = self.enrolled.classify(crop, cand, pr)  # type: ignore[attr-defined]
             if r is not None:
                 r.center = center if r.value is not None and pr.value == r.value else cand.center
+                if r.status == OK and self.net is not None and r.value in PIPPED and self._pip_faces(r.die):
+                    # a numbered face of an enrolled pipped die: the classifier must read the same face
+                    g = self.guess(image, cand)
+                    r.notes.append(f"net {g.value} {g.prob:.4f}")
+                    if g.value != r.value or g.prob < NET_OK:
+                        r.status, r.confidence = UNCERTAIN, min(r.confidence, OK_CONFIDENCE - 0.01)
                 if crooked:
                     r.status = CROOKED
                 return r
@@ -165,7 +182,7 @@ class DiceReader:
         notes = [pr.reason]
         g = None
         if self.net is not None:
-            g = facenet.classify(self.net, [facenet.face_crop(image, cand.center, cand.side, cand.angle)])[0]
+            g = self.guess(image, cand)
             notes.append(f"pip {pr.value} {pr.confidence:.4f} net {g.value} {g.prob:.4f}")
         value, conf, status = combine(pr.value, pr.confidence, g)
         if crooked:
