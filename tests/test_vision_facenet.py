@@ -14,7 +14,7 @@ import pytest
 from vision import facenet
 from vision.evaluate import evaluate, matteop65
 from vision.facenet import FaceGuess
-from vision.reader import NET_OK, PIP_MIN, DiceReader, combine, decode_image_file
+from vision.reader import NET_OK, NET_OK_ONE, PIP_MIN, DiceReader, combine, decode_image_file
 from vision.simcam import SimulatedCamera
 from vision.types import OK, OK_CONFIDENCE, UNCERTAIN
 
@@ -35,6 +35,9 @@ def test_agreement_is_ok_and_any_doubt_is_uncertain() -> None:
     # the classifier agrees but is not sure enough, or says "not a die face"
     assert combine(4, 0.99, guess(4, NET_OK - 0.05))[2] == UNCERTAIN
     assert combine(4, 0.99, guess(None, 0.99))[2] == UNCERTAIN
+    # a 1 (a lone blob is the easiest fake) needs a surer classifier than other faces
+    assert combine(1, 0.99, guess(1, (NET_OK + NET_OK_ONE) / 2))[2] == UNCERTAIN
+    assert combine(1, 0.99, guess(1, NET_OK_ONE))[2] == OK
     # the pip count agrees but is too unsure
     assert combine(4, PIP_MIN / 2, guess(4, 0.99))[2] == UNCERTAIN
     # no classifier: the pip count alone decides, as before it existed

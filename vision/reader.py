@@ -24,6 +24,9 @@ UNREAD_SOLIDITY = 0.8
 # that the calibrating model never saw (tools/train_face_net.py --calibrate), not on the held-out half.
 NET_OK = 0.8
 PIP_MIN = 0.2
+# a lone blob (glare, a key of a keyboard, a printed number, a pip of a side face) is the easiest
+# thing to take for a 1: the classifier must be surer of a 1 than of any other face
+NET_OK_ONE = 0.95
 PIPPED = range(1, 7)  # numbered faces of enrolled pipped dice need the classifier's agreement too
 
 
@@ -157,7 +160,7 @@ class DiceReader:
                     # a numbered face of an enrolled pipped die: the classifier must read the same face
                     g = self.guess(image, cand)
                     r.notes.append(f"net {g.value} {g.prob:.4f}")
-                    if g.value != r.value or g.prob < NET_OK:
+                    if g.value != r.value or g.prob < (NET_OK_ONE if r.value == 1 else NET_OK):
                         r.status, r.confidence = UNCERTAIN, min(r.confidence, OK_CONFIDENCE - 0.01)
                 if crooked:
                     r.status = CROOKED
@@ -199,14 +202,16 @@ def combine(
 ) -> tuple[int, float, str]:
     """Value, confidence and status from the pip count and the classifier (None: pip count alone).
 
-    ``ok`` needs both readers to give the same face (classifier probability >= ``net_ok``, pip-count
-    confidence >= ``pip_min``); any disagreement or doubt is ``uncertain``, never a confident guess.
+    ``ok`` needs both readers to give the same face (classifier probability >= ``net_ok``, or
+    ``NET_OK_ONE`` for a 1; pip-count confidence >= ``pip_min``); any disagreement or doubt is
+    ``uncertain``, never a confident guess.
     """
     net_ok = NET_OK if net_ok is None else net_ok
     pip_min = PIP_MIN if pip_min is None else pip_min
     if guess is None:
         return pip_value, pip_conf, OK if pip_conf >= OK_CONFIDENCE else UNCERTAIN
-    if guess.value == pip_value and guess.prob >= net_ok and pip_conf >= pip_min:
+    need = max(net_ok, NET_OK_ONE) if pip_value == 1 else net_ok
+    if guess.value == pip_value and guess.prob >= need and pip_conf >= pip_min:
         return pip_value, max(OK_CONFIDENCE, 1.0 - (1.0 - guess.prob) * (1.0 - pip_conf)), OK
     value = pip_value
     if guess.value is not None and guess.value != pip_value and guess.prob >= net_ok and pip_conf < 0.5:
