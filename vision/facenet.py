@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import logging
 import math
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -32,6 +33,7 @@ CLASSES = 7  # 0: not a die face, 1..6: faces
 DEFAULT_MODEL = Path(__file__).with_name("models") / "face_net.onnx"
 
 _cache: dict[str, object] = {}  # path -> cv2.dnn.Net, or None when the file could not be loaded
+_lock = threading.Lock()  # one cv2.dnn.Net is shared by every reader: one forward pass at a time
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,8 +76,13 @@ def normalise(crop: np.ndarray) -> np.ndarray:
 def load(path: str | Path | None = None) -> object | None:
     """The network at ``path`` (default: the shipped model), loaded once; None if missing or unreadable."""
     key = str(path or DEFAULT_MODEL)
-    if key in _cache:
+    with _lock:
+        if key not in _cache:
+            _cache[key] = _load(key)
         return _cache[key]
+
+
+def _load(key: str) -> object | None:
     net: object | None = None
     try:
         if not Path(key).is_file():
@@ -87,9 +94,8 @@ def load(path: str | Path | None = None) -> object | None:
         if out.shape[-1] != CLASSES:
             raise ValueError(f"expected {CLASSES} outputs, got shape {out.shape}")
         net = n
-    except (cv2.error, OSError, ValueError) as exc:
+    except (cv2.error, OSError, ValueError, RuntimeError) as exc:
         log.warning("face classifier %s not usable (%s): reading by pip count alone", key, exc)
-    _cache[key] = net
     return net
 
 
@@ -98,8 +104,10 @@ def classify(net: object, crops: list[np.ndarray]) -> list[FaceGuess]:
     if not crops:
         return []
     batch = np.stack([np.rot90(c, k) for c in crops for k in range(4)])[:, None].astype(np.float32)
-    net.setInput(np.ascontiguousarray(batch))  # type: ignore[attr-defined]
-    logits = np.asarray(net.forward(), np.float32).reshape(len(crops), 4, CLASSES)  # type: ignore[attr-defined]
+    with _lock:
+        net.setInput(np.ascontiguousarray(batch))  # type: ignore[attr-defined]
+        raw = np.asarray(net.forward(), np.float32)  # type: ignore[attr-defined]
+    logits = raw.reshape(len(crops), 4, CLASSES)
     e = np.exp(logits - logits.max(axis=2, keepdims=True))
     probs = (e / e.sum(axis=2, keepdims=True)).mean(axis=1)
     out = []
