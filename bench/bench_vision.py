@@ -4,6 +4,8 @@
     .venv/bin/python bench/bench_vision.py speed      # only the timing (one core) and memory
     .venv/bin/python bench/bench_vision.py accuracy   # only the labelled sets
 
+Rows say "pip count alone" for the reader without the face classifier (vision/facenet.py); the
+shipped classifier was trained on the even halves of the development folders only.
 Sets come from ../shared (or $DICE_COMPANION_SHARED); missing folders are listed and skipped.
 The speed part runs in a child process so its peak memory is that of watcher + reader alone.
 """
@@ -80,6 +82,9 @@ def accuracy() -> None:
         if not (photos / wanted).is_dir():
             print(f"absent (not scored): {wanted}")
     reader = DiceReader()
+    classical = DiceReader(classifier=False)  # the pip count alone, for comparison on held-out folds
+    if reader.net is None:
+        print("face classifier NOT loaded: every row is the pip count alone")
     print(HEADER)
     for name, items, role in standard_sets(SHARED):
         if role == "dev":
@@ -91,8 +96,13 @@ def accuracy() -> None:
                 t = time.perf_counter()
                 s = evaluate(f"{name} ({half})", items(), reader, sel)
                 print(s.row(), f"{time.perf_counter() - t:.0f} s", flush=True)
+                if half.startswith("odd"):
+                    s = evaluate(f"{name} ({half}), pip count alone", items(), classical, sel)
+                    print(s.row(), flush=True)
         else:
             s = evaluate(f"{name} (test)", items(), reader)
+            print(s.row(), flush=True)
+            s = evaluate(f"{name} (test), pip count alone", items(), classical)
             print(s.row(), flush=True)
     tb = SHARED / "throwbench-dev"
     if (tb / "throws" / "labels.jsonl").exists():

@@ -2,7 +2,8 @@
 
 The floors sit a little below what bench/bench_vision.py measured (docs/benchmarks.md, `## Vision`), so a
 change that makes the reader worse fails here. Scored on the folds that were NOT looked at while tuning
-(odd-indexed images of the development folders, and chase `val`). Silent errors (a wrong value reported
+(odd-indexed images of the development folders, and chase `val`), which the shipped face classifier
+(vision/models/face_net.onnx, trained on the even halves) never saw. Silent errors (a wrong value reported
 ``ok``) must stay at zero wherever zero was achieved, and may not grow where it was not.
 Each set skips, saying why, when its folder is absent.
 """
@@ -22,16 +23,17 @@ ODD: Callable[[int, Item], bool] = lambda i, it: i % 2 == 1  # noqa: E731
 
 # (folder under ../shared, loader, selection, floor on right/labelled, most silent errors allowed)
 SETS: dict[str, tuple[str, Callable[[Path], Iterator[Item]], Callable[[int, Item], bool], float, int]] = {
-    # measured 82.1% right, 0 silent (476 dice)
-    "matteop65 Train odd": ("dice-photos/matteop65-webcam-d6/Train", matteop65, ODD, 0.80, 0),
-    # measured 18.6% right, 0 silent (59 crops; translucent casino dice, glare: mostly flagged)
-    "chase val": ("dice-photos/chase-d6-crops/val", crops, lambda i, it: True, 0.15, 0),
-    # measured 25.5% right, 2 silent (55 crops)
-    "chase train odd": ("dice-photos/chase-d6-crops/train", crops, ODD, 0.20, 2),
-    # measured 8.7% right, 4 silent of 819 dice (phone photos, tiny and oblique dice: far from the target)
-    "epanemu train odd": ("dice-photos/epanemu-roboflow-d6/train_one_per_source", epanemu, ODD, 0.07, 4),
-    # measured 56.2% right, 0 silent (128 standard pipped dice among the custom ones, no set)
-    "throwbench throws": ("throwbench-dev", throwbench, lambda i, it: True, 0.52, 0),
+    # measured 86.3% right, 0 silent (476 dice; pip count alone: 82.1%)
+    "matteop65 Train odd": ("dice-photos/matteop65-webcam-d6/Train", matteop65, ODD, 0.84, 0),
+    # measured 27.1% right, 0 silent (59 crops; translucent casino dice, glare: mostly flagged)
+    "chase val": ("dice-photos/chase-d6-crops/val", crops, lambda i, it: True, 0.24, 0),
+    # measured 38.2% right, 0 silent (55 crops; pip count alone: 25.5%, 2 silent)
+    "chase train odd": ("dice-photos/chase-d6-crops/train", crops, ODD, 0.34, 0),
+    # measured 7.8% right, 0 silent of 819 dice (phone photos, tiny and oblique dice: far from the target;
+    # pip count alone: 8.7%, 4 silent)
+    "epanemu train odd": ("dice-photos/epanemu-roboflow-d6/train_one_per_source", epanemu, ODD, 0.07, 0),
+    # measured 54.7% right, 0 silent (128 standard pipped dice among the custom ones, no set)
+    "throwbench throws": ("throwbench-dev", throwbench, lambda i, it: True, 0.51, 0),
 }
 
 
@@ -64,6 +66,6 @@ def test_enrolled_set_on_rendered_throws(shared: Path) -> None:
     es = EnrolledSet.learn("throwbench", tb / "enroll")
     score = evaluate("throwbench --set", throwbench(tb, with_set=True), DiceReader(es))
     detail = "\n".join(score.errors[:40])
-    # measured 31.0% right (303 dice), 1 silent: a Rollers 4 read as 5 at the edge of `ok`
-    assert score.silent <= 1, f"{score.silent} silent errors\n{detail}"
-    assert score.accuracy >= 0.28, f"{score.row()}\n{detail}"
+    # measured 29.7% right (303 dice), 0 silent (pip count alone: 31.0%, 1 silent: a Rollers 4 read as 5)
+    assert score.silent == 0, f"{score.silent} silent errors\n{detail}"
+    assert score.accuracy >= 0.27, f"{score.row()}\n{detail}"

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import cv2
 import numpy as np
 
-from vision.locate import estimate_background, foreground, locate, texture_mask
+from vision import facenet
+from vision.locate import _candidate, estimate_background, foreground, locate, texture_mask
 from vision.pips import read_pips
 from vision.types import CROOKED, OK, OK_CONFIDENCE, UNCERTAIN, Candidate, DieReading, VisionError
 
@@ -16,6 +18,16 @@ PIP_DIE = "d6"
 # a located blob whose pips cannot be read is reported `uncertain` (face null) if it is this die-like
 UNREAD_SQUARENESS = 0.65
 UNREAD_SOLIDITY = 0.8
+# two independent readers: the pip count and the learnt face classifier (vision/facenet.py). A die is
+# `ok` only when both give the same face, the classifier with at least NET_OK probability and the pip
+# count with at least PIP_MIN confidence. Chosen on a calibration quarter of the development photos
+# that the calibrating model never saw (tools/train_face_net.py --calibrate), not on the held-out half.
+NET_OK = 0.8
+PIP_MIN = 0.2
+# a lone blob (glare, a key of a keyboard, a printed number, a pip of a side face) is the easiest
+# thing to take for a 1: the classifier must be surer of a 1 than of any other face
+NET_OK_ONE = 0.95
+PIPPED = range(1, 7)  # numbered faces of enrolled pipped dice need the classifier's agreement too
 
 
 @dataclass(slots=True)
@@ -64,10 +76,21 @@ def is_crooked(cand: Candidate) -> bool:
 class DiceReader:
     """Reads images; ``enrolled`` (an :class:`vision.enroll.EnrolledSet`) adds non-pip dice."""
 
-    def __init__(self, enrolled: object | None = None, *, top_down: bool = True) -> None:
+    def __init__(
+        self,
+        enrolled: object | None = None,
+        *,
+        top_down: bool = True,
+        classifier: bool | str | Path = True,
+    ) -> None:
+        """``classifier``: True for the shipped face classifier, a path for another ONNX file, False for
+        the pip count alone. A missing or unreadable model file falls back to the pip count (logged)."""
         self.enrolled = enrolled
         self.top_down = top_down
         self._estimated_bg = False
+        self.net = None
+        if classifier is not False:
+            self.net = facenet.load(None if classifier is True else classifier)
 
     def read(self, image: np.ndarray, background: np.ndarray | None = None) -> list[DieReading]:
         if image is None or image.ndim not in (2, 3) or image.size == 0:
@@ -76,14 +99,17 @@ class DiceReader:
             image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
         elif image.shape[2] == 4:
             image = cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
-        h, w = image.shape[:2]
-        scale = 1.0
-        work = image
-        if max(h, w) > 1000:
-            scale = 1000 / max(h, w)
-            work = cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
-            if background is not None:
-                background = cv2.resize(background, work.shape[1::-1], interpolation=cv2.INTER_AREA)
+        work, background, scale = working_copy(image, background)
+        cands = self.locate(work, background)
+        out = [self.read_candidate(work, c) for c in cands]
+        out = [r for r in out if r is not None]
+        if scale != 1.0:
+            for r in out:
+                r.center = (r.center[0] / scale, r.center[1] / scale)
+        return out
+
+    def locate(self, work: np.ndarray, background: np.ndarray | None) -> list[Candidate]:
+        """Candidate dice in ``work`` (an image at working size, see :func:`working_copy`)."""
         self._estimated_bg = background is None
         if background is None:
             # first pass finds some dice and their size; the second uses a window fitted to them
@@ -92,45 +118,28 @@ class DiceReader:
             background = estimate_background(work, float(np.median(sides)) if sides else None)
         fg = foreground(work, background)
         fg = fg | _new_blobs(texture_mask(work), fg)
-        cands = locate(work, fg)
-        out = [self.read_candidate(work, c) for c in cands]
-        out = [r for r in out if r is not None]
-        if scale != 1.0:
-            for r in out:
-                r.center = (r.center[0] / scale, r.center[1] / scale)
-        return out
+        return locate(work, fg)
 
     def read_single(self, image: np.ndarray) -> list[DieReading]:
         """Read a crop that holds one die (no location step beyond separating it from the border)."""
         if image is None or image.ndim != 3 or image.size == 0:
             raise VisionError("not an image")
         self._estimated_bg = False
-        h, w = image.shape[:2]
-        border = np.concatenate([image[0], image[-1], image[:, 0], image[:, -1]])
-        bg = np.empty_like(image)
-        bg[:] = np.median(border, axis=0).astype(np.uint8)
-        fg = foreground(image, bg)
-        n, labels, stats, _ = cv2.connectedComponentsWithStats(fg)
-        best = None
-        for i in range(1, n):
-            if best is None or stats[i, cv2.CC_STAT_AREA] > stats[best, cv2.CC_STAT_AREA]:
-                best = i
-        if best is not None and stats[best, cv2.CC_STAT_AREA] > 0.2 * h * w:
-            mask = (labels == best).astype(np.uint8) * 255
-            mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))
-        else:
-            mask = np.full((h, w), 255, np.uint8)
-        cs, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        from vision.locate import _candidate
-
-        cand = _candidate(mask, 0, 0, max(cs, key=cv2.contourArea)) if cs else None
+        cand = single_candidate(image)
         if cand is None:
             return []
-        cand.mask = cv2.drawContours(
-            np.zeros((h, w), np.uint8), [cv2.convexHull(max(cs, key=cv2.contourArea))], -1, 255, -1
-        )
         r = self.read_candidate(image, cand, allow_crooked=False)
         return [r] if r is not None else []
+
+    def guess(self, image: np.ndarray, cand: Candidate) -> facenet.FaceGuess:
+        """The classifier's reading of ``cand`` (only when :attr:`net` is loaded)."""
+        return facenet.classify(self.net, [facenet.face_crop(image, cand.center, cand.side, cand.angle)])[0]
+
+    def _pip_faces(self, die_id: str) -> dict[str, int]:
+        try:
+            return self.enrolled.dices(die_id).pip_faces  # type: ignore[attr-defined]
+        except (AttributeError, KeyError):
+            return {}
 
     def read_candidate(
         self, image: np.ndarray, cand: Candidate, allow_crooked: bool = True
@@ -147,6 +156,12 @@ class DiceReader:
             r = self.enrolled.classify(crop, cand, pr)  # type: ignore[attr-defined]
             if r is not None:
                 r.center = center if r.value is not None and pr.value == r.value else cand.center
+                if r.status == OK and self.net is not None and r.value in PIPPED and self._pip_faces(r.die):
+                    # a numbered face of an enrolled pipped die: the classifier must read the same face
+                    g = self.guess(image, cand)
+                    r.notes.append(f"net {g.value} {g.prob:.4f}")
+                    if g.value != r.value or g.prob < (NET_OK_ONE if r.value == 1 else NET_OK):
+                        r.status, r.confidence = UNCERTAIN, min(r.confidence, OK_CONFIDENCE - 0.01)
                 if crooked:
                     r.status = CROOKED
                 return r
@@ -167,10 +182,83 @@ class DiceReader:
             if cand.squareness > UNREAD_SQUARENESS and cand.solidity > UNREAD_SOLIDITY and pr.pips:
                 return DieReading(PIP_DIE, None, None, 0.0, cand.center, UNCERTAIN, [pr.reason])
             return None
-        status = OK if pr.confidence >= OK_CONFIDENCE else UNCERTAIN
+        notes = [pr.reason]
+        g = None
+        if self.net is not None:
+            g = self.guess(image, cand)
+            notes.append(f"pip {pr.value} {pr.confidence:.4f} net {g.value} {g.prob:.4f}")
+        value, conf, status = combine(pr.value, pr.confidence, g)
         if crooked:
             status = CROOKED
-        return DieReading(PIP_DIE, str(pr.value), pr.value, pr.confidence, center, status, [pr.reason])
+        return DieReading(PIP_DIE, str(value), value, conf, center, status, notes)
+
+
+def combine(
+    pip_value: int,
+    pip_conf: float,
+    guess: facenet.FaceGuess | None,
+    net_ok: float | None = None,
+    pip_min: float | None = None,
+) -> tuple[int, float, str]:
+    """Value, confidence and status from the pip count and the classifier (None: pip count alone).
+
+    ``ok`` needs both readers to give the same face (classifier probability >= ``net_ok``, or
+    ``NET_OK_ONE`` for a 1; pip-count confidence >= ``pip_min``); any disagreement or doubt is
+    ``uncertain``, never a confident guess.
+    """
+    net_ok = NET_OK if net_ok is None else net_ok
+    pip_min = PIP_MIN if pip_min is None else pip_min
+    if guess is None:
+        return pip_value, pip_conf, OK if pip_conf >= OK_CONFIDENCE else UNCERTAIN
+    need = max(net_ok, NET_OK_ONE) if pip_value == 1 else net_ok
+    if guess.value == pip_value and guess.prob >= need and pip_conf >= pip_min:
+        return pip_value, max(OK_CONFIDENCE, 1.0 - (1.0 - guess.prob) * (1.0 - pip_conf)), OK
+    value = pip_value
+    if guess.value is not None and guess.value != pip_value and guess.prob >= net_ok and pip_conf < 0.5:
+        value = guess.value  # the better guess, still only a guess
+    conf = min(pip_conf, guess.prob if guess.value == value else 1.0 - guess.prob, OK_CONFIDENCE - 0.01)
+    return value, conf, UNCERTAIN
+
+
+def single_candidate(image: np.ndarray) -> Candidate | None:
+    """The die in a crop that holds one (separated from the crop's border colour)."""
+    h, w = image.shape[:2]
+    border = np.concatenate([image[0], image[-1], image[:, 0], image[:, -1]])
+    bg = np.empty_like(image)
+    bg[:] = np.median(border, axis=0).astype(np.uint8)
+    fg = foreground(image, bg)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(fg)
+    best = None
+    for i in range(1, n):
+        if best is None or stats[i, cv2.CC_STAT_AREA] > stats[best, cv2.CC_STAT_AREA]:
+            best = i
+    if best is not None and stats[best, cv2.CC_STAT_AREA] > 0.2 * h * w:
+        mask = (labels == best).astype(np.uint8) * 255
+        mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))
+    else:
+        mask = np.full((h, w), 255, np.uint8)
+    cs, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    cand = _candidate(mask, 0, 0, max(cs, key=cv2.contourArea)) if cs else None
+    if cand is None:
+        return None
+    cand.mask = cv2.drawContours(
+        np.zeros((h, w), np.uint8), [cv2.convexHull(max(cs, key=cv2.contourArea))], -1, 255, -1
+    )
+    return cand
+
+
+def working_copy(
+    image: np.ndarray, background: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray | None, float]:
+    """The image (and background) shrunk to at most 1000 px, and the scale applied."""
+    h, w = image.shape[:2]
+    if max(h, w) <= 1000:
+        return image, background, 1.0
+    scale = 1000 / max(h, w)
+    work = cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
+    if background is not None:
+        background = cv2.resize(background, work.shape[1::-1], interpolation=cv2.INTER_AREA)
+    return work, background, scale
 
 
 def _new_blobs(extra: np.ndarray, fg: np.ndarray) -> np.ndarray:

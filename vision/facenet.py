@@ -1,0 +1,118 @@
+"""Learned top-face classifier: a tiny CNN (ONNX, run by ``cv2.dnn``) that reads a pipped die's face.
+
+It is the second, independent reader beside the pip counter (vision/pips.py): the reader reports a
+die ``ok`` only when both agree (see :func:`vision.reader.DiceReader.read_candidate`).
+
+Input: the die cut out of the image as a square around the located blob, turned by the blob's
+min-area-rectangle angle so the die's edges are axis-aligned, grey, ``SIZE`` x ``SIZE``, normalised
+per crop (zero mean, unit spread). Output: scores for classes 0..6, class 0 = "not a die face",
+1..6 the faces. The four 90-degree turns of the crop are classified together and their
+probabilities averaged (the net is not exactly rotation-invariant).
+
+The model file ships as package data (``vision/models/face_net.onnx``) and is reproduced by
+``tools/train_face_net.py`` (see docs/vision.md). It is loaded lazily, once per path; a missing or
+corrupt file logs one warning and the reader falls back to the pip counter alone.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+log = logging.getLogger(__name__)
+
+SIZE = 32  # side of the network's input, pixels
+CONTEXT = 1.3  # the crop spans this many die sides (the whole die and a thin margin of table)
+CLASSES = 7  # 0: not a die face, 1..6: faces
+DEFAULT_MODEL = Path(__file__).with_name("models") / "face_net.onnx"
+
+_cache: dict[str, object] = {}  # path -> cv2.dnn.Net, or None when the file could not be loaded
+_lock = threading.Lock()  # one cv2.dnn.Net is shared by every reader: one forward pass at a time
+
+
+@dataclass(frozen=True, slots=True)
+class FaceGuess:
+    """The net's answer for one die: most likely class, its probability, margin over the runner-up."""
+
+    value: int | None  # 1..6, or None for "not a die face"
+    prob: float
+    margin: float
+    probs: np.ndarray
+
+
+def face_crop(image: np.ndarray, center: tuple[float, float], side: float, angle: float) -> np.ndarray:
+    """The ``SIZE`` x ``SIZE`` grey crop the net reads (float32, zero mean, unit spread).
+
+    ``center``, ``side`` and ``angle`` (degrees) are those of a located die (vision.types.Candidate).
+    Shared by the training script, so training and reading see crops cut the same way.
+    """
+    grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    span = max(4.0, CONTEXT * side)
+    scale = SIZE / span
+    m = cv2.getRotationMatrix2D((float(center[0]), float(center[1])), float(angle), scale)
+    m[0, 2] += SIZE / 2 - center[0]
+    m[1, 2] += SIZE / 2 - center[1]
+    if scale < 0.5:
+        # pre-shrink so warpAffine (which does not average) does not alias the pips away
+        k = math.floor(1 / scale)
+        size = (max(1, grey.shape[1] // k), max(1, grey.shape[0] // k))
+        grey = cv2.resize(grey, size, interpolation=cv2.INTER_AREA)
+        m[:, :2] *= k
+    crop = cv2.warpAffine(grey, m, (SIZE, SIZE), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return normalise(crop)
+
+
+def normalise(crop: np.ndarray) -> np.ndarray:
+    c = crop.astype(np.float32)
+    return (c - c.mean()) / (c.std() + 8.0)
+
+
+def load(path: str | Path | None = None) -> object | None:
+    """The network at ``path`` (default: the shipped model), loaded once; None if missing or unreadable."""
+    key = str(path or DEFAULT_MODEL)
+    with _lock:
+        if key not in _cache:
+            _cache[key] = _load(key)
+        return _cache[key]
+
+
+def _load(key: str) -> object | None:
+    net: object | None = None
+    try:
+        if not Path(key).is_file():
+            raise FileNotFoundError(key)
+        n = cv2.dnn.readNetFromONNX(key)
+        # one probe checks the file is a net of the expected shape
+        n.setInput(np.zeros((1, 1, SIZE, SIZE), np.float32))
+        out = n.forward()
+        if out.shape[-1] != CLASSES:
+            raise ValueError(f"expected {CLASSES} outputs, got shape {out.shape}")
+        net = n
+    except (cv2.error, OSError, ValueError, RuntimeError) as exc:
+        log.warning("face classifier %s not usable (%s): reading by pip count alone", key, exc)
+    return net
+
+
+def classify(net: object, crops: list[np.ndarray]) -> list[FaceGuess]:
+    """Classify normalised crops (from :func:`face_crop`), each at its four 90-degree turns."""
+    if not crops:
+        return []
+    batch = np.stack([np.rot90(c, k) for c in crops for k in range(4)])[:, None].astype(np.float32)
+    with _lock:
+        net.setInput(np.ascontiguousarray(batch))  # type: ignore[attr-defined]
+        raw = np.asarray(net.forward(), np.float32)  # type: ignore[attr-defined]
+    logits = raw.reshape(len(crops), 4, CLASSES)
+    e = np.exp(logits - logits.max(axis=2, keepdims=True))
+    probs = (e / e.sum(axis=2, keepdims=True)).mean(axis=1)
+    out = []
+    for p in probs:
+        order = np.argsort(p)[::-1]
+        k = int(order[0])
+        out.append(FaceGuess(k if k > 0 else None, float(p[k]), float(p[k] - p[order[1]]), p))
+    return out
