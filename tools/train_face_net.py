@@ -49,7 +49,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from vision.evaluate import Item, crops, epanemu, matteop65  # noqa: E402
-from vision.facenet import CLASSES, SIZE, face_crop  # noqa: E402
+from vision.facenet import CLASSES, SIZE, cut, face_crop  # noqa: E402
 from vision.reader import DiceReader, decode_image_file, single_candidate, working_copy  # noqa: E402
 
 SHARED = Path(os.environ.get("DICE_COMPANION_SHARED", ROOT.parent / "shared"))
@@ -67,16 +67,7 @@ class Sample:
 
 
 def _patch(grey: np.ndarray, center: tuple[float, float], side: float, angle: float) -> np.ndarray:
-    span = PATCH_SPAN * side
-    scale = PATCH / span
-    m = cv2.getRotationMatrix2D((float(center[0]), float(center[1])), float(angle), scale)
-    m[0, 2] += PATCH / 2 - center[0]
-    m[1, 2] += PATCH / 2 - center[1]
-    if scale < 0.5:
-        k = math.floor(1 / scale)
-        grey = cv2.resize(grey, (grey.shape[1] // k, grey.shape[0] // k), interpolation=cv2.INTER_AREA)
-        m[:, :2] *= k
-    return cv2.warpAffine(grey, m, (PATCH, PATCH), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return cut(grey, center, PATCH_SPAN * side, angle, PATCH)
 
 
 def samples_from(items: list[Item], source: str, boxes_for_missed: bool) -> list[Sample]:

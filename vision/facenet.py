@@ -50,22 +50,26 @@ def face_crop(image: np.ndarray, center: tuple[float, float], side: float, angle
     """The ``SIZE`` x ``SIZE`` grey crop the net reads (float32, zero mean, unit spread).
 
     ``center``, ``side`` and ``angle`` (degrees) are those of a located die (vision.types.Candidate).
-    Shared by the training script, so training and reading see crops cut the same way.
     """
     grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    span = max(4.0, CONTEXT * side)
-    scale = SIZE / span
+    return normalise(cut(grey, center, CONTEXT * side, angle, SIZE))
+
+
+def cut(grey: np.ndarray, center: tuple[float, float], span: float, angle: float, size: int) -> np.ndarray:
+    """A ``size`` x ``size`` square of ``grey`` spanning ``span`` pixels round ``center``, turned by
+    ``angle`` degrees. Shared with the training script, so training and reading cut dice the same way."""
+    span = max(4.0, span)
+    scale = size / span
     m = cv2.getRotationMatrix2D((float(center[0]), float(center[1])), float(angle), scale)
-    m[0, 2] += SIZE / 2 - center[0]
-    m[1, 2] += SIZE / 2 - center[1]
+    m[0, 2] += size / 2 - center[0]
+    m[1, 2] += size / 2 - center[1]
     if scale < 0.5:
         # pre-shrink so warpAffine (which does not average) does not alias the pips away
         k = math.floor(1 / scale)
-        size = (max(1, grey.shape[1] // k), max(1, grey.shape[0] // k))
-        grey = cv2.resize(grey, size, interpolation=cv2.INTER_AREA)
+        small = (max(1, grey.shape[1] // k), max(1, grey.shape[0] // k))
+        grey = cv2.resize(grey, small, interpolation=cv2.INTER_AREA)
         m[:, :2] *= k
-    crop = cv2.warpAffine(grey, m, (SIZE, SIZE), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    return normalise(crop)
+    return cv2.warpAffine(grey, m, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
 def normalise(crop: np.ndarray) -> np.ndarray:
