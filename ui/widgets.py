@@ -8,6 +8,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+import numpy as np
 import pygame
 
 from ui import theme
@@ -283,3 +284,29 @@ def draw_die(ui: Ui, rect: pygame.Rect, kind: str, face: str | None, number: int
             pygame.draw.circle(ui.surface, pip, (rect.x + px * rect.width, rect.y + py * rect.height), r)
         return
     ui.text(face, rect.center, max(18, int(rect.height * 0.5)), pip, "center", rect.width - 4)
+
+
+def frame_surface(frame: np.ndarray) -> pygame.Surface:
+    """An RGB HxWx3 uint8 frame as a surface (no copy beyond what pygame needs)."""
+    h, w = frame.shape[:2]
+    return pygame.image.frombuffer(np.ascontiguousarray(frame[:, :, :3]).tobytes(), (w, h), "RGB")
+
+
+class Picture:
+    """A camera frame drawn fitted and centred in a rectangle. The surface is made once per new frame
+    and held with it (frame ids get reused once a frame is gone)."""
+
+    def __init__(self) -> None:
+        self._held: tuple[np.ndarray, pygame.Surface] | None = None
+
+    def draw(self, ui: Ui, rect: pygame.Rect, frame: np.ndarray) -> tuple[pygame.Rect, float]:
+        """Draw ``frame``; returns where it went and its scale (image pixels to screen pixels)."""
+        if self._held is None or self._held[0] is not frame:
+            self._held = (frame, frame_surface(frame))
+        src = self._held[1]
+        fw, fh = src.get_size()
+        scale = min(rect.width / fw, rect.height / fh)
+        dst = pygame.Rect(0, 0, int(fw * scale), int(fh * scale))
+        dst.center = rect.center
+        ui.surface.blit(pygame.transform.scale(src, dst.size), dst)
+        return dst, scale

@@ -15,7 +15,7 @@ from ui.reader import Progress
 from ui.screens.common import header, split_h, split_v
 from ui.settings import ROTATIONS
 from ui.views.base import paged_buttons
-from ui.widgets import Ui
+from ui.widgets import Picture, Ui
 
 log = logging.getLogger(__name__)
 
@@ -146,7 +146,7 @@ class ProgressScreen(Screen):
         self.finished = False
         self.failed = ""
         self.pressed = False
-        self._picture: tuple[np.ndarray, pygame.Surface] | None = None
+        self._picture = Picture()
 
     def back(self) -> None:
         if self.work is not None:
@@ -221,13 +221,4 @@ class ProgressScreen(Screen):
 
     def _draw_picture(self, ui: Ui, rect: pygame.Rect, frame: np.ndarray) -> None:
         pygame.draw.rect(ui.surface, (10, 10, 12), rect, border_radius=6)
-        if self._picture is None or self._picture[0] is not frame:
-            h, w = frame.shape[:2]
-            surf = pygame.image.frombuffer(np.ascontiguousarray(frame[:, :, :3]).tobytes(), (w, h), "RGB")
-            self._picture = (frame, surf)
-        src = self._picture[1]
-        fw, fh = src.get_size()
-        scale = min(rect.width / fw, rect.height / fh)
-        dst = pygame.Rect(0, 0, int(fw * scale), int(fh * scale))
-        dst.center = rect.center
-        ui.surface.blit(pygame.transform.scale(src, dst.size), dst)
+        self._picture.draw(ui, rect, frame)

@@ -34,7 +34,7 @@ from ui.screens.overlays import FacePicker, MessageBox
 from ui.theme import PlayerColour, colour_named
 from ui.views import view_for
 from ui.views.base import paged_buttons
-from ui.widgets import Ui, draw_die
+from ui.widgets import Picture, Ui, draw_die, frame_surface
 
 log = logging.getLogger(__name__)
 
@@ -53,12 +53,6 @@ class Entry:
     def unsure(self) -> bool:
         """Read by the camera but not to be trusted without a look (a person's entry always is)."""
         return self.face is not None and not self.corrected and needs_check(self.confidence, self.status)
-
-
-def frame_surface(frame: np.ndarray) -> pygame.Surface:
-    """An RGB HxWx3 uint8 frame as a surface (no copy beyond what pygame needs)."""
-    h, w = frame.shape[:2]
-    return pygame.image.frombuffer(np.ascontiguousarray(frame[:, :, :3]).tobytes(), (w, h), "RGB")
 
 
 def slot_name(slot: str, players: tuple[str, ...]) -> str:
@@ -89,7 +83,7 @@ class TableScreen(Screen):
         self.manual = not app.reader.live
         self.note = ""
         self._key: int = -1
-        self._preview: tuple[np.ndarray, pygame.Surface] | None = None
+        self._preview = Picture()
         self._frame: np.ndarray | None = None  # the newest camera frame (RGB)
         self._was_live = app.reader.live
         self._hand_chosen = False  # "By hand" pressed: the camera does not read this throw by itself
@@ -587,14 +581,7 @@ class TableScreen(Screen):
             msg = "No camera: tap each die to enter it" if not reader.live else "Waiting for the camera"
             ui.paragraph(msg, rect.inflate(-16, -16), m.small, theme.MUTED)
             return
-        if self._preview is None or self._preview[0] is not frame:  # hold the frame: ids get reused
-            self._preview = (frame, frame_surface(frame))
-        src = self._preview[1]
-        fw, fh = src.get_size()
-        scale = min(rect.width / fw, rect.height / fh)
-        dst = pygame.Rect(0, 0, int(fw * scale), int(fh * scale))
-        dst.center = rect.center
-        ui.surface.blit(pygame.transform.scale(src, dst.size), dst)
+        dst, scale = self._preview.draw(ui, rect, frame)
         if lost and self.read is None:  # the last picture, dimmed, under the news
             shade = pygame.Surface(dst.size, pygame.SRCALPHA)
             shade.fill((0, 0, 0, 170))
@@ -611,7 +598,7 @@ class TableScreen(Screen):
             x, y = dst.x + e.centre[0] * scale, dst.y + e.centre[1] * scale
             sure = not e.unsure
             col = theme.GOOD if sure else theme.WARN
-            r = max(10, int(min(fw, fh) * 0.08 * scale))
+            r = max(10, int(min(frame.shape[:2]) * 0.08 * scale))
             pygame.draw.rect(ui.surface, col, (x - r, y - r, 2 * r, 2 * r), 3 if sure else 5)
             if labels:
                 label = (e.face or "?") + ("" if sure else " ?")
