@@ -159,6 +159,14 @@ class CameraReader:
         return self._source is not None
 
     @property
+    def advice(self) -> str:
+        """Without a calibration the watcher takes its first still frames for the empty tray (dice
+        lying there at start would become part of it): the home screen offers to calibrate."""
+        if self.calibration is None:
+            return "The camera is not calibrated: calibrate it once with the tray empty."
+        return ""
+
+    @property
     def source(self) -> FrameSource | None:
         return self._source
 

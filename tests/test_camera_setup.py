@@ -19,7 +19,7 @@ from companion.protocol import DieSpec
 from companion.store import Store
 from dice_companion.camera import SET_NAME, Calibration, CameraReader, sets_folder
 from dice_companion.setup import CameraSetup, setup_for
-from ui.app import LANDSCAPE, App
+from ui.app import LANDSCAPE, PORTRAIT, App
 from ui.driver import Driver
 from ui.reader import NoCamera, Progress, SimulatedReader, SimulatedSetup
 from ui.settings import Settings
@@ -266,3 +266,37 @@ def test_the_enrolment_screen_with_the_camera_picture_fits_both_sizes(tmp_path, 
         assert app.screen.name == "settings" and not (tmp_path / "enrol-new").exists()
     finally:
         pygame.display.quit()
+
+
+@pytest.mark.parametrize("size", [LANDSCAPE, PORTRAIT], ids=["800x480", "720x1280"])
+def test_home_offers_calibration_until_the_camera_is_calibrated(tmp_path, size):
+    """Uncalibrated, the watcher would take its first still frames for the empty tray: the home screen
+    says so and calibrates in one tap; once done, the offer is gone, also after a restart."""
+    src = TraySource(seed=5)
+    reader = CameraReader(lambda: src, data_dir=tmp_path)
+    assert reader.advice
+    app = App(Store(":memory:"), reader, size, setup=setup_for(reader, tmp_path),
+              settings=Settings(sound=False))
+    try:
+        from test_ui_screens import check_screen
+
+        d = Driver(app)
+        app.step()
+        check_screen(app, "home-uncalibrated")  # the offer fits beside the rest, 48 px, no overlap
+        d.tap("home:calibrate")
+        screen = app.screen
+        assert screen.name == "progress" and screen.title == "Camera calibration"
+        for _ in range(200):
+            app.step()
+            assert not app.errors, app.errors
+            if screen.finished:
+                break
+        assert screen.finished and not screen.failed, screen.failed
+        assert reader.advice == ""
+        d.tap("back")
+        assert app.screen.name == "settings"
+        d.tap("back")
+        assert app.screen.name == "home" and d.find("home:calibrate") is None
+    finally:
+        pygame.display.quit()
+    assert CameraReader(lambda: src, data_dir=tmp_path).advice == ""

@@ -56,6 +56,7 @@ class DiceReader(Protocol):
 
     name: str
     live: bool
+    advice: str  # what the table should set up for better reads, in plain words ("" when nothing)
 
     def preview(self) -> np.ndarray | None:
         """The latest camera frame for the live view (RGB, HxWx3 uint8), or None."""
@@ -133,6 +134,7 @@ class SimulatedReader:
 
     name = "simulated camera"
     live = True
+    advice = ""
     simulated = True  # the app may also offer random cards
 
     def __init__(
@@ -210,6 +212,7 @@ class NoCamera:
 
     name = "no camera"
     live = False
+    advice = ""
 
     def preview(self) -> None:
         return None

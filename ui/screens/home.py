@@ -58,6 +58,11 @@ class HomeScreen(Screen):
                 id="home:settings",
                 size=m.title,
             )
+            if self.app.reader.advice:
+                tip = pygame.Rect(area.x, side.bottom + m.pad, w, m.button_h)
+                self.calibration_tip(ui, tip)
+                side.height += m.button_h + m.pad
+                lst = pygame.Rect(area.x, side.bottom + 2 * m.pad, w, area.bottom - side.bottom - 2 * m.pad)
         else:
             side = pygame.Rect(area.x, area.y, 240, area.height)
             lst = pygame.Rect(side.right + 2 * m.pad, area.y, w - side.width - 2 * m.pad, area.height)
@@ -76,9 +81,13 @@ class HomeScreen(Screen):
                 id="home:settings",
             )
             cam = self.app.reader
+            if cam.advice:
+                y = side.y + 120 + 2 * m.pad + m.button_h + 8
+                self.calibration_tip(ui, pygame.Rect(side.x, y, side.width, m.button_h))
             ui.paragraph(
-                f"Camera: {cam.name}" + ("" if cam.live else " (enter dice by hand)"),
-                pygame.Rect(side.x, side.bottom - 80, side.width, 80),
+                f"Camera: {cam.name}" + ("" if cam.live else " (enter dice by hand)")
+                + (f". {cam.advice}" if cam.advice else ""),
+                pygame.Rect(side.x, side.bottom - 120, side.width, 120),
                 m.small,
                 theme.MUTED,
             )
@@ -104,6 +113,16 @@ class HomeScreen(Screen):
             lambda p: setattr(self, "page", p),
             columns=1,
         )
+
+    def calibration_tip(self, ui: Ui, rect: pygame.Rect) -> None:
+        """The reader's advice as one button that starts the calibration."""
+        ui.button(rect, "Calibrate camera: not done yet", self.calibrate, id="home:calibrate",
+                  colour=(150, 110, 40))
+
+    def calibrate(self) -> None:
+        from ui.screens.settings import SettingsScreen
+
+        SettingsScreen(self.app).calibrate()
 
     def new_game(self) -> None:
         from ui.screens.newgame import NewGameScreen
