@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 
 from vision import facenet
-from vision.locate import _candidate, estimate_background, foreground, locate, texture_mask
+from vision.locate import _candidate, estimate_background, foreground, line_backgrounds, locate, texture_mask
 from vision.pips import read_pips
 from vision.types import CROOKED, OK, OK_CONFIDENCE, UNCERTAIN, Candidate, DieReading, VisionError
 
@@ -115,7 +115,18 @@ class DiceReader:
             # first pass finds some dice and their size; the second uses a window fitted to them
             cands = locate(work, foreground(work, estimate_background(work)))
             sides = [c.side for c in cands if c.squareness > 0.75 and c.solidity > 0.85]
-            background = estimate_background(work, float(np.median(sides)) if sides else None)
+            side = float(np.median(sides)) if sides else None
+            background = estimate_background(work, side)
+            texture = texture_mask(work)
+            fg = foreground(work, background)
+            found = locate(work, fg | _new_blobs(texture, fg))
+            if side is None:
+                return found
+            # a die against a wall or a desk edge merges with it; against row and column medians it
+            # does not: such dice replace the larger blob they were part of (see locate.line_backgrounds)
+            fg = foreground(work, [background, *line_backgrounds(work, side)])
+            extra = locate(work, fg | _new_blobs(texture, fg))
+            return _merge_wall_dice(found, extra, side, work.shape[:2])
         fg = foreground(work, background)
         fg = fg | _new_blobs(texture_mask(work), fg)
         return locate(work, fg)
@@ -259,6 +270,33 @@ def working_copy(
     if background is not None:
         background = cv2.resize(background, work.shape[1::-1], interpolation=cv2.INTER_AREA)
     return work, background, scale
+
+
+def _merge_wall_dice(
+    found: list[Candidate], extra: list[Candidate], side: float, shape: tuple[int, int]
+) -> list[Candidate]:
+    """``found`` plus the clearly die-like blobs of ``extra`` (of the dice's size, square, solid) that
+    ``found`` lacks; a blob of ``found`` that holds such a die and is larger than it is replaced."""
+    labels = np.zeros(shape, np.int32)
+    for i, c in enumerate(found):
+        mh, mw = c.mask.shape
+        x0, y0 = c.origin
+        region = labels[y0 : y0 + mh, x0 : x0 + mw]
+        region[(c.mask > 0) & (region == 0)] = i + 1
+    drop: set[int] = set()
+    add = []
+    for c in extra:
+        if not (0.7 * side < c.side < 1.4 * side and c.squareness > 0.6 and c.solidity > 0.8):
+            continue
+        mh, mw = c.mask.shape
+        x0, y0 = c.origin
+        hit = {int(v) - 1 for v in np.unique(labels[y0 : y0 + mh, x0 : x0 + mw][c.mask > 0]) if v}
+        if not hit:
+            add.append(c)
+        elif all(found[j].side > 1.25 * c.side for j in hit):
+            drop |= hit
+            add.append(c)
+    return [c for i, c in enumerate(found) if i not in drop] + add
 
 
 def _new_blobs(extra: np.ndarray, fg: np.ndarray) -> np.ndarray:
