@@ -27,7 +27,10 @@ PIP_MIN = 0.2
 # a lone blob (glare, a key of a keyboard, a printed number, a pip of a side face) is the easiest
 # thing to take for a 1: the classifier must be surer of a 1 than of any other face
 NET_OK_ONE = 0.95
-PIPPED = range(1, 7)  # numbered faces of enrolled pipped dice need the classifier's agreement too
+PIPPED = range(1, 7)
+# a die separated from a tray wall (or desk edge) it touched is flat only if this square: leaning on
+# the wall it shows a strip of side face, which the wall's blob partly hides
+WALL_SQUARE = 0.9  # numbered faces of enrolled pipped dice need the classifier's agreement too
 
 
 @dataclass(slots=True)
@@ -70,7 +73,7 @@ def body_contrast(image: np.ndarray, cand: Candidate) -> float:
 
 def is_crooked(cand: Candidate) -> bool:
     """A flat die seen from above is a square; a leaning one shows sides and is not."""
-    return cand.squareness < 0.72 or cand.solidity < 0.78
+    return cand.crooked or cand.squareness < 0.72 or cand.solidity < 0.78
 
 
 class DiceReader:
@@ -291,11 +294,12 @@ def _merge_wall_dice(
         mh, mw = c.mask.shape
         x0, y0 = c.origin
         hit = {int(v) - 1 for v in np.unique(labels[y0 : y0 + mh, x0 : x0 + mw][c.mask > 0]) if v}
-        if not hit:
-            add.append(c)
-        elif all(found[j].side > 1.25 * c.side for j in hit):
-            drop |= hit
-            add.append(c)
+        if hit and not all(found[j].side > 1.25 * c.side for j in hit):
+            continue
+        drop |= hit
+        # a die cut out of a wall's blob may lean on that wall: unless clearly square it is not flat
+        c.crooked = c.squareness < WALL_SQUARE
+        add.append(c)
     return [c for i, c in enumerate(found) if i not in drop] + add
 
 
