@@ -1,4 +1,4 @@
-"""Locating dice in one photo without a tray model: dice against a tray wall, dice side by side."""
+"""Locating dice in one photo without a tray model: a die against a tray wall."""
 
 from __future__ import annotations
 
@@ -49,14 +49,3 @@ def test_die_against_a_wall_is_found_and_not_merged_with_it() -> None:
     for x, y in ((200, 200), (320, 260), (450, 150), (260, 340)):
         assert len(_near(cands, x, y)) == 1
         assert not is_crooked(_near(cands, x, y)[0])
-
-
-def test_two_dice_side_by_side_are_two_candidates() -> None:
-    img = _tray()
-    for x, y in ((150, 150), (450, 350), (480, 120)):
-        _die(img, x, y, 4)
-    _die(img, 300, 240, 2)
-    _die(img, 300 + SIDE, 240, 3)  # edge to edge with the previous one
-    cands = DiceReader(classifier=False).locate(img, None)
-    assert len(_near(cands, 300, 240)) == 1, [(c.center, c.side) for c in cands]
-    assert len(_near(cands, 300 + SIDE, 240)) == 1

@@ -137,27 +137,6 @@ def _split(comp: np.ndarray, single_area: float) -> list[np.ndarray]:
     return parts or [comp]
 
 
-def _halve_pair(part: np.ndarray, side: float) -> list[np.ndarray]:
-    """Two dice side by side, edges aligned, make a solid 2:1 rectangle that has no distance-transform
-    saddle to split at: cut it across the middle of its long axis."""
-    cs, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    if not cs:
-        return [part]
-    c = max(cs, key=cv2.contourArea)
-    (cx, cy), (w, h), ang = cv2.minAreaRect(c)
-    short, long_ = min(w, h), max(w, h)
-    area = cv2.contourArea(c)
-    if not (
-        0.75 * side < short < 1.3 * side and 1.7 < long_ / max(short, 1.0) < 2.35 and area > 0.88 * w * h
-    ):
-        return [part]
-    t = math.radians(ang if w >= h else ang + 90.0)  # direction of the long axis
-    yy, xx = np.mgrid[0 : part.shape[0], 0 : part.shape[1]]
-    along = (xx - cx) * math.cos(t) + (yy - cy) * math.sin(t)
-    halves = [((along < 0) & (part > 0)), ((along >= 0) & (part > 0))]
-    return [h.astype(np.uint8) * 255 for h in halves]
-
-
 def locate(image: np.ndarray, fg: np.ndarray, min_side: float = 8.0) -> list[Candidate]:
     """Die-sized, die-shaped blobs of ``fg``; touching dice separated; obvious non-dice dropped."""
     h, w = fg.shape
@@ -186,8 +165,6 @@ def locate(image: np.ndarray, fg: np.ndarray, min_side: float = 8.0) -> list[Can
         parts = [comp]
         if typical and area > 1.7 * typical:
             parts = _split(comp, typical)
-        if typical:
-            parts = [half for part in parts for half in _halve_pair(part, math.sqrt(typical))]
         for part in parts:
             cs, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
             if not cs:
