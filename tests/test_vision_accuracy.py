@@ -10,6 +10,7 @@ Each set skips, saying why, when its folder is absent.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -17,7 +18,8 @@ import cv2
 import pytest
 
 from vision.evaluate import Item, Score, crops, epanemu, evaluate, matteop65, throwbench
-from vision.reader import DiceReader
+from vision.reader import DiceReader, decode_image_file
+from vision.types import OK
 
 ODD: Callable[[int, Item], bool] = lambda i, it: i % 2 == 1  # noqa: E731
 
@@ -32,8 +34,9 @@ SETS: dict[str, tuple[str, Callable[[Path], Iterator[Item]], Callable[[int, Item
     # measured 7.8% right, 0 silent of 819 dice (phone photos, tiny and oblique dice: far from the target;
     # pip count alone: 8.7%, 4 silent)
     "epanemu train odd": ("dice-photos/epanemu-roboflow-d6/train_one_per_source", epanemu, ODD, 0.07, 0),
-    # measured 54.7% right, 0 silent (128 standard pipped dice among the custom ones, no set)
-    "throwbench throws": ("throwbench-dev", throwbench, lambda i, it: True, 0.51, 0),
+    # measured 64.1% right, 0 silent (128 standard pipped dice among the custom ones, no set; 54.7%
+    # before dice against the tray walls, dice side by side and shadows were handled in vision/locate.py)
+    "throwbench throws": ("throwbench-dev", throwbench, lambda i, it: True, 0.60, 0),
 }
 
 
@@ -69,3 +72,27 @@ def test_enrolled_set_on_rendered_throws(shared: Path) -> None:
     # measured 29.7% right (303 dice), 0 silent (pip count alone: 31.0%, 1 silent: a Rollers 4 read as 5)
     assert score.silent == 0, f"{score.silent} silent errors\n{detail}"
     assert score.accuracy >= 0.27, f"{score.row()}\n{detail}"
+
+
+def test_leaning_dice_in_rendered_throws_are_not_read_ok(shared: Path, reader: DiceReader) -> None:
+    """A die leaning on a wall or another die (``crooked`` in the labels) must not be passed on as ``ok``.
+
+    Measured: of the 10 leaning dice, 1 is read ``ok`` (throws/0021.jpg, a white die whose outline stays
+    square; also so before the locator changes), 4 are flagged ``crooked``, 5 are not found.
+    """
+    tb = shared / "throwbench-dev"
+    if not (tb / "throws" / "labels.jsonl").exists():
+        pytest.skip(f"{tb}/throws is absent from this copy of ../shared")
+    leaning, read_ok = 0, []
+    for item in throwbench(tb):
+        crooked = [lab for lab in item.labels if lab.crooked]
+        if not crooked:
+            continue
+        readings = reader.read(decode_image_file(str(item.path)))
+        for lab in crooked:
+            leaning += 1
+            near = [r for r in readings if math.dist(r.center, lab.center) <= lab.radius]
+            if any(r.status == OK for r in near):
+                read_ok.append(f"{item.path.name} {lab.face} at {lab.center}")
+    assert leaning >= 5
+    assert len(read_ok) <= 1, read_ok

@@ -32,17 +32,51 @@ def estimate_background(image: np.ndarray, die_side: float | None = None) -> np.
     return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
-def foreground(image: np.ndarray, background: np.ndarray, min_delta: float = 22.0) -> np.ndarray:
-    """uint8 mask of pixels that differ from ``background`` (Lab distance, soft shadows excluded)."""
-    lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB).astype(np.int16)
-    blab = cv2.cvtColor(background, cv2.COLOR_BGR2LAB).astype(np.int16)
-    d = lab - blab
+def line_backgrounds(image: np.ndarray, die_side: float) -> list[np.ndarray]:
+    """Two more background estimates: running medians along rows and along columns, ~5 dice long.
+
+    A long straight structure (a tray wall, its rim or shadow, a desk edge) survives the median taken
+    along it, a compact die does not: a pixel is foreground only if it differs from every estimate, so
+    a die lying against a wall is no longer merged with the wall.
+    """
+    h, w = image.shape[:2]
+    f = 4
+    sw, sh = max(8, w // f), max(8, h // f)
+    small = cv2.resize(image, (sw, sh), interpolation=cv2.INTER_AREA)
+    half = max(2, int(2.5 * die_side / f))
+    out = []
+    for axis in (1, 0):
+        pad = [(0, 0)] * 3
+        pad[axis] = (half, half)
+        padded = np.pad(small, pad, mode="edge")
+        win = np.lib.stride_tricks.sliding_window_view(padded, 2 * half + 1, axis=axis)
+        med = np.median(win, axis=-1).astype(np.uint8)
+        out.append(cv2.resize(med, (w, h), interpolation=cv2.INTER_LINEAR))
+    return out
+
+
+def _distance(lab: np.ndarray, background: np.ndarray) -> np.ndarray:
+    d = lab - cv2.cvtColor(background, cv2.COLOR_BGR2LAB).astype(np.int16)
     dl = d[:, :, 0].astype(np.float32)
     dc = np.sqrt((d[:, :, 1].astype(np.float32)) ** 2 + (d[:, :, 2].astype(np.float32)) ** 2)
     # a shadow is darker with little colour change: count only part of its darkening
     shadow = (dl < 0) & (dc < 10)
-    dist = np.where(shadow, -dl * 0.45, np.sqrt(dl * dl + 2.0 * dc * dc))
-    noise = float(np.percentile(dist, 20)) * 3.0 + 6.0
+    return np.where(shadow, -dl * 0.45, np.sqrt(dl * dl + 2.0 * dc * dc))
+
+
+def foreground(
+    image: np.ndarray, background: np.ndarray | list[np.ndarray], min_delta: float = 22.0
+) -> np.ndarray:
+    """uint8 mask of pixels that differ from ``background`` (Lab distance, soft shadows excluded).
+
+    ``background`` may be a list of estimates: a pixel must then differ from every one of them.
+    """
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB).astype(np.int16)
+    bgs = background if isinstance(background, list) else [background]
+    dist = _distance(lab, bgs[0])
+    noise = float(np.percentile(dist, 20)) * 3.0 + 6.0  # from the first estimate: the others only remove
+    for bg in bgs[1:]:
+        dist = np.minimum(dist, _distance(lab, bg))
     fg = (dist > max(min_delta, noise)).astype(np.uint8) * 255
     fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
@@ -142,4 +176,38 @@ def locate(image: np.ndarray, fg: np.ndarray, min_side: float = 8.0) -> list[Can
             if cand.squareness < 0.45 or cand.solidity < 0.6:
                 continue
             out.append(cand)
+    return _drop_fragments(out, (h, w))
+
+
+def _drop_fragments(cands: list[Candidate], shape: tuple[int, int]) -> list[Candidate]:
+    """Drop small blobs stuck to a larger die (a side face, a glint or shadow cut off from the top face).
+
+    Two touching dice are about the same size and both stay; a blob under half the area of a squarer
+    neighbour that it touches is part of that die, not a die of its own.
+    """
+    if len(cands) < 2:
+        return cands
+    labels = np.zeros(shape, np.int32)
+    k = np.ones((5, 5), np.uint8)
+    for i, c in enumerate(cands):
+        mh, mw = c.mask.shape
+        x0, y0 = c.origin
+        region = labels[y0 : y0 + mh, x0 : x0 + mw]
+        region[(c.mask > 0) & (region == 0)] = i + 1
+    out = []
+    for i, c in enumerate(cands):
+        mh, mw = c.mask.shape
+        x0, y0 = c.origin
+        xa, ya = max(0, x0 - 3), max(0, y0 - 3)
+        xb, yb = min(shape[1], x0 + mw + 3), min(shape[0], y0 + mh + 3)
+        own = np.zeros((yb - ya, xb - xa), np.uint8)
+        own[y0 - ya : y0 - ya + mh, x0 - xa : x0 - xa + mw] = c.mask
+        ring = cv2.dilate(own, k) > 0
+        touched = {int(v) - 1 for v in np.unique(labels[ya:yb, xa:xb][ring]) if v and v != i + 1}
+        if any(
+            c.side * c.side < 0.5 * cands[j].side * cands[j].side and cands[j].squareness > c.squareness
+            for j in touched
+        ):
+            continue
+        out.append(c)
     return out

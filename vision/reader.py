@@ -9,8 +9,8 @@ import cv2
 import numpy as np
 
 from vision import facenet
-from vision.locate import _candidate, estimate_background, foreground, locate, texture_mask
-from vision.pips import read_pips
+from vision.locate import _candidate, estimate_background, foreground, line_backgrounds, locate, texture_mask
+from vision.pips import convex_fill, face_region, read_pips
 from vision.types import CROOKED, OK, OK_CONFIDENCE, UNCERTAIN, Candidate, DieReading, VisionError
 
 MAX_PIXELS = 40_000_000  # refuse absurd images (decompression bombs) before decoding fully
@@ -27,7 +27,14 @@ PIP_MIN = 0.2
 # a lone blob (glare, a key of a keyboard, a printed number, a pip of a side face) is the easiest
 # thing to take for a 1: the classifier must be surer of a 1 than of any other face
 NET_OK_ONE = 0.95
-PIPPED = range(1, 7)  # numbered faces of enrolled pipped dice need the classifier's agreement too
+PIPPED = range(1, 7)
+# a die separated from a tray wall (or desk edge) it touched is flat only if this square: leaning on
+# the wall it shows a strip of side face, which the wall's blob partly hides
+WALL_SQUARE = 0.9
+# a non-square blob is a flat die and its shadow when the body-coloured top face is this square and
+# the rest is shadow (see shadow_only); body and surface chromaticities must differ by SHADOW_CHROMA
+SHADOW_FACE_SQUARE = 0.85
+SHADOW_CHROMA = 0.08  # numbered faces of enrolled pipped dice need the classifier's agreement too
 
 
 @dataclass(slots=True)
@@ -70,7 +77,56 @@ def body_contrast(image: np.ndarray, cand: Candidate) -> float:
 
 def is_crooked(cand: Candidate) -> bool:
     """A flat die seen from above is a square; a leaning one shows sides and is not."""
-    return cand.squareness < 0.72 or cand.solidity < 0.78
+    return cand.crooked or cand.squareness < 0.72 or cand.solidity < 0.78
+
+
+def shadow_only(image: np.ndarray, cand: Candidate) -> bool:
+    """True when what makes the blob non-square is the die's shadow, not a side of the die.
+
+    The top face is the body-coloured region of the blob (:func:`vision.pips.face_region`); it must be
+    square, and the rest of the blob must be darker than the surface round the die and of the
+    surface's chromaticity, clearly unlike the body's (a side face keeps the body's chromaticity).
+    When body and surface have about the same chromaticity (a white die on white paper) nothing can
+    be told apart and the answer is False: the die stays flagged.
+    """
+    h, w = image.shape[:2]
+    mh, mw = cand.mask.shape
+    x0, y0 = cand.origin
+    p = int(0.6 * cand.side) + 2
+    xa, ya, xb, yb = max(0, x0 - p), max(0, y0 - p), min(w, x0 + mw + p), min(h, y0 + mh + p)
+    sub = image[ya:yb, xa:xb]
+    mask = np.zeros(sub.shape[:2], np.uint8)
+    mask[y0 - ya : y0 - ya + mh, x0 - xa : x0 - xa + mw] = cand.mask
+    mask = convex_fill(mask)
+    lab = cv2.cvtColor(sub, cv2.COLOR_BGR2LAB)
+    face = face_region(lab, mask, cand.side)
+    cs, _ = cv2.findContours(face, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not cs:
+        return False
+    c = max(cs, key=cv2.contourArea)
+    _, (fw, fh), _ = cv2.minAreaRect(c)
+    area = cv2.contourArea(c)
+    if min(fw, fh) < SHADOW_FACE_SQUARE * max(fw, fh) or area < 0.5 * cand.side**2:
+        return False
+
+    def disk(r: float) -> np.ndarray:
+        k = max(1, round(r))
+        return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * k + 1, 2 * k + 1))
+
+    rest = (mask > 0) & (cv2.dilate(face, disk(0.08 * cand.side)) == 0)
+    ring = (cv2.dilate(mask, disk(0.45 * cand.side)) > 0) & (cv2.dilate(mask, disk(0.15 * cand.side)) == 0)
+    light = lab[:, :, 0].astype(np.float32)
+    body_l = float(np.median(light[face > 0]))
+    body = (face > 0) & (np.abs(light - body_l) < 25)  # the body without its pips
+    if rest.sum() < 0.05 * (mask > 0).sum() or ring.sum() < 10 or body.sum() < 10:
+        return False
+    f = sub.astype(np.float32) + 1.0
+    chroma = f / f.sum(axis=2, keepdims=True)
+    cb, cf, cr = (np.median(chroma[m], axis=0) for m in (body, ring, rest))
+    body_floor = float(np.linalg.norm(cb - cf))
+    rest_floor, rest_body = float(np.linalg.norm(cr - cf)), float(np.linalg.norm(cr - cb))
+    darker = float(np.median(light[rest])) < float(np.median(light[ring])) - 10
+    return body_floor > SHADOW_CHROMA and rest_floor < 0.5 * rest_body and darker
 
 
 class DiceReader:
@@ -115,7 +171,18 @@ class DiceReader:
             # first pass finds some dice and their size; the second uses a window fitted to them
             cands = locate(work, foreground(work, estimate_background(work)))
             sides = [c.side for c in cands if c.squareness > 0.75 and c.solidity > 0.85]
-            background = estimate_background(work, float(np.median(sides)) if sides else None)
+            side = float(np.median(sides)) if sides else None
+            background = estimate_background(work, side)
+            texture = texture_mask(work)
+            fg = foreground(work, background)
+            found = locate(work, fg | _new_blobs(texture, fg))
+            if side is None:
+                return found
+            # a die against a wall or a desk edge merges with it; against row and column medians it
+            # does not: such dice replace the larger blob they were part of (see locate.line_backgrounds)
+            fg = foreground(work, [background, *line_backgrounds(work, side)])
+            extra = locate(work, fg | _new_blobs(texture, fg))
+            return _merge_wall_dice(found, extra, side, work.shape[:2])
         fg = foreground(work, background)
         fg = fg | _new_blobs(texture_mask(work), fg)
         return locate(work, fg)
@@ -149,6 +216,8 @@ class DiceReader:
         if self._estimated_bg and body_contrast(image, cand) < 12:
             return None  # the "die" looks like the table around it: a pattern on the surface
         crooked = self.top_down and allow_crooked and is_crooked(cand)
+        if crooked and not cand.crooked and shadow_only(image, cand):
+            crooked = False  # the blob is a square top face plus its shadow
         center = cand.center
         if pr.center is not None:
             center = (pr.center[0] + crop.origin[0], pr.center[1] + crop.origin[1])
@@ -259,6 +328,34 @@ def working_copy(
     if background is not None:
         background = cv2.resize(background, work.shape[1::-1], interpolation=cv2.INTER_AREA)
     return work, background, scale
+
+
+def _merge_wall_dice(
+    found: list[Candidate], extra: list[Candidate], side: float, shape: tuple[int, int]
+) -> list[Candidate]:
+    """``found`` plus the clearly die-like blobs of ``extra`` (of the dice's size, square, solid) that
+    ``found`` lacks; a blob of ``found`` that holds such a die and is larger than it is replaced."""
+    labels = np.zeros(shape, np.int32)
+    for i, c in enumerate(found):
+        mh, mw = c.mask.shape
+        x0, y0 = c.origin
+        region = labels[y0 : y0 + mh, x0 : x0 + mw]
+        region[(c.mask > 0) & (region == 0)] = i + 1
+    drop: set[int] = set()
+    add = []
+    for c in extra:
+        if not (0.7 * side < c.side < 1.4 * side and c.squareness > 0.6 and c.solidity > 0.8):
+            continue
+        mh, mw = c.mask.shape
+        x0, y0 = c.origin
+        hit = {int(v) - 1 for v in np.unique(labels[y0 : y0 + mh, x0 : x0 + mw][c.mask > 0]) if v}
+        if hit and not all(found[j].side > 1.25 * c.side for j in hit):
+            continue
+        drop |= hit
+        # a die cut out of a wall's blob may lean on that wall: unless clearly square it is not flat
+        c.crooked = c.squareness < WALL_SQUARE
+        add.append(c)
+    return [c for i, c in enumerate(found) if i not in drop] + add
 
 
 def _new_blobs(extra: np.ndarray, fg: np.ndarray) -> np.ndarray:
