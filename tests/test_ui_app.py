@@ -10,7 +10,7 @@ import pytest
 
 from companion.games import all_games
 from companion.games.rollers import ApplyMove, KeepMove, StopMove, sensible_move
-from companion.protocol import ChooseMove, DrawCards, GameOver, RollDice, Source
+from companion.protocol import ChooseMove, GameOver, RollDice, Source
 from companion.record import Amend, RollEvent, replay
 from companion.store import Store
 from ui.app import LANDSCAPE, App, run_app
@@ -52,10 +52,7 @@ def start_game(d: Driver, game_id: str = "rollers", players: int = 2) -> None:
 def play_rollers_turn(d: Driver, rng: random.Random) -> None:
     """One step of Rollers through the UI, choosing like ``sensible_move``."""
     state = d.app.screen.game.state
-    req = state.request()
-    if isinstance(req, RollDice):
-        d.tap("dice:read")
-        d.tap("dice:confirm")
+    if d.answer_chance() is not None:
         return
     move = sensible_move(state, list(state.legal_moves()), rng)
     if isinstance(move, StopMove):
@@ -248,13 +245,7 @@ def test_the_generic_view_plays_any_game(make_app, game_id):
         req = table.game.state.request()
         if isinstance(req, GameOver):
             break
-        if isinstance(req, RollDice):
-            d.tap("dice:read")
-            d.tap("dice:confirm")
-        elif isinstance(req, DrawCards):
-            d.tap("cards:random")
-            d.tap("cards:confirm")
-        else:
+        if d.answer_chance() is None:
             move = rng.choice(list(table.game.state.legal_moves()))
             d.choose(str(move))
             moves += 1

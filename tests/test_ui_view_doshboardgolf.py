@@ -46,9 +46,7 @@ def play_step(d: Driver, rng: random.Random) -> str:
     table = d.app.screen
     state = table.game.state
     req = state.request()
-    if isinstance(req, RollDice):
-        d.tap("dice:read")
-        d.tap("dice:confirm")
+    if d.answer_chance() == "roll":
         return "roll"
     assert isinstance(req, ChooseMove)
     move = all_games()["doshboardgolf"].strategy(state, list(state.legal_moves()), rng)

@@ -63,9 +63,7 @@ def play_step(d: Driver, rng: random.Random, used: dict[str, int]) -> None:
     game = app.screen.game
     state = game.state
     req = state.request()
-    if isinstance(req, RollDice):
-        d.tap("dice:read")
-        d.tap("dice:confirm")
+    if d.answer_chance() is not None:
         return
     assert isinstance(req, ChooseMove)
     move = INFO.strategy(state, list(state.legal_moves()), rng)

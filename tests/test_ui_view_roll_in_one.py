@@ -17,7 +17,7 @@ from companion.games import get_game
 from companion.games.roll_in_one.course import cells_of
 from companion.games.roll_in_one.hexgrid import DIRECTION_NAMES
 from companion.games.roll_in_one.moves import Curve, PlaceBoard, PlaceGreen, Shot, TeeOff
-from companion.protocol import ChooseMove, DrawCards, RollDice
+from companion.protocol import ChooseMove
 from companion.record import replay
 from companion.store import Store
 from ui.app import LANDSCAPE, PORTRAIT, App
@@ -120,14 +120,9 @@ def step(d: Driver, rng: random.Random) -> str:
     """One step of the game through the UI; returns the kind of the move played."""
     state = d.app.screen.game.state
     req = state.request()
-    if isinstance(req, RollDice):
-        d.tap("dice:read")
-        d.tap("dice:confirm")
-        return "roll"
-    if isinstance(req, DrawCards):
-        d.tap("cards:random")
-        d.tap("cards:confirm")
-        return "draw"
+    chance = d.answer_chance()
+    if chance is not None:
+        return chance
     assert isinstance(req, ChooseMove)
     move = INFO.strategy(state, list(state.legal_moves()), rng)
     before = len(d.app.screen.game.events)

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TextIO
 
 from companion.games.rollers import ApplyMove, KeepMove, StopMove
-from companion.protocol import DrawCards, GameOver, Move, RollDice
+from companion.protocol import GameOver, Move
 from companion.store import Store
 from ui.app import App
 from ui.driver import Driver
@@ -63,14 +63,11 @@ def show(store: Store, out: TextIO, game_id: str = "rollers", players: int = 2, 
             break
         if shots is not None and step % 50 == 0:
             app.screenshot(shots / f"table-{step:05d}.png")
-        if isinstance(req, RollDice):
-            d.tap("dice:read")
-            d.tap("dice:confirm")
+        chance = d.answer_chance()
+        if chance == "roll":
             read = game.actions()[-1][1].roll
             out.write(f"{req.prompt}\n  read: {' '.join(f'{r.slot}={r.face}' for r in read.results)}\n")
-        elif isinstance(req, DrawCards):
-            d.tap("cards:random")
-            d.tap("cards:confirm")
+        elif chance == "draw":
             out.write(f"{req.prompt}\n  cards: {' '.join(game.actions()[-1][1].draw.cards)}\n")
         else:
             moves = list(state.legal_moves())

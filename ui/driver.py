@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pygame
 
+from companion.protocol import DrawCards, RollDice
 from ui.app import App
 from ui.widgets import Widget
 
@@ -73,3 +74,17 @@ class Driver:
                 break
             self.tap("page:next")
         raise LookupError(f"{wid!r} not found on any page of {self.app.screen.name}")
+
+    def answer_chance(self) -> str | None:
+        """Answer what the table asks of chance, as players do: read the dice and confirm them, or turn
+        random cards (simulated camera) and confirm. Returns "roll", "draw", or None for a choice."""
+        req = self.app.screen.game.state.request()
+        if isinstance(req, RollDice):
+            self.tap("dice:read")
+            self.tap("dice:confirm")
+            return "roll"
+        if isinstance(req, DrawCards):
+            self.tap("cards:random")
+            self.tap("cards:confirm")
+            return "draw"
+        return None
