@@ -116,11 +116,16 @@ def load_set(data_dir: Path) -> EnrolledSet | None:
         return None
 
 
+def rgb(frame: np.ndarray | None) -> np.ndarray | None:
+    """A BGR frame (as OpenCV and vision give it) as RGB for the screen; None stays None."""
+    return None if frame is None else np.ascontiguousarray(frame[..., ::-1])
+
+
 def to_result(readings: Sequence[DieReading], frame: np.ndarray, message: str = "") -> ReadResult:
     """Vision readings on a BGR frame -> the app's read (RGB frame kept as the evidence photo)."""
     dice = tuple(ReadDie(r.face, float(r.confidence), (float(r.center[0]), float(r.center[1])),
                          kind=r.die, status=r.status) for r in readings)
-    return ReadResult(dice, np.ascontiguousarray(frame[..., ::-1]), Source.CAMERA, message)
+    return ReadResult(dice, rgb(frame), Source.CAMERA, message)
 
 
 class CameraReader:
@@ -148,6 +153,7 @@ class CameraReader:
         self._opened: tuple[FrameSource | None, Exception | None] | None = None
         self._next_try = 0.0
         self._last: np.ndarray | None = None  # BGR, as OpenCV gives it
+        self._rgb: tuple[np.ndarray, np.ndarray] | None = None  # _last, and its RGB copy for the screen
         self._last_at = clock()
         self._pending: ReadResult | None = None
         self.problem = ""
@@ -175,10 +181,14 @@ class CameraReader:
         return self._reader
 
     def preview(self) -> np.ndarray | None:
-        """The newest frame (RGB) for the live view; each fresh frame also goes through the watcher."""
-        frame = self.frame(0.0)
-        frame = self._last if frame is None else frame
-        return None if frame is None else np.ascontiguousarray(frame[..., ::-1])
+        """The newest frame (RGB) for the live view; each fresh frame also goes through the watcher.
+        The same frame is converted once, however many screen frames show it."""
+        self.frame(0.0)
+        if self._last is None:
+            return None
+        if self._rgb is None or self._rgb[0] is not self._last:
+            self._rgb = (self._last, rgb(self._last))
+        return self._rgb[1]
 
     def settled(self) -> ReadResult | None:
         """The throw the watcher read since the last call (once per throw), or None."""
@@ -196,7 +206,7 @@ class CameraReader:
         try:
             readings = self._reader.read(frame, background=self.background(frame))
         except VisionError as exc:
-            return ReadResult((), frame[..., ::-1].copy(), Source.CAMERA, f"could not read the tray: {exc}")
+            return ReadResult((), rgb(frame), Source.CAMERA, f"could not read the tray: {exc}")
         self._pending = None  # this read answers the throw lying there
         return to_result(readings, frame)
 

@@ -25,7 +25,7 @@ import cv2
 import numpy as np
 
 from companion.dice import DieKind, die_kind
-from dice_companion.camera import SET_NAME, Calibration, CameraReader, sets_folder
+from dice_companion.camera import SET_NAME, Calibration, CameraReader, rgb, sets_folder
 from ui.reader import Progress, SimulatedSetup
 from vision.enroll import EnrolledSet
 from vision.reader import DiceReader as VisionReader
@@ -42,10 +42,6 @@ GLARE = 0.01  # more than this share of clipped pixels: reflections hide faces
 UNEVEN = 0.5  # darkest / brightest part of the tray below this: one side in shadow
 NOISY = 30.0  # frame-to-frame noise (grey levels) above this: flickering light or too little of it
 MOVED = 0.004  # share of the tray that changed between calibration frames: something moved
-
-
-def rgb(frame: np.ndarray | None) -> np.ndarray | None:
-    return None if frame is None else np.ascontiguousarray(frame[..., ::-1])
 
 
 def _scaled(work: Iterator[Progress], lo: float, hi: float) -> Iterator[Progress]:
