@@ -112,7 +112,7 @@ class CameraSetup:
     # --- calibration --------------------------------------------------------------------------
     def calibrate(self) -> Iterator[Progress]:
         yield Progress(0.02, "Take everything off the tray and keep hands away. Adjusting to the light...",
-                       frame=rgb(self.reader.preview()))
+                       frame=self.reader.preview())  # preview() is RGB already
         locked = False
         lock = getattr(self.reader.source, "lock_exposure", None)
         if callable(lock):
