@@ -300,3 +300,15 @@ def test_home_offers_calibration_until_the_camera_is_calibrated(tmp_path, size):
     finally:
         pygame.display.quit()
     assert CameraReader(lambda: src, data_dir=tmp_path).advice == ""
+
+
+def test_every_calibration_picture_is_in_screen_colours(tmp_path):
+    """The wizard shows RGB like the table: each picture's red is the camera's (BGR) third channel."""
+    src, _reader, setup = camera(tmp_path)
+    scene = src.scene().astype(float)  # BGR, as the camera gives it
+    red, blue = scene[..., 2].mean(), scene[..., 0].mean()
+    assert abs(red - blue) > 6  # the tray is coloured enough to tell
+    shown = [p.frame for p in run(setup.calibrate()) if p.frame is not None]
+    assert shown
+    for frame in shown:
+        assert abs(frame[..., 0].mean() - red) < 2 and abs(frame[..., 2].mean() - blue) < 2
