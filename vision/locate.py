@@ -13,6 +13,8 @@ import numpy as np
 
 from vision.types import Candidate
 
+# width of the opening that strips appendages before a blob's shape is judged, in die sides (radius)
+CORE_OPEN = 0.15
 WORK_WIDTH = 640  # images are located at this width at most (coordinates scaled back)
 
 
@@ -112,6 +114,26 @@ def _candidate(mask: np.ndarray, x0: int, y0: int, contour: np.ndarray) -> Candi
     box = cv2.boxPoints(((cx, cy), (w, h), ang)).astype(np.float32)
     side = math.sqrt(area)
     return Candidate((cx + x0, cy + y0), side, (*box, x0, y0), ang, mask, (x0, y0), sq, solidity)
+
+
+def core_shape(cand: Candidate) -> tuple[float, float]:
+    """Squareness and solidity of the blob without its thin appendages.
+
+    A die's mask often carries strips of a side face, broken up by that face's pips, or a wisp of
+    shadow: they make the raw outline look oblong and ragged although the top face is square. An
+    opening about a third of a die side wide removes them; a leaning die's side face, a band along a
+    whole edge, survives it and keeps the blob oblong.
+    """
+    k = max(1, round(CORE_OPEN * cand.side))
+    m = cv2.copyMakeBorder(cand.mask, k + 1, k + 1, k + 1, k + 1, cv2.BORDER_CONSTANT, value=0)
+    m = cv2.morphologyEx(m, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * k + 1,) * 2))
+    cs, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not cs:
+        return cand.squareness, cand.solidity
+    c = max(cs, key=cv2.contourArea)
+    _, (w, h), _ = cv2.minAreaRect(c)
+    hull = cv2.contourArea(cv2.convexHull(c))
+    return min(w, h) / max(w, h, 1.0), cv2.contourArea(c) / max(1.0, hull)
 
 
 def _split(comp: np.ndarray, single_area: float) -> list[np.ndarray]:

@@ -9,7 +9,15 @@ import cv2
 import numpy as np
 
 from vision import facenet
-from vision.locate import _candidate, estimate_background, foreground, line_backgrounds, locate, texture_mask
+from vision.locate import (
+    _candidate,
+    core_shape,
+    estimate_background,
+    foreground,
+    line_backgrounds,
+    locate,
+    texture_mask,
+)
 from vision.pips import convex_fill, face_region, read_pips
 from vision.types import CROOKED, OK, OK_CONFIDENCE, UNCERTAIN, Candidate, DieReading, VisionError
 
@@ -76,8 +84,12 @@ def body_contrast(image: np.ndarray, cand: Candidate) -> float:
 
 
 def is_crooked(cand: Candidate) -> bool:
-    """A flat die seen from above is a square; a leaning one shows sides and is not."""
-    return cand.crooked or cand.squareness < 0.72 or cand.solidity < 0.78
+    """A flat die seen from above is a square; a leaning one shows sides and is not. The shape is
+    judged without thin appendages (:func:`vision.locate.core_shape`)."""
+    if cand.crooked:
+        return True
+    squareness, solidity = core_shape(cand)
+    return squareness < 0.72 or solidity < 0.78
 
 
 def shadow_only(image: np.ndarray, cand: Candidate) -> bool:
@@ -353,7 +365,7 @@ def _merge_wall_dice(
             continue
         drop |= hit
         # a die cut out of a wall's blob may lean on that wall: unless clearly square it is not flat
-        c.crooked = c.squareness < WALL_SQUARE
+        c.crooked = core_shape(c)[0] < WALL_SQUARE
         add.append(c)
     return [c for i, c in enumerate(found) if i not in drop] + add
 
