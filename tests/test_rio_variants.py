@@ -177,3 +177,19 @@ def test_solo_round_counts_strokes_over_three_holes():
     assert [h["score"] for h in s.hole_log] == [[2], [2], [2]]
     assert s.request() == GameOver((0,), "Solo: 6 strokes on par 12")
     assert s.hands == [["lucky-ball", "improve-lie", "improve-lie"]]  # three cards, none later
+
+
+def test_bumper_game_when_one_shot_puts_everyone_left_out_they_share_the_game():
+    # Bumper Golf the Game ends on the last player standing; here nobody is left standing: Anna's
+    # ball lands in water (her tenth penalty) and knocks Ben (his tenth). Cara, out earlier, does
+    # not win; the two put out together share the result (docs/rules/roll-in-one.md).
+    s = new_game(("Anna", "Ben", "Cara"), course="bumper-park", mode="bumper-game")
+    paint(s, {(0, 0): "rough", (1, 0): "water", (2, 0): "rough"})
+    s.balls[1] = (1, 0)
+    s.balls[2] = None
+    s.out[2] = True
+    s.penalties = [9, 9, 10]
+    s.apply(s.parse_move("shot putter E"))
+    roll(s, "dots1")
+    assert s.penalties == [10, 10, 10] and s.out == [True, True, True]
+    assert s.request() == GameOver((0, 1), "Anna and Ben won (tied)")

@@ -969,14 +969,14 @@ class RollInOneState(GameState):
         t = self.turn
         assert t is not None
         if self.mode == "bumper-game":
-            for q in range(len(self.players)):
-                if not self.out[q] and self.penalties[q] >= 10:
-                    self.out[q] = True
-                    self.balls[q] = None
-                    self._say(f"{self.players[q]} has ten penalties and is out")
+            now_out = [q for q in range(len(self.players)) if not self.out[q] and self.penalties[q] >= 10]
+            for q in now_out:
+                self.out[q] = True
+                self.balls[q] = None
+                self._say(f"{self.players[q]} has ten penalties and is out")
             alive = [q for q in range(len(self.players)) if not self.out[q]]
             if len(alive) <= 1 or not self.greens:
-                self._game_over()
+                self._game_over(last_out=now_out)
                 return
         if self.mode == "campaign" and self.catchup is not None and not any(
                 c > 0 and q not in self.finishers for q, c in enumerate(self.catchup)):
@@ -1061,12 +1061,15 @@ class RollInOneState(GameState):
             self.first = (self.first + 1) % len(self.players)
         self.phase = "design"
 
-    def _game_over(self) -> None:
+    def _game_over(self, last_out: Sequence[int] = ()) -> None:
         self.turn = None
         self.phase = "over"
         n = len(self.players)
         if self.mode == "bumper-game":
-            alive = [q for q in range(n) if not self.out[q]]
+            # the rulebook (Bumper Golf the Game) ends the game on the last player standing; when one
+            # shot puts every remaining player out at once, those last standing share the result:
+            # fewest penalties among them wins (docs/rules/roll-in-one.md)
+            alive = [q for q in range(n) if not self.out[q]] or list(last_out)
             low = min(self.penalties[q] for q in alive)
             self.winners = tuple(q for q in alive if self.penalties[q] == low)
         elif self.mode == "campaign":
