@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -39,10 +39,17 @@ PIPPED = range(1, 7)
 # a die separated from a tray wall (or desk edge) it touched is flat only if this square: leaning on
 # the wall it shows a strip of side face, which the wall's blob partly hides
 WALL_SQUARE = 0.9
+# a flat die's core outline (locate.core_shape): short / long side and area / hull area at least
+CROOKED_SQUARE = 0.72
+CROOKED_SOLID = 0.78
 # a non-square blob is a flat die and its shadow when the body-coloured top face is this square and
 # the rest is shadow (see shadow_only); body and surface chromaticities must differ by SHADOW_CHROMA
 SHADOW_FACE_SQUARE = 0.85
 SHADOW_CHROMA = 0.08  # numbered faces of enrolled pipped dice need the classifier's agreement too
+# per-pixel shadow (flat_without_shadow): brightness ratio to the surface, chromaticity L1 distances
+SHADOW_DARK = 0.15
+SHADOW_HUE = 0.1
+SHADOW_BODY = 0.06
 
 
 @dataclass(slots=True)
@@ -89,7 +96,61 @@ def is_crooked(cand: Candidate) -> bool:
     if cand.crooked:
         return True
     squareness, solidity = core_shape(cand)
-    return squareness < 0.72 or solidity < 0.78
+    return squareness < CROOKED_SQUARE or solidity < CROOKED_SOLID
+
+
+def flat_without_shadow(image: np.ndarray, cand: Candidate) -> bool:
+    """True when the blob, without the pixels that look like the surface in shadow, is a flat die.
+
+    Per pixel (3x3 mean), a shadow is the surface round the die, darker (brightness ``SHADOW_DARK``
+    to 0.95 of the surface's) with the surface's chromaticity (L1 distance under ``SHADOW_HUE``) and
+    at least twice as near to it as to the body's. Unlike :func:`shadow_only` this needs no square
+    body-coloured region: a die's rounded, shaded edges keep the body's colour and stay in the mask.
+    Body and surface of alike chromaticity (``SHADOW_BODY``) cannot be told apart: False, the die
+    stays flagged.
+    """
+    h, w = image.shape[:2]
+    mh, mw = cand.mask.shape
+    x0, y0 = cand.origin
+    p = int(0.6 * cand.side) + 2
+    xa, ya, xb, yb = max(0, x0 - p), max(0, y0 - p), min(w, x0 + mw + p), min(h, y0 + mh + p)
+    sub = image[ya:yb, xa:xb]
+    mask = np.zeros(sub.shape[:2], np.uint8)
+    mask[y0 - ya : y0 - ya + mh, x0 - xa : x0 - xa + mw] = cand.mask
+
+    def disk(r: float) -> np.ndarray:
+        k = max(1, round(r))
+        return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * k + 1, 2 * k + 1))
+
+    ring = (cv2.dilate(mask, disk(0.45 * cand.side)) > 0) & (cv2.dilate(mask, disk(0.15 * cand.side)) == 0)
+    core = cv2.erode(mask, disk(0.2 * cand.side)) > 0
+    if ring.sum() < 10 or core.sum() < 10:
+        return False
+    f = cv2.blur(sub, (3, 3)).astype(np.float32) + 1.0
+    total = f.sum(axis=2)
+    chroma = f / total[:, :, None]
+    surf_c = np.median(chroma[ring], axis=0)
+    surf_t = float(np.median(total[ring]))
+    body_c = np.median(chroma[core], axis=0)
+    if float(np.abs(body_c - surf_c).sum()) < SHADOW_BODY:
+        return False  # body and surface alike: a shadow cannot be told from a side face
+    k = total / surf_t
+    to_surf = np.abs(chroma - surf_c).sum(axis=2)
+    to_body = np.abs(chroma - body_c).sum(axis=2)
+    shadow = (mask > 0) & (k >= SHADOW_DARK) & (k < 0.95) & (to_surf < SHADOW_HUE) & (to_surf < 0.5 * to_body)
+    clean = np.where(shadow, 0, mask).astype(np.uint8)
+    clean = cv2.morphologyEx(clean, cv2.MORPH_OPEN, disk(1))
+    cs, _ = cv2.findContours(clean, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not cs:
+        return False
+    c = max(cs, key=cv2.contourArea)
+    if cv2.contourArea(c) < 0.5 * cand.side**2:
+        return False
+    bx, by, bw, bh = cv2.boundingRect(c)
+    one = cv2.drawContours(np.zeros_like(clean), [c], -1, 255, -1) & clean  # the largest piece only
+    stripped = replace(cand, mask=one[by : by + bh, bx : bx + bw], origin=(xa + bx, ya + by))
+    sq, so = core_shape(stripped)
+    return sq >= CROOKED_SQUARE and so >= CROOKED_SOLID
 
 
 def shadow_only(image: np.ndarray, cand: Candidate) -> bool:
@@ -228,7 +289,7 @@ class DiceReader:
         if self._estimated_bg and body_contrast(image, cand) < 12:
             return None  # the "die" looks like the table around it: a pattern on the surface
         crooked = self.top_down and allow_crooked and is_crooked(cand)
-        if crooked and not cand.crooked and shadow_only(image, cand):
+        if crooked and not cand.crooked and (shadow_only(image, cand) or flat_without_shadow(image, cand)):
             crooked = False  # the blob is a square top face plus its shadow
         center = cand.center
         if pr.center is not None:
