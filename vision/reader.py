@@ -99,6 +99,11 @@ def is_crooked(cand: Candidate) -> bool:
     return squareness < CROOKED_SQUARE or solidity < CROOKED_SOLID
 
 
+def _disk(r: float) -> np.ndarray:
+    k = max(1, round(r))
+    return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * k + 1, 2 * k + 1))
+
+
 def flat_without_shadow(image: np.ndarray, cand: Candidate) -> bool:
     """True when the blob, without the pixels that look like the surface in shadow, is a flat die.
 
@@ -109,21 +114,11 @@ def flat_without_shadow(image: np.ndarray, cand: Candidate) -> bool:
     Body and surface of alike chromaticity (``SHADOW_BODY``) cannot be told apart: False, the die
     stays flagged.
     """
-    h, w = image.shape[:2]
-    mh, mw = cand.mask.shape
-    x0, y0 = cand.origin
-    p = int(0.6 * cand.side) + 2
-    xa, ya, xb, yb = max(0, x0 - p), max(0, y0 - p), min(w, x0 + mw + p), min(h, y0 + mh + p)
-    sub = image[ya:yb, xa:xb]
-    mask = np.zeros(sub.shape[:2], np.uint8)
-    mask[y0 - ya : y0 - ya + mh, x0 - xa : x0 - xa + mw] = cand.mask
+    crop = crop_candidate(image, cand, pad=0.6)  # room for the ring of surface round the die
+    sub, mask, (xa, ya) = crop.image, crop.mask, crop.origin
 
-    def disk(r: float) -> np.ndarray:
-        k = max(1, round(r))
-        return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * k + 1, 2 * k + 1))
-
-    ring = (cv2.dilate(mask, disk(0.45 * cand.side)) > 0) & (cv2.dilate(mask, disk(0.15 * cand.side)) == 0)
-    core = cv2.erode(mask, disk(0.2 * cand.side)) > 0
+    ring = (cv2.dilate(mask, _disk(0.45 * cand.side)) > 0) & (cv2.dilate(mask, _disk(0.15 * cand.side)) == 0)
+    core = cv2.erode(mask, _disk(0.2 * cand.side)) > 0
     if ring.sum() < 10 or core.sum() < 10:
         return False
     f = cv2.blur(sub, (3, 3)).astype(np.float32) + 1.0
@@ -139,7 +134,7 @@ def flat_without_shadow(image: np.ndarray, cand: Candidate) -> bool:
     to_body = np.abs(chroma - body_c).sum(axis=2)
     shadow = (mask > 0) & (k >= SHADOW_DARK) & (k < 0.95) & (to_surf < SHADOW_HUE) & (to_surf < 0.5 * to_body)
     clean = np.where(shadow, 0, mask).astype(np.uint8)
-    clean = cv2.morphologyEx(clean, cv2.MORPH_OPEN, disk(1))
+    clean = cv2.morphologyEx(clean, cv2.MORPH_OPEN, _disk(1))
     cs, _ = cv2.findContours(clean, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     if not cs:
         return False
@@ -162,14 +157,8 @@ def shadow_only(image: np.ndarray, cand: Candidate) -> bool:
     When body and surface have about the same chromaticity (a white die on white paper) nothing can
     be told apart and the answer is False: the die stays flagged.
     """
-    h, w = image.shape[:2]
-    mh, mw = cand.mask.shape
-    x0, y0 = cand.origin
-    p = int(0.6 * cand.side) + 2
-    xa, ya, xb, yb = max(0, x0 - p), max(0, y0 - p), min(w, x0 + mw + p), min(h, y0 + mh + p)
-    sub = image[ya:yb, xa:xb]
-    mask = np.zeros(sub.shape[:2], np.uint8)
-    mask[y0 - ya : y0 - ya + mh, x0 - xa : x0 - xa + mw] = cand.mask
+    crop = crop_candidate(image, cand, pad=0.6)  # room for the ring of surface round the die
+    sub, mask = crop.image, crop.mask
     mask = convex_fill(mask)
     lab = cv2.cvtColor(sub, cv2.COLOR_BGR2LAB)
     face = face_region(lab, mask, cand.side)
@@ -182,12 +171,8 @@ def shadow_only(image: np.ndarray, cand: Candidate) -> bool:
     if min(fw, fh) < SHADOW_FACE_SQUARE * max(fw, fh) or area < 0.5 * cand.side**2:
         return False
 
-    def disk(r: float) -> np.ndarray:
-        k = max(1, round(r))
-        return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * k + 1, 2 * k + 1))
-
-    rest = (mask > 0) & (cv2.dilate(face, disk(0.08 * cand.side)) == 0)
-    ring = (cv2.dilate(mask, disk(0.45 * cand.side)) > 0) & (cv2.dilate(mask, disk(0.15 * cand.side)) == 0)
+    rest = (mask > 0) & (cv2.dilate(face, _disk(0.08 * cand.side)) == 0)
+    ring = (cv2.dilate(mask, _disk(0.45 * cand.side)) > 0) & (cv2.dilate(mask, _disk(0.15 * cand.side)) == 0)
     light = lab[:, :, 0].astype(np.float32)
     body_l = float(np.median(light[face > 0]))
     body = (face > 0) & (np.abs(light - body_l) < 25)  # the body without its pips
