@@ -286,3 +286,23 @@ def test_the_read_button_result_is_shown_once(table):
     assert len(seen) == 1 and reader.settled() is None and gated.begun == 2
     d.tap("dice:confirm")
     assert app.screen.game.events[-1].roll.source is Source.CAMERA
+
+
+def test_a_face_entered_while_the_read_runs_is_not_overwritten(table):
+    src = TraySource(seed=28)
+    app, d, gated, reader = table(src)
+    throw(src, app.screen.game.state.request(), ["5", "2"])
+    d.tap("dice:manual")
+    until_settled(app, reader)
+    gated.wait_begun(1)
+    assert d.find("dice:read").label != "Reading..."  # by hand: that read is not for this table
+    d.tap("dice:read")  # asked after all...
+    assert d.find("dice:read").label == "Reading..."
+    d.tap("die:player1")  # ...but a player enters a face before it is done
+    d.tap("face:3")
+    seen = offers(app)
+    gated.gate.set()
+    d.wait_read()
+    assert not seen and app.screen.read is None
+    assert app.screen.entries["player1"].face == "3" and app.screen.entries["player2"].face is None
+    assert d.find("dice:read").label == "Read dice"

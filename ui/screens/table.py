@@ -225,6 +225,12 @@ class TableScreen(Screen):
             return  # a person's entries (or choice to enter by hand) are not overridden by the camera
         self.apply_read(result, req)
 
+    def reading(self) -> bool:
+        """A read is under way whose result this throw will take ("Reading..." on the table)."""
+        if not self.app.reader.reading:
+            return False
+        return self._asked or not (self._typed() or self._hand_chosen)
+
     def _typed(self) -> bool:
         """Some face of this throw was given by a person (by hand, or a correction)."""
         return any(e.face is not None and (e.corrected or self.manual or self.read is None)
@@ -237,6 +243,7 @@ class TableScreen(Screen):
         self.read = None
         self.manual = True
         self._hand_chosen = True
+        self._asked = False  # a read still under way is not wanted now
         self.note = "Tap each die to enter its face."
 
     def pick(self, spec: DieSpec) -> None:
@@ -247,6 +254,7 @@ class TableScreen(Screen):
             # any face a person gives on top of a camera read is a correction of that read
             by_person = self.read is not None and not self.manual
             self.entries[spec.slot] = Entry(face, 1.0, by_person or e.corrected, e.centre)
+            self._asked = False  # a read still under way does not overwrite what a person entered
 
         name = slot_name(spec.slot, self.game.state.players)
         self.app.show(
@@ -557,7 +565,7 @@ class TableScreen(Screen):
         third = (inner.width - 2 * m.pad) // 3
         ui.button(
             pygame.Rect(inner.x, buttons_y, third, m.button_h),
-            "Reading..." if self.app.reader.reading else "Read dice" if not self.read else "Read again",
+            "Reading..." if self.reading() else "Read dice" if not self.read else "Read again",
             self.read_dice,
             id="dice:read",
             enabled=live,
@@ -598,10 +606,11 @@ class TableScreen(Screen):
             ui.surface.blit(shade, dst)
             ui.paragraph("Camera lost: enter the dice by hand", dst.inflate(-8, -8), m.small, theme.WARN)
             return
-        if reader.reading:  # the read runs beside the drawing: say so over the live picture
+        reading = self.reading()
+        if reading:  # the read runs beside the drawing: say so over the picture
             ui.text("Reading...", (dst.x + 6, dst.y + 4), m.small, theme.ACCENT)
         if self.read is None:
-            if not reader.reading:
+            if not reading:
                 ui.text("live", (dst.x + 6, dst.y + 4), m.small, theme.GOOD)
             return
         labels = scale >= 0.3  # a small photo carries the outlines only: the tiles say the faces
