@@ -242,10 +242,9 @@ def bench_camera(n: int = FRAMES) -> None:
         print(f"frame 800x480, live camera through the watcher, {label}: {ms(times)}")
         print(f"  frames while a read ran ({len(during)} of {n}): {ms(during) if during else '-'}")
         print(f"  CPU time of the drawing thread per frame: {ms([c for _, _, c in frames])}")
-        stale = len(reads) - taken[0]
-        why = f" ({stale} dropped: the hand came and took the dice before the read was done)" if stale else ""
         print(f"  {len(reads)} settled throws read on {', '.join(sorted(timed.threads))}, each "
-              f"{ms(reads) if reads else '-'}; {taken[0]} taken by the table{why}")
+              f"{ms(reads) if reads else '-'}; {taken[0]} taken by the table (the rest: stale, or still "
+              "under way at the last frame)")
         pygame.display.quit()
     app, reader, timed, _taken = camera_table()
     feed, preview = [], []
