@@ -275,11 +275,9 @@ class CameraReader:
         frame = self.frame(0.5, wait_open=1.0)
         if frame is None and self.live:
             frame = self._last  # nothing new: the dice lie as in the newest frame
-        if frame is None:
+        if frame is None:  # also after close(): the camera is let go
             return self._no_frame()
         self.forget()  # this read answers the throw lying there
-        if self._closed:
-            return read_frame(self._reader, frame, self.background(frame))
         return self._outcome(self._read_now(frame)) or self._no_frame()  # waited for, not offered
 
     def close(self) -> None:

@@ -257,8 +257,10 @@ def test_close_does_not_wait_for_a_read(table):
     for _ in range(3):
         app.step()
     assert not seen and not app.errors
-    reader.start_read(app.screen.game.state.request().dice)  # after close: an answer, not a crash
+    dice = app.screen.game.state.request().dice
+    reader.start_read(dice)  # after close: an answer, not a crash
     assert not reader.reading and reader.settled().source is Source.MANUAL
+    assert reader.read(dice).source is Source.MANUAL and not reader.live  # and the camera stays closed
 
 
 def test_the_read_button_result_is_shown_once(table):
