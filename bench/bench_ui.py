@@ -13,6 +13,7 @@ import resource
 import statistics
 import subprocess
 import sys
+import threading
 import time
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
@@ -166,12 +167,33 @@ class Replay:
         pass
 
 
-def bench_camera(n: int = FRAMES) -> None:
-    """The real camera reader in the app: every preview frame goes through the throw watcher."""
+class Timed:
+    """The real vision reader, timing each read and noting the thread it ran on."""
+
+    def __init__(self) -> None:
+        from vision.reader import DiceReader as VisionReader
+
+        self.inner = VisionReader()
+        self.spans: list[tuple[float, float]] = []
+        self.threads: set[str] = set()
+
+    def read(self, image: np.ndarray, background: np.ndarray | None = None):
+        t = time.perf_counter()
+        try:
+            return self.inner.read(image, background=background)
+        finally:
+            self.spans.append((t, time.perf_counter()))
+            self.threads.add(threading.current_thread().name)
+
+
+def camera_table() -> tuple[App, object, Timed, list[int]]:
+    """The app on the table (roll-off) with the real camera reader over the looped throw; the list
+    counts the reads the table took."""
     from dice_companion.camera import Calibration, CameraReader
 
     source = Replay()
-    reader = CameraReader(lambda: source)
+    timed = Timed()
+    reader = CameraReader(lambda: source, reader=timed)
     reader.set_calibration(Calibration(source.frames[0], 6.0))  # the empty tray, as calibration leaves it
     app = App(Store(":memory:"), reader, LANDSCAPE, settings=Settings(sound=False))
     d = Driver(app)
@@ -179,23 +201,69 @@ def bench_camera(n: int = FRAMES) -> None:
     d.tap("game:rollers")
     while app.screen.name == "newgame":
         d.tap("newgame:next")
-    frames = frame_times(app, n)
-    reads = 0
+    taken = [0]
+    apply = app.screen.apply_read
+
+    def counted(result, req) -> None:
+        taken[0] += 1
+        apply(result, req)
+
+    app.screen.apply_read = counted
+    return app, reader, timed, taken
+
+
+def run_frames(app: App, n: int, fps: float | None) -> list[tuple[float, float, float]]:
+    """Start and end of each of ``n`` frames, and the CPU time the frame's thread spent on it: back to
+    back, or each begun on its tick at ``fps`` (a late frame starts the next at once, as ``clock.tick``
+    does)."""
+    out = []
+    start = time.perf_counter()
+    for k in range(n):
+        if fps is not None:
+            delay = start + k / fps - time.perf_counter()
+            if delay > 0:
+                time.sleep(delay)
+        t, cpu = time.perf_counter(), time.thread_time()
+        app.step()
+        out.append((t, time.perf_counter(), time.thread_time() - cpu))
+    return out
+
+
+def bench_camera(n: int = FRAMES) -> None:
+    """The real camera reader in the app: every preview frame goes through the throw watcher, a settled
+    throw is read (on the worker thread) and offered to the table."""
+    for label, fps in (("back to back", None), ("paced at 30 fps", 30.0)):
+        app, reader, timed, taken = camera_table()
+        frames = run_frames(app, n, fps)
+        reader.close()
+        times = [b - a for a, b, _ in frames]
+        during = [b - a for a, b, _ in frames if any(s < b and e > a for s, e in timed.spans)]
+        reads = [e - s for s, e in timed.spans]
+        print(f"frame 800x480, live camera through the watcher, {label}: {ms(times)}")
+        print(f"  frames while a read ran ({len(during)} of {n}): {ms(during) if during else '-'}")
+        print(f"  CPU time of the drawing thread per frame: {ms([c for _, _, c in frames])}")
+        print(f"  {len(reads)} settled throws read on {', '.join(sorted(timed.threads))}, each "
+              f"{ms(reads) if reads else '-'}; {taken[0]} taken by the table (the rest: stale, or still "
+              "under way at the last frame)")
+        pygame.display.quit()
+    app, reader, timed, _taken = camera_table()
     feed, preview = [], []
+    offered = 0
     for _ in range(n):
         t = time.perf_counter()
         reader.preview()
         preview.append(time.perf_counter() - t)
-        reads += reader.settled() is not None
+        offered += reader.settled() is not None
     watcher = reader.watcher
-    for f in source.frames * (n // len(source.frames) + 1):
+    frames = Replay().frames
+    for f in frames * (n // len(frames) + 1):
         t = time.perf_counter()
         event = watcher.feed(f)
-        if event.throw is None:
+        if event.throw is None and getattr(event, "settle", None) is None:
             feed.append(time.perf_counter() - t)
-    print(f"frame 800x480, live camera through the throw watcher (auto-read on settle): {ms(frames)}")
-    print(f"camera reader preview(): fresh frame, watcher, RGB copy: {ms(preview)} ({reads} throws read)")
-    print(f"throw watcher feed() alone, frames without a read: {ms(feed)}")
+    reader.close()
+    print(f"camera reader preview(): fresh frame, watcher, RGB copy: {ms(preview)} ({offered} reads offered)")
+    print(f"throw watcher feed() alone, frames without a settle: {ms(feed)}")
     pygame.display.quit()
 
 

@@ -5,6 +5,13 @@ Every preview frame goes through vision's :class:`~vision.watcher.ThrowWatcher` 
 frame): when a throw settles it is read once, and :meth:`CameraReader.settled` hands that read (with the
 frame it was read from, the evidence photo) to the table. A hand over the tray is motion, not a throw.
 
+Reads (40-110 ms a frame) never run on the screen's thread: the watcher defers them (a
+:class:`~vision.watcher.Settle`), and they run one at a time on a single worker thread; the screen
+picks the result up on a later frame. A generation number drops reads that went stale meanwhile (a
+new throw, the camera lost or reopened, a new calibration or dice set, :meth:`CameraReader.forget`);
+a throw's read that finishes while the tray moves again is held until it is still, and dropped if the
+dice changed.
+
 The empty tray learned by calibration (:class:`Calibration`, kept in the data directory) and the dice
 set learned by enrolment (``<data dir>/sets/table.npz``) are loaded at start, so they survive a restart.
 
@@ -22,6 +29,8 @@ import os
 import threading
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import wait as wait_futures
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -43,7 +52,7 @@ from vision.sources import (
 )
 from vision.tray import TrayModel
 from vision.types import DieReading, VisionError
-from vision.watcher import ThrowWatcher
+from vision.watcher import EMPTY, READ, REMOVED, Settle, ThrowWatcher
 
 log = logging.getLogger(__name__)
 
@@ -128,6 +137,32 @@ def to_result(readings: Sequence[DieReading], frame: np.ndarray, message: str = 
     return ReadResult(dice, rgb(frame), Source.CAMERA, message)
 
 
+def read_frame(reader: VisionReader, frame: np.ndarray, background: np.ndarray | None) -> ReadResult:
+    """One frame read, as the app shows it (any thread); a reader's refusal becomes the message."""
+    try:
+        readings = reader.read(frame, background=background)
+    except VisionError as exc:
+        return ReadResult((), rgb(frame), Source.CAMERA, f"could not read the tray: {exc}")
+    return to_result(readings, frame)
+
+
+def read_settle(reader: VisionReader, settle: Settle) -> ReadResult:
+    """A settled throw read against the tray it settled on (any thread)."""
+    throw = settle.read(reader)
+    log.info("throw settled", extra={"event": "camera", "reason": f"{len(throw.dice)} dice read"})
+    return to_result(throw.dice, throw.image)
+
+
+@dataclass(slots=True)
+class ReadJob:
+    """A read on the worker thread: asked for (the Read button) or of a settled throw."""
+
+    future: Future[ReadResult | None]
+    generation: int
+    asked: bool
+    frame: np.ndarray = field(repr=False)  # BGR, for a message if the read fails
+
+
 class CameraReader:
     """Reads thrown dice from a live frame source. ``opener`` (re)opens the source.
 
@@ -155,7 +190,12 @@ class CameraReader:
         self._last: np.ndarray | None = None  # BGR, as OpenCV gives it
         self._rgb: tuple[np.ndarray, np.ndarray] | None = None  # _last, and its RGB copy for the screen
         self._last_at = clock()
-        self._pending: ReadResult | None = None
+        self._pending: ReadResult | None = None  # a finished read for the table to take
+        self._held: ReadResult | None = None  # a throw's read that finished while the tray moved again
+        self._job: ReadJob | None = None
+        self._generation = 0  # bumped whenever reads under way go stale
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="camera-read")
+        self._closed = False
         self.problem = ""
         self._finish_open(*self._try_open())
 
@@ -191,26 +231,60 @@ class CameraReader:
         return self._rgb[1]
 
     def settled(self) -> ReadResult | None:
-        """The throw the watcher read since the last call (once per throw), or None."""
+        """A read that finished since the last call (a settled throw, once per throw, or the answer to
+        :meth:`start_read`), or None."""
+        self._collect()
         result, self._pending = self._pending, None
         return result
 
+    @property
+    def reading(self) -> bool:
+        """A read is under way on the worker (or finished, but held until the tray is still)."""
+        return self._job is not None or self._held is not None
+
+    def start_read(self, dice: Sequence[DieSpec]) -> None:
+        """Read the tray as the newest frame shows it (the Read button), on the worker; the result
+        comes from :meth:`settled`. Without a camera or a frame the answer (a message) is there at once.
+        It replaces any other read under way: it answers the throw lying there."""
+        frame = self._last if self.live else None
+        self.forget()
+        if frame is None or self._closed:
+            self._pending = self._no_frame()
+            return
+        self._job = self._read_now(frame)
+
+    def forget(self) -> None:
+        """Drop every read under way or not yet taken (they went stale)."""
+        self._generation += 1
+        if self._job is not None:
+            self._job.future.cancel()  # if it has not started; a running read finishes, unheard
+        self._job = None
+        self._held = None
+        self._pending = None
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Block until the read under way finishes (tests, benchmarks); True if none is left running.
+        The screen never calls this: it sees the result on a later frame."""
+        job = self._job
+        if job is None:
+            return True
+        return bool(wait_futures([job.future], timeout).done)
+
     def read(self, dice: Sequence[DieSpec]) -> ReadResult:
-        """Read the tray now (the Read button): a fresh frame if one comes soon, else the newest one."""
+        """Read the tray now and wait for it: a fresh frame if one comes soon, else the newest one."""
         frame = self.frame(0.5, wait_open=1.0)
         if frame is None and self.live:
             frame = self._last  # nothing new: the dice lie as in the newest frame
-        if frame is None:
-            message = self.problem or "no camera frame: enter the dice by hand"
-            return ReadResult((), None, Source.MANUAL, message)
-        try:
-            readings = self._reader.read(frame, background=self.background(frame))
-        except VisionError as exc:
-            return ReadResult((), rgb(frame), Source.CAMERA, f"could not read the tray: {exc}")
-        self._pending = None  # this read answers the throw lying there
-        return to_result(readings, frame)
+        if frame is None:  # also after close(): the camera is let go
+            return self._no_frame()
+        self.forget()  # this read answers the throw lying there
+        return self._outcome(self._read_now(frame)) or self._no_frame()  # waited for, not offered
 
     def close(self) -> None:
+        """Stop reading and let the camera go; a read under way is not waited for (it is dropped)."""
+        self._closed = True
+        self.forget()
+        self._pool.shutdown(wait=False, cancel_futures=True)
         if self._source is not None:
             self._source.close()
             self._source = None
@@ -224,15 +298,78 @@ class CameraReader:
     def set_calibration(self, calibration: Calibration | None) -> None:
         self.calibration = calibration
         self.watcher = self._new_watcher()
+        self.forget()
 
     def use_enrolled(self, enrolled: EnrolledSet | None) -> None:
         """Read with a newly enrolled set from now on."""
         self._reader = VisionReader(enrolled)
         self.watcher.reader = self._reader
+        self.forget()
 
     def _new_watcher(self) -> ThrowWatcher:
         tray = self.calibration.tray() if self.calibration is not None else None
-        return ThrowWatcher(self._reader, tray)
+        return ThrowWatcher(self._reader, tray, defer=True)
+
+    # --- reads on the worker thread -------------------------------------------------------------
+    def _read_now(self, frame: np.ndarray) -> ReadJob:
+        """Queue a read of ``frame`` (a copy, with a copy of the empty tray: the watcher adapts its own
+        while the worker reads)."""
+        frame = frame.copy()
+        background = self.background(frame)
+        background = None if background is None else background.copy()
+        reader = self._reader
+        return self._submit(lambda: read_frame(reader, frame, background), frame, asked=True)
+
+    def _submit(self, work: Callable[[], ReadResult | None], frame: np.ndarray, *, asked: bool) -> ReadJob:
+        """Queue ``work`` for the worker; it is skipped if it went stale before its turn."""
+        generation = self._generation
+
+        def run() -> ReadResult | None:
+            return work() if generation == self._generation else None
+
+        return ReadJob(self._pool.submit(run), generation, asked, frame)
+
+    def _outcome(self, job: ReadJob) -> ReadResult | None:
+        """The finished job's result; an asked read that failed says so, a throw's read is only logged."""
+        try:
+            return job.future.result()
+        except Exception as exc:  # the worker's failure must not stop play
+            log.warning("read failed", extra={"event": "camera", "reason": f"{type(exc).__name__}: {exc}"})
+            if job.asked:
+                return ReadResult((), rgb(job.frame), Source.CAMERA, f"could not read the tray: {exc}")
+            return None
+
+    def _collect(self) -> None:
+        """Take a finished read: offer it, or hold a throw's read while the tray moves again."""
+        job = self._job
+        if job is None or not job.future.done():
+            return
+        self._job = None
+        if job.generation != self._generation or job.future.cancelled():
+            return
+        result = self._outcome(job)
+        if result is None:
+            return
+        if job.asked or self.watcher.state == READ:
+            self._pending = result
+        else:
+            self._held = result  # a hand over the dice, or dice thrown again: wait and see
+
+    def _after(self, state: str, event_state: str, settle: Settle | None) -> None:
+        """What the watcher's verdict on a frame means for the reads under way."""
+        if settle is not None:  # a new throw came to rest: any read of the tray before is stale
+            self.forget()
+            reader = self._reader
+            self._job = self._submit(lambda: read_settle(reader, settle), settle.image, asked=False)
+            return
+        throw_job = self._job is not None and not self._job.asked
+        if event_state in (EMPTY, REMOVED) and (throw_job or self._held is not None):
+            self.forget()  # the dice (some of them) went away: that read is of a throw no longer there
+        elif self._held is not None and state == READ:
+            self._pending, self._held = self._held, None  # still again, the same dice: offer it
+
+    def _no_frame(self) -> ReadResult:
+        return ReadResult((), None, Source.MANUAL, self.problem or "no camera frame: enter the dice by hand")
 
     # --- frames -------------------------------------------------------------------------------
     def frame(self, timeout: float, wait_open: float = 0.0) -> np.ndarray | None:
@@ -257,16 +394,15 @@ class CameraReader:
             return None
         self._last = frame
         self._last_at = self._clock()
+        self._collect()
         try:
             event = self.watcher.feed(frame)
         except (VisionError, cv2.error) as exc:
             log.warning("watcher failed", extra={"event": "camera", "reason": str(exc)})
             self.watcher = self._new_watcher()
             return frame
-        if event.throw is not None:
-            self._pending = to_result(event.throw.dice, event.throw.image)
-            log.info("throw settled", extra={"event": "camera",
-                                             "reason": f"{len(event.throw.dice)} dice read"})
+        if not self._closed:
+            self._after(self.watcher.state, event.state, event.settle)
         return frame
 
     def _try_open(self) -> tuple[FrameSource | None, Exception | None]:
@@ -284,13 +420,14 @@ class CameraReader:
         self._source = source
         self._last_at = self._clock()
         self.watcher.gap()
+        self.forget()  # a (re)opened camera: nothing read before counts
         if self.problem:
             log.info("camera back", extra={"event": "camera", "reason": "frames again"})
         self.problem = ""
 
     def _poll_open(self, wait: float) -> None:
         """Reopen a lost camera on a background thread (opening may take a second); ``wait`` for it."""
-        if self._source is not None:
+        if self._source is not None or self._closed:
             return
         if self._opening is None and self._clock() >= self._next_try:
             def run() -> None:
@@ -315,7 +452,7 @@ class CameraReader:
             except Exception as close_exc:  # a broken driver must not stop play
                 log.warning("camera close failed", extra={"event": "camera", "reason": str(close_exc)})
         self._source = None
-        self._pending = None
+        self.forget()  # a read under way, or not yet taken, is of a tray the camera no longer sees
         self.watcher.gap()
         self._next_try = self._clock() + self._retry_s
 

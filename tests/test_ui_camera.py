@@ -62,6 +62,15 @@ def steps_until(app: App, done, limit: int = 60) -> int:
     raise AssertionError("never happened")
 
 
+def read_when_still(app: App, d: Driver) -> int:
+    """Step until the watcher has the throw (still for its window: the read starts on the worker), then
+    until the read shows on the table. Returns the frames until the throw was still."""
+    k = steps_until(app, lambda: app.reader.watcher.state == "read")
+    assert app.reader.reading or app.screen.read is not None
+    d.wait_read()
+    return k
+
+
 def test_dice_are_read_the_moment_they_stop_and_a_hand_is_no_throw(table):
     src = TraySource(seed=1)
     reader = CameraReader(lambda: src)
@@ -75,8 +84,9 @@ def test_dice_are_read_the_moment_they_stop_and_a_hand_is_no_throw(table):
     src.hand = None
     req = screen.game.state.request()
     throw(src, req, ["6", "2"])
-    k = steps_until(app, lambda: screen.read is not None)
+    k = read_when_still(app, d)
     assert k <= 10  # still for the watcher's 6 frames, then read: nobody tapped Read
+    assert screen.read is not None
     assert screen.read.source is Source.CAMERA
     assert sorted(e.face for e in screen.entries.values()) == ["2", "6"]
     for _ in range(10):  # the dice lie there: read once, not again
@@ -95,7 +105,8 @@ def test_a_throw_that_settled_before_the_table_asked_is_not_taken(table):
     app, d = table(reader)
     steps_until(app, lambda: reader.watcher.state == "empty")
     throw(src, app.screen.game.state.request(), ["6", "2"])
-    steps_until(app, lambda: app.screen.read is not None)
+    read_when_still(app, d)
+    assert app.screen.read is not None
     d.tap("dice:confirm")  # the roll-off; the dice still lie on the tray
     for _ in range(10):
         app.step()
@@ -105,7 +116,8 @@ def test_a_throw_that_settled_before_the_table_asked_is_not_taken(table):
         app.step()
     req = app.screen.game.state.request()
     throw(src, req, ["1", "2", "3", "4", "5", "1"])
-    steps_until(app, lambda: app.screen.read is not None)
+    read_when_still(app, d)
+    assert app.screen.read is not None
     assert app.screen.read.source is Source.CAMERA and len(app.screen.read.dice) == len(req.dice)
 
 
@@ -120,6 +132,7 @@ def test_by_hand_means_by_hand_until_read_is_tapped(table):
         app.step()
     assert reader.watcher.state == "read" and app.screen.read is None and app.screen.manual
     d.tap("dice:read")
+    d.wait_read()
     assert app.screen.read.source is Source.CAMERA
     assert sorted(e.face for e in app.screen.entries.values()) == ["3", "5"]
 
@@ -221,7 +234,7 @@ def test_camera_lost_mid_game_then_back_nothing_is_lost(table):
     src.dice = []
     steps_until(app, lambda: reader.watcher.state == "empty")
     throw(src, req, ["1", "2", "3", "4", "5", "2"])
-    steps_until(app, lambda: screen.read is not None)
+    read_when_still(app, d)
     assert screen.read.source is Source.CAMERA and screen.complete()
     assert sorted(e.face for e in screen.entries.values()) == ["1", "2", "2", "3", "4", "5"]
     d.tap("dice:confirm")

@@ -102,3 +102,27 @@ def test_camera_resolution_change_recalibrates() -> None:
     small = SimulatedCamera(seed=16, size=(320, 240), die_px=18)
     states = [w.feed(small.render([])).state for _ in range(6)]
     assert states[0] == CALIBRATING and states[-1] == EMPTY
+
+
+def test_deferred_watcher_hands_out_the_settle_and_the_read_comes_later() -> None:
+    cam = SimulatedCamera(seed=11)
+    frames = list(cam.throw(["d6", "d6", "d6"], faces=["2", "5", "6"]))
+    now = calibrated(cam)
+    later = ThrowWatcher(defer=True)
+    for _ in range(5):
+        later.feed(cam.render([]))
+    pairs = [(now.feed(f.image), later.feed(f.image)) for f in frames]
+    assert [a.state for a, _ in pairs] == [b.state for _, b in pairs]  # the same tray states, frame by frame
+    assert not any(b.throw for _, b in pairs) and later.last_throw is None  # nothing read while watching
+    settles = [b.settle for _, b in pairs if b.settle is not None]
+    read_now = next(a.throw for a, _ in pairs if a.throw is not None)
+    assert len(settles) == 1
+    s = settles[0]
+    assert (s.frame, s.settled_frame) == (read_now.frame, read_now.settled_frame)
+    kept = s.background.copy()
+    for _ in range(10):  # the empty tray again: the watcher adapts its background, not the settle's copy
+        later.feed(cam.render([]) + np.uint8(3))
+    assert np.array_equal(s.background, kept) and not np.array_equal(later.tray.background, kept)
+    throw = s.read(later.reader)
+    assert throw.frame == s.frame and throw.image is s.image
+    assert sorted(d.face for d in throw.dice) == sorted(d.face for d in read_now.dice) == ["2", "5", "6"]

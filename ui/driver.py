@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pygame
 
 from companion.protocol import DrawCards, RollDice
@@ -36,6 +38,24 @@ class Driver:
         if not w.enabled:
             raise LookupError(f"widget {wid!r} is disabled")
         self.tap_at(w.rect.center)
+
+    def wait_read(self, timeout: float = 60.0) -> int:
+        """Step the app until no read is in flight and the finished one has been taken by the screen;
+        returns the frames stepped. Blocks on the reader's ``wait`` (if it has one) between frames, so
+        no frame is spent spinning; ``timeout`` only guards against a read that never ends."""
+        reader = self.app.reader
+        wait = getattr(reader, "wait", None)
+        deadline = time.monotonic() + timeout
+        steps = 0
+        while reader.reading:
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"a read still in flight after {timeout:.0f} s")
+            if wait is not None:
+                wait(min(0.5, max(0.0, deadline - time.monotonic())))
+            self.app.step()
+            steps += 1
+        self.app.step()  # one frame more: the result is on screen
+        return steps + 1
 
     def choose(self, move_text: str, limit: int = 200) -> None:
         """Play the move written ``move_text`` from a (possibly grouped, paged) list of moves."""
@@ -81,6 +101,7 @@ class Driver:
         req = self.app.screen.game.state.request()
         if isinstance(req, RollDice):
             self.tap("dice:read")
+            self.wait_read()
             self.tap("dice:confirm")
             return "roll"
         if isinstance(req, DrawCards):

@@ -62,11 +62,24 @@ class DiceReader(Protocol):
         """The latest camera frame for the live view (RGB, HxWx3 uint8), or None."""
 
     def read(self, dice: Sequence[DieSpec]) -> ReadResult:
-        """Read the dice now lying in the tray; ``dice`` are the ones the game asked for."""
+        """Read the dice now lying in the tray, waiting for the result; ``dice`` are the ones the game
+        asked for. The screen uses :meth:`start_read` instead."""
+
+    def start_read(self, dice: Sequence[DieSpec]) -> None:
+        """Begin reading the tray now (the Read button) without blocking; the result comes, once, from
+        :meth:`settled` (at once if the reader is quick: ``reading`` is then False)."""
+
+    @property
+    def reading(self) -> bool:
+        """A read is in flight (asked for, or of a throw that settled): its result is still to come."""
+
+    def forget(self) -> None:
+        """Drop any read in flight or waiting to be taken (the table moved on to another request)."""
 
     def settled(self) -> ReadResult | None:
-        """A throw that came to rest (and was read) since the last call, once per throw; None if none.
-        Called every frame while the table waits for dice, after :meth:`preview`."""
+        """A read finished since the last call, once each: a throw that came to rest, or the answer to
+        :meth:`start_read`; None if none. Called every frame while the table waits for dice, after
+        :meth:`preview`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,6 +149,7 @@ class SimulatedReader:
     live = True
     advice = ""
     simulated = True  # the app may also offer random cards
+    reading = False  # reads at once
 
     def __init__(
         self, seed: int | None = None, size: tuple[int, int] = (320, 240), unsure: float = 0.15
@@ -144,6 +158,7 @@ class SimulatedReader:
         self.size = size
         self.unsure = unsure
         self.last: ReadResult | None = None
+        self._pending: ReadResult | None = None
         w, h = size
         yy, xx = np.mgrid[0:h, 0:w]
         self._tray = np.zeros((h, w, 3), np.uint8)
@@ -157,8 +172,16 @@ class SimulatedReader:
         self._tick += 1
         return self._frame
 
-    def settled(self) -> None:
-        return None  # no throws to watch: the table reads when asked
+    def start_read(self, dice: Sequence[DieSpec]) -> None:
+        self._pending = self.read(dice)
+
+    def forget(self) -> None:
+        self._pending = None
+
+    def settled(self) -> ReadResult | None:
+        """Only the answer to :meth:`start_read`: no throws to watch, the table reads when asked."""
+        result, self._pending = self._pending, None
+        return result
 
     def read(self, dice: Sequence[DieSpec]) -> ReadResult:
         roll = random_roll(RollDice(None, tuple(dice), ""), self.rng)
@@ -213,6 +236,10 @@ class NoCamera:
     name = "no camera"
     live = False
     advice = ""
+    reading = False  # answers at once
+
+    def __init__(self) -> None:
+        self._pending: ReadResult | None = None
 
     def preview(self) -> None:
         return None
@@ -220,8 +247,15 @@ class NoCamera:
     def read(self, dice: Sequence[DieSpec]) -> ReadResult:
         return ReadResult((), None, Source.MANUAL, "no camera: tap each die to enter its face")
 
-    def settled(self) -> None:
-        return None
+    def start_read(self, dice: Sequence[DieSpec]) -> None:
+        self._pending = self.read(dice)
+
+    def forget(self) -> None:
+        self._pending = None
+
+    def settled(self) -> ReadResult | None:
+        result, self._pending = self._pending, None
+        return result
 
 
 class SimulatedSetup:

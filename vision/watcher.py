@@ -7,7 +7,9 @@ the first frames while the empty tray is learned (the tray must be empty at star
 :class:`~vision.tray.TrayModel` calibrated earlier is passed in).
 
 All the per-frame work happens on a 160-pixel-wide copy; the reader runs once per throw on the
-full frame against the learned tray.
+full frame against the learned tray. With ``defer=True`` the watcher does not read: it hands out a
+:class:`Settle` (the frame and the tray as they were) and the caller reads it when and where it likes
+(the app does it on a worker thread, so the touchscreen keeps drawing).
 """
 
 from __future__ import annotations
@@ -49,15 +51,35 @@ class Throw:
 
 
 @dataclass(slots=True)
+class Settle:
+    """A throw that came to rest, not read yet: the frame kept, its index, the first still frame, and
+    the empty tray to read it against (copies: the watcher goes on adapting its own)."""
+
+    frame: int
+    settled_frame: int
+    image: np.ndarray = field(repr=False)
+    background: np.ndarray | None = field(default=None, repr=False)
+
+    def read(self, reader: DiceReader) -> Throw:
+        """Read the dice (any thread: it touches nothing of the watcher's)."""
+        dice = reader.read(self.image, background=self.background)
+        return Throw(self.frame, self.settled_frame, dice, self.image)
+
+
+@dataclass(slots=True)
 class WatchEvent:
+    """The tray state after a frame; ``throw`` once per throw, or ``settle`` instead when deferred."""
+
     index: int
     state: str
     throw: Throw | None = None
     hand: bool = False
+    settle: Settle | None = None
 
 
 class ThrowWatcher:
-    """Feed frames in order; each call says the tray state and, once per throw, the reading."""
+    """Feed frames in order; each call says the tray state and, once per throw, the reading (or, with
+    ``defer``, the :class:`Settle` to read later: ``last_throw`` is then left to the caller)."""
 
     def __init__(
         self,
@@ -65,8 +87,11 @@ class ThrowWatcher:
         tray: TrayModel | None = None,
         still_frames: int = 6,
         hand_fraction: float = 0.035,
+        *,
+        defer: bool = False,
     ) -> None:
         self.reader = reader or DiceReader()
+        self.defer = defer
         self.tray = tray or TrayModel()
         self.still_frames = still_frames
         self.hand_fraction = hand_fraction
@@ -142,11 +167,15 @@ class ThrowWatcher:
                     return WatchEvent(self.index, REMOVED)
                 self.state = READ
                 return WatchEvent(self.index, READ)
-        dice = self.reader.read(frame, background=self.tray.background)
-        throw = Throw(self.index, self._first_still, dice, frame.copy())
-        self.last_throw = throw
         self._read_sig = fg
         self.state = READ
+        background = self.tray.background
+        if self.defer:  # read later, maybe on another thread: the tray keeps adapting meanwhile
+            background = None if background is None else background.copy()
+            return WatchEvent(self.index, READ, settle=Settle(self.index, self._first_still, frame.copy(),
+                                                               background))
+        throw = Settle(self.index, self._first_still, frame.copy(), background).read(self.reader)
+        self.last_throw = throw
         return WatchEvent(self.index, READ, throw)
 
     def _hand(self, fg: np.ndarray) -> bool:

@@ -87,6 +87,7 @@ class TableScreen(Screen):
         self._frame: np.ndarray | None = None  # the newest camera frame (RGB)
         self._was_live = app.reader.live
         self._hand_chosen = False  # "By hand" pressed: the camera does not read this throw by itself
+        self._asked = False  # Read tapped: the next read the reader offers answers it
         self.cards: list[int] = []  # indexes into a DrawCards request's candidates
         self.card_page = 0
         self._kinds: dict[str, str] = {}  # die kinds seen in requests, by slot (kept dice carry no kind)
@@ -103,8 +104,9 @@ class TableScreen(Screen):
         self.read = None
         self.manual = not self.app.reader.live
         self._hand_chosen = False
+        self._asked = False
         self.cards, self.card_page = [], 0
-        self._take_settled()  # a throw that settled before this request is not its answer
+        self.app.reader.forget()  # a throw read (or being read) before this request is not its answer
         req = self.game.state.request()
         if isinstance(req, RollDice):
             self.entries = {d.slot: Entry(None) for d in req.dice}
@@ -149,18 +151,23 @@ class TableScreen(Screen):
 
     # --- dice ---------------------------------------------------------------------------------
     def read_dice(self) -> None:
+        """Read tapped: the reader starts reading; the result shows on a later frame (at once if the
+        reader is quick), "Reading..." meanwhile."""
         req = self.game.state.request()
         if not isinstance(req, RollDice):
             return
+        reader = self.app.reader
         try:
-            result = self.app.reader.read(req.dice)
+            reader.start_read(req.dice)
         except Exception as exc:  # a lost camera must not end the game
             log.warning("reading failed: %s", exc)
             self.manual = True
             self.note = f"The camera could not read ({exc}): enter the dice by hand."
             return
         self._hand_chosen = False
-        self.apply_read(result, req)
+        self._asked = True
+        if not reader.reading:
+            self._offer(reader.settled(), req)
 
     def apply_read(self, result: ReadResult, req: RollDice) -> None:
         """Show a read (asked for, or a throw that just settled): each die placed on its slot."""
@@ -187,10 +194,6 @@ class TableScreen(Screen):
         self.manual = False
         self.app.beep("ok" if not missing and not unsure else "attention")
 
-    def _take_settled(self) -> ReadResult | None:
-        settled = getattr(self.app.reader, "settled", None)
-        return settled() if settled is not None else None
-
     def _watch(self, req: object) -> None:
         """Once per frame: the newest camera frame, the camera coming and going, a throw that settled."""
         reader = self.app.reader
@@ -208,12 +211,25 @@ class TableScreen(Screen):
                 self.note = "The camera is back: throw the dice."
                 if isinstance(req, RollDice) and not self._typed():
                     self.manual = False
-        result = self._take_settled()
-        if result is None or not isinstance(req, RollDice) or self.app.overlay is not None:
+        self._offer(reader.settled(), req)
+
+    def _offer(self, result: ReadResult | None, req: object) -> None:
+        """A finished read, offered once: the answer to Read, or a throw that settled by itself."""
+        if result is None or not isinstance(req, RollDice):
             return
-        if self._typed() or self._hand_chosen:
+        if self._asked:
+            self._asked = False
+            self.apply_read(result, req)
+            return
+        if self.app.overlay is not None or self._typed() or self._hand_chosen:
             return  # a person's entries (or choice to enter by hand) are not overridden by the camera
         self.apply_read(result, req)
+
+    def reading(self) -> bool:
+        """A read is under way whose result this throw will take ("Reading..." on the table)."""
+        if not self.app.reader.reading:
+            return False
+        return self._asked or not (self._typed() or self._hand_chosen)
 
     def _typed(self) -> bool:
         """Some face of this throw was given by a person (by hand, or a correction)."""
@@ -227,6 +243,7 @@ class TableScreen(Screen):
         self.read = None
         self.manual = True
         self._hand_chosen = True
+        self._asked = False  # a read still under way is not wanted now
         self.note = "Tap each die to enter its face."
 
     def pick(self, spec: DieSpec) -> None:
@@ -237,6 +254,7 @@ class TableScreen(Screen):
             # any face a person gives on top of a camera read is a correction of that read
             by_person = self.read is not None and not self.manual
             self.entries[spec.slot] = Entry(face, 1.0, by_person or e.corrected, e.centre)
+            self._asked = False  # a read still under way does not overwrite what a person entered
 
         name = slot_name(spec.slot, self.game.state.players)
         self.app.show(
@@ -547,7 +565,7 @@ class TableScreen(Screen):
         third = (inner.width - 2 * m.pad) // 3
         ui.button(
             pygame.Rect(inner.x, buttons_y, third, m.button_h),
-            "Read dice" if not self.read else "Read again",
+            "Reading..." if self.reading() else "Read dice" if not self.read else "Read again",
             self.read_dice,
             id="dice:read",
             enabled=live,
@@ -588,8 +606,12 @@ class TableScreen(Screen):
             ui.surface.blit(shade, dst)
             ui.paragraph("Camera lost: enter the dice by hand", dst.inflate(-8, -8), m.small, theme.WARN)
             return
+        reading = self.reading()
+        if reading:  # the read runs beside the drawing: say so over the picture
+            ui.text("Reading...", (dst.x + 6, dst.y + 4), m.small, theme.ACCENT)
         if self.read is None:
-            ui.text("live", (dst.x + 6, dst.y + 4), m.small, theme.GOOD)
+            if not reading:
+                ui.text("live", (dst.x + 6, dst.y + 4), m.small, theme.GOOD)
             return
         labels = scale >= 0.3  # a small photo carries the outlines only: the tiles say the faces
         for e in self.entries.values():
