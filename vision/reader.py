@@ -50,6 +50,7 @@ SHADOW_CHROMA = 0.08  # numbered faces of enrolled pipped dice need the classifi
 # `crooked` unless its core shape is this square or it touches another die (see merge_detections)
 DET_SUPPORT = 0.1
 DET_SQUARE = 0.9
+TOP_OF_BOX = 0.8  # a die's top face side is about this part of its detected box's side
 
 
 @dataclass(slots=True)
@@ -402,8 +403,9 @@ def merge_detections(
     """Classical candidates checked, cut or completed by the detector's dice (boxes in ``shape`` pixels).
 
     * a blob with no detection (score >= DET_SUPPORT) on it or near its centre is dropped;
-    * a blob holding two or more strong detections (score >= detect.THRESHOLD) much smaller than
-      itself is cut between them (each pixel goes to the nearest detection);
+    * a blob holding two or more strong detections (score >= detect.THRESHOLD), far enough apart and
+      together about its size, is cut between them (each pixel goes to the nearest detection); a
+      part is `crooked` unless its core shape is square (>= DET_SQUARE), as for a wall's blob;
     * a strong detection on no blob becomes a die of its own, its mask the foreground in its box
       (or, when that is not die-like, a square in the box, then always `crooked`).
 
@@ -423,6 +425,7 @@ def merge_detections(
         owner.append(int(labels[y, x]) - 1 if 0 <= x < w and 0 <= y < h else -1)
     strong = [i for i, d in enumerate(dets) if d.score >= detect.THRESHOLD]
     out: list[Candidate] = []
+    added: list[Candidate] = []
     used: set[int] = set()
     for i, c in enumerate(found):
         near = [
@@ -433,15 +436,21 @@ def merge_detections(
         if not near:
             continue  # the detector sees no die here: clutter, a pattern, a shadow
         inside = [k for k in strong if owner[k] == i]
-        if len(inside) >= 2 and all(dets[k].side < 0.9 * math.sqrt(2) * c.side for k in inside):
+        # a die's top face is about 0.8 of its box (the box holds side faces, or the turned square)
+        tops = sum((TOP_OF_BOX * dets[k].side) ** 2 for k in inside)
+        apart = min(
+            (math.dist(dets[a].center, dets[b].center) for a in inside for b in inside if a < b), default=0.0
+        )
+        if len(inside) >= 2 and c.side**2 >= 0.8 * tops and apart >= 0.6 * c.side:
             parts = _cut_between(c, [dets[k] for k in inside])
             if len(parts) >= 2:
+                for part in parts:  # as dice cut out of a wall's blob: flat only if clearly square
+                    part.crooked = core_shape(part)[0] < DET_SQUARE
                 out += parts
                 used.update(inside)
                 continue
         out.append(c)
         used.update(near)
-    added: list[Candidate] = []
     for k in strong:
         d = dets[k]
         if k in used or owner[k] >= 0:
