@@ -7,8 +7,8 @@ tools/train_face_net.py (see its docstring)::
     .venv-train/bin/pip install /opt/wheels/torch-2.13.0+cpu-cp311-cp311-manylinux_2_28_x86_64.whl \\
         onnx numpy opencv-python-headless
 
-Reproduce the shipped model (single thread, under nice, on the 2-core dev box; see the timing the
-script prints at the end)::
+Reproduce the shipped model (single thread, under nice: about 33 minutes of training after 4 of data
+preparation on the shared 2-core dev box)::
 
     nice .venv-train/bin/python tools/train_dice_detector.py --out vision/models/dice_det.onnx
 

@@ -410,7 +410,8 @@ def merge_detections(
       (or, when that is not die-like, a square in the box, then always `crooked`).
 
     A die that comes from the detector alone is `crooked` unless its core shape is square
-    (>= DET_SQUARE) or it touches another die: a false detection is never read as a certain face.
+    (>= DET_SQUARE) or it touches another die: a false detection is not taken for a flat die on the
+    detector's word alone (and both readers must still agree for `ok`).
     """
     h, w = shape
     labels = np.zeros(shape, np.int32)
