@@ -62,8 +62,38 @@ def speed() -> None:
         f"the frame that is read (watcher + full read): median {statistics.median(read_times):.1f} ms, "
         f"max {max(read_times):.1f} ms"
     )
+    detector_speed(cam, kinds)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak memory (max RSS of this process): {peak:.0f} MB")
+
+
+def detector_speed(cam: object, kinds: list[str]) -> None:
+    """The single-photo path (``dice-companion read``, no tray model): the detector alone, and
+    locating with and without it. The watcher above has a tray model and never runs the detector."""
+    from vision import detect
+    from vision.reader import DiceReader
+
+    net = detect.load()
+    if net is None:
+        print("dice detector NOT loaded: single-photo path is classical only")
+        return
+    images = [cam.render(cam.random_scene(kinds)) for _ in range(20)]  # type: ignore[attr-defined]
+    detect.detect(net, images[0])  # first call sets the network up
+    times = []
+    for _ in range(3):
+        for img in images:
+            t = time.perf_counter()
+            detect.detect(net, img)
+            times.append((time.perf_counter() - t) * 1000)
+    med = statistics.median(times)
+    print(f"dice detector alone (single-photo path): median {med:.1f} ms per 640x480 image")
+    for name, reader in (("classical", DiceReader(detector=False)), ("with detector", DiceReader())):
+        times = []
+        for img in images:
+            t = time.perf_counter()
+            reader.locate(img, None)
+            times.append((time.perf_counter() - t) * 1000)
+        print(f"locating one photo without a tray model, {name}: median {statistics.median(times):.1f} ms")
 
 
 def accuracy() -> None:

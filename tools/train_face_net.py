@@ -72,7 +72,7 @@ def _patch(grey: np.ndarray, center: tuple[float, float], side: float, angle: fl
 
 def samples_from(items: list[Item], source: str, boxes_for_missed: bool) -> list[Sample]:
     """Crops of every located die matched to a label, negatives, and (optionally) missed labelled dice."""
-    reader = DiceReader(classifier=False)
+    reader = DiceReader(classifier=False, detector=False)
     out: list[Sample] = []
     for item in items:
         img = decode_image_file(str(item.path))
@@ -118,7 +118,7 @@ def sim_samples(scenes: int) -> list[Sample]:
     from vision.simcam import SimulatedCamera
 
     rng = np.random.default_rng(SEED)
-    reader = DiceReader(classifier=False)
+    reader = DiceReader(classifier=False, detector=False)
     out: list[Sample] = []
     kinds = ["d6", "d6", "d6", "rollers-purple", "rollers-black"]
     for n in range(scenes):

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from vision import facenet
+from vision import detect, facenet
 from vision.locate import (
     _candidate,
     core_shape,
@@ -50,6 +51,13 @@ SHADOW_CHROMA = 0.08  # numbered faces of enrolled pipped dice need the classifi
 SHADOW_DARK = 0.15
 SHADOW_HUE = 0.1
 SHADOW_BODY = 0.06
+# the detector (vision/detect.py, single photos only): a classical blob with no detector peak of at
+# least DET_SUPPORT near it is dropped; a peak of at least detect.THRESHOLD that no blob explains is a
+# die of its own; a blob holding two or more such peaks is cut between them. A detector-only die is
+# `crooked` unless its core shape is this square or it touches another die (see merge_detections)
+DET_SUPPORT = 0.1
+DET_SQUARE = 0.9
+TOP_OF_BOX = 0.8  # a die's top face side is about this part of its detected box's side
 
 
 @dataclass(slots=True)
@@ -196,15 +204,25 @@ class DiceReader:
         *,
         top_down: bool = True,
         classifier: bool | str | Path = True,
+        detector: bool | str | Path = True,
     ) -> None:
         """``classifier``: True for the shipped face classifier, a path for another ONNX file, False for
-        the pip count alone. A missing or unreadable model file falls back to the pip count (logged)."""
+        the pip count alone. A missing or unreadable model file falls back to the pip count (logged).
+        ``detector``: likewise for the dice detector (vision/detect.py), used on the single-photo path
+        only; False, a missing or an unreadable file: dice are located classically alone."""
         self.enrolled = enrolled
         self.top_down = top_down
         self._estimated_bg = False
         self.net = None
         if classifier is not False:
             self.net = facenet.load(None if classifier is True else classifier)
+        self._detector_spec = detector
+
+    @property
+    def detector(self) -> object | None:
+        """The dice detector's network, loaded on first use (None: disabled, missing or unusable)."""
+        spec = self._detector_spec
+        return None if spec is False else detect.load(None if spec is True else spec)
 
     def read(self, image: np.ndarray, background: np.ndarray | None = None) -> list[DieReading]:
         if image is None or image.ndim not in (2, 3) or image.size == 0:
@@ -226,24 +244,33 @@ class DiceReader:
         """Candidate dice in ``work`` (an image at working size, see :func:`working_copy`)."""
         self._estimated_bg = background is None
         if background is None:
-            # first pass finds some dice and their size; the second uses a window fitted to them
-            cands = locate(work, foreground(work, estimate_background(work)))
-            sides = [c.side for c in cands if c.squareness > 0.75 and c.solidity > 0.85]
-            side = float(np.median(sides)) if sides else None
-            background = estimate_background(work, side)
-            texture = texture_mask(work)
-            fg = foreground(work, background)
-            found = locate(work, fg | _new_blobs(texture, fg))
-            if side is None:
-                return found
-            # a die against a wall or a desk edge merges with it; against row and column medians it
-            # does not: such dice replace the larger blob they were part of (see locate.line_backgrounds)
-            fg = foreground(work, [background, *line_backgrounds(work, side)])
-            extra = locate(work, fg | _new_blobs(texture, fg))
-            return _merge_wall_dice(found, extra, side, work.shape[:2])
+            return self._locate_photo(work)
         fg = foreground(work, background)
         fg = fg | _new_blobs(texture_mask(work), fg)
         return locate(work, fg)
+
+    def _locate_photo(self, work: np.ndarray) -> list[Candidate]:
+        """A single photo (no tray model): classical blobs, merged with the detector's dice if loaded."""
+        # first pass finds some dice and their size; the second uses a window fitted to them
+        cands = locate(work, foreground(work, estimate_background(work)))
+        sides = [c.side for c in cands if c.squareness > 0.75 and c.solidity > 0.85]
+        side = float(np.median(sides)) if sides else None
+        background = estimate_background(work, side)
+        texture = texture_mask(work)
+        fg = foreground(work, background)
+        fg = fg | _new_blobs(texture, fg)
+        found = locate(work, fg)
+        if side is not None:
+            # a die against a wall or a desk edge merges with it; against row and column medians it
+            # does not: such dice replace the larger blob they were part of (see locate.line_backgrounds)
+            fg = foreground(work, [background, *line_backgrounds(work, side)])
+            fg = fg | _new_blobs(texture, fg)
+            found = _merge_wall_dice(found, locate(work, fg), side, work.shape[:2])
+        net = self.detector
+        if net is None:
+            return found
+        dets = detect.detect(net, work, DET_SUPPORT)
+        return merge_detections(found, dets, fg, work.shape[:2])
 
     def read_single(self, image: np.ndarray) -> list[DieReading]:
         """Read a crop that holds one die (no location step beyond separating it from the border)."""
@@ -414,6 +441,161 @@ def _merge_wall_dice(
         c.crooked = core_shape(c)[0] < WALL_SQUARE
         add.append(c)
     return [c for i, c in enumerate(found) if i not in drop] + add
+
+
+def merge_detections(
+    found: list[Candidate], dets: list[detect.Detection], fg: np.ndarray, shape: tuple[int, int]
+) -> list[Candidate]:
+    """Classical candidates checked, cut or completed by the detector's dice (boxes in ``shape`` pixels).
+
+    * a blob with no detection (score >= DET_SUPPORT) on it or near its centre is dropped;
+    * a blob holding two or more strong detections (score >= detect.THRESHOLD), far enough apart and
+      together about its size, is cut between them (each pixel goes to the nearest detection); a
+      part is `crooked` unless its core shape is square (>= DET_SQUARE), as for a wall's blob;
+    * a strong detection on no blob becomes a die of its own, its mask the foreground in its box
+      (or, when that is not die-like, a square in the box, then always `crooked`).
+
+    A die that comes from the detector alone is `crooked` unless its core shape is square
+    (>= DET_SQUARE) or it touches another die: a false detection is not taken for a flat die on the
+    detector's word alone (and both readers must still agree for `ok`).
+    """
+    h, w = shape
+    labels = np.zeros(shape, np.int32)
+    for i, c in enumerate(found):
+        mh, mw = c.mask.shape
+        x0, y0 = c.origin
+        region = labels[y0 : y0 + mh, x0 : x0 + mw]
+        region[(c.mask > 0) & (region == 0)] = i + 1
+    owner: list[int] = []
+    for d in dets:
+        x, y = round(d.center[0]), round(d.center[1])
+        owner.append(int(labels[y, x]) - 1 if 0 <= x < w and 0 <= y < h else -1)
+    strong = [i for i, d in enumerate(dets) if d.score >= detect.THRESHOLD]
+    out: list[Candidate] = []
+    added: list[Candidate] = []
+    used: set[int] = set()
+    for i, c in enumerate(found):
+        near = [
+            k
+            for k, d in enumerate(dets)
+            if owner[k] == i or math.dist(d.center, c.center) < 0.5 * max(c.side, d.side)
+        ]
+        if not near:
+            continue  # the detector sees no die here: clutter, a pattern, a shadow
+        inside = [k for k in strong if owner[k] == i]
+        # a die's top face is about 0.8 of its box (the box holds side faces, or the turned square)
+        tops = sum((TOP_OF_BOX * dets[k].side) ** 2 for k in inside)
+        apart = min(
+            (math.dist(dets[a].center, dets[b].center) for a in inside for b in inside if a < b), default=0.0
+        )
+        if len(inside) >= 2 and c.side**2 >= 0.8 * tops and apart >= 0.6 * c.side:
+            parts = _cut_between(c, [dets[k] for k in inside])
+            if len(parts) >= 2:
+                for part in parts:  # as dice cut out of a wall's blob: flat only if clearly square
+                    part.crooked = core_shape(part)[0] < DET_SQUARE
+                out += parts
+                used.update(inside)
+                continue
+        out.append(c)
+        used.update(near)
+    for k in strong:
+        d = dets[k]
+        if k in used or owner[k] >= 0:
+            continue
+        if any(math.dist(d.center, c.center) < 0.5 * max(c.side, 0.7 * d.side) for c in out + added):
+            continue
+        cand = _detected_candidate(d, fg)
+        if cand is not None:
+            added.append(cand)
+    for cand in added:
+        if not cand.crooked:  # a shape was found: flat only if clearly square or beside another die
+            touching = any(_touch(cand, o) for o in out + added if o is not cand)
+            cand.crooked = not (touching or core_shape(cand)[0] >= DET_SQUARE)
+    return out + added
+
+
+def _touch(a: Candidate, b: Candidate, gap: int = 3) -> bool:
+    """True when the masks of ``a`` and ``b`` come within ``gap`` pixels of each other."""
+    ax, ay = a.origin
+    bx, by = b.origin
+    ah, aw = a.mask.shape
+    bh, bw = b.mask.shape
+    xa, ya = max(ax, bx) - gap, max(ay, by) - gap
+    xb, yb = min(ax + aw, bx + bw) + gap, min(ay + ah, by + bh) + gap
+    if xb <= xa or yb <= ya:
+        return False
+    x0, y0 = min(ax, bx), min(ay, by)
+    W, H = max(ax + aw, bx + bw) - x0, max(ay + ah, by + bh) - y0
+    ma = np.zeros((H, W), np.uint8)
+    mb = np.zeros((H, W), np.uint8)
+    ma[ay - y0 : ay - y0 + ah, ax - x0 : ax - x0 + aw] = a.mask
+    mb[by - y0 : by - y0 + bh, bx - x0 : bx - x0 + bw] = b.mask
+    ma = cv2.dilate(ma, np.ones((2 * gap + 1, 2 * gap + 1), np.uint8))
+    return bool(((ma > 0) & (mb > 0)).any())
+
+
+def _cut_between(c: Candidate, dets: list[detect.Detection]) -> list[Candidate]:
+    """``c``'s blob cut into one part per detection (each pixel to the nearest detection centre)."""
+    mh, mw = c.mask.shape
+    x0, y0 = c.origin
+    yy, xx = np.mgrid[0:mh, 0:mw].astype(np.float32)
+    dist = np.stack([np.hypot(xx + x0 - d.center[0], yy + y0 - d.center[1]) for d in dets])
+    nearest = dist.argmin(axis=0)
+    parts = []
+    for k in range(len(dets)):
+        part = ((nearest == k) & (c.mask > 0)).astype(np.uint8) * 255
+        part = cv2.morphologyEx(part, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        cs, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        if not cs:
+            continue
+        cand = _candidate(part, x0, y0, max(cs, key=cv2.contourArea))
+        if cand is not None and cand.side >= 8:
+            parts.append(cand)
+    return parts
+
+
+def _detected_candidate(d: detect.Detection, fg: np.ndarray) -> Candidate | None:
+    """A candidate for a detection that no blob explains: the foreground in its box if die-like,
+    else a square of the box's size (marked `crooked`: its shape says nothing)."""
+    h, w = fg.shape
+    cx, cy = d.center
+    hw, hh = 0.55 * d.width, 0.55 * d.height
+    xa, ya = max(0, int(cx - hw)), max(0, int(cy - hh))
+    xb, yb = min(w, math.ceil(cx + hw)), min(h, math.ceil(cy + hh))
+    if xb - xa < 8 or yb - ya < 8:
+        return None
+    sub = fg[ya:yb, xa:xb]
+    n, lab, _, cent = cv2.connectedComponentsWithStats(sub, connectivity=8)
+    box_area = d.width * d.height
+    if n > 1:
+        lx, ly = cx - xa, cy - ya
+        best = min(range(1, n), key=lambda i: math.hypot(cent[i][0] - lx, cent[i][1] - ly))
+        comp = (lab == best).astype(np.uint8) * 255
+        cs, _ = cv2.findContours(comp, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        if cs:
+            hull = cv2.convexHull(max(cs, key=cv2.contourArea))
+            mask = cv2.drawContours(np.zeros_like(comp), [hull], -1, 255, -1)
+            cand = _candidate(mask, xa, ya, hull)
+            if (
+                cand is not None
+                and 0.3 * box_area <= cv2.contourArea(hull) <= 1.05 * box_area
+                and cand.squareness >= 0.5
+                and math.dist(cand.center, d.center) < 0.3 * d.side
+            ):
+                return cand
+    s = 0.8 * min(d.width, d.height)
+    if s < 8:
+        return None
+    xa, ya = max(0, round(cx - s / 2)), max(0, round(cy - s / 2))
+    xb, yb = min(w, round(cx + s / 2)), min(h, round(cy + s / 2))
+    if xb - xa < 8 or yb - ya < 8:
+        return None
+    mask = np.full((yb - ya, xb - xa), 255, np.uint8)
+    cs, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    cand = _candidate(mask, xa, ya, cs[0])
+    if cand is not None:
+        cand.crooked = True
+    return cand
 
 
 def _new_blobs(extra: np.ndarray, fg: np.ndarray) -> np.ndarray:

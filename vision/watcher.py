@@ -172,8 +172,9 @@ class ThrowWatcher:
         background = self.tray.background
         if self.defer:  # read later, maybe on another thread: the tray keeps adapting meanwhile
             background = None if background is None else background.copy()
-            return WatchEvent(self.index, READ, settle=Settle(self.index, self._first_still, frame.copy(),
-                                                               background))
+            return WatchEvent(
+                self.index, READ, settle=Settle(self.index, self._first_still, frame.copy(), background)
+            )
         throw = Settle(self.index, self._first_still, frame.copy(), background).read(self.reader)
         self.last_throw = throw
         return WatchEvent(self.index, READ, throw)
