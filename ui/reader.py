@@ -142,14 +142,34 @@ def assign(read: Sequence[ReadDie], wanted: Sequence[DieSpec]) -> dict[str, Read
 # --- stand-ins -------------------------------------------------------------------------------
 
 
-class SimulatedReader:
+class AnswersAtOnce:
+    """For readers that read at once: :meth:`start_read` reads, :meth:`settled` hands the answer over
+    once; no throws are watched, the table reads when asked."""
+
+    reading = False
+    _pending: ReadResult | None = None
+
+    def read(self, dice: Sequence[DieSpec]) -> ReadResult:
+        raise NotImplementedError
+
+    def start_read(self, dice: Sequence[DieSpec]) -> None:
+        self._pending = self.read(dice)
+
+    def forget(self) -> None:
+        self._pending = None
+
+    def settled(self) -> ReadResult | None:
+        result, self._pending = self._pending, None
+        return result
+
+
+class SimulatedReader(AnswersAtOnce):
     """Fair random dice, with a synthetic tray image; some reads come back unsure, like a camera's."""
 
     name = "simulated camera"
     live = True
     advice = ""
     simulated = True  # the app may also offer random cards
-    reading = False  # reads at once
 
     def __init__(
         self, seed: int | None = None, size: tuple[int, int] = (320, 240), unsure: float = 0.15
@@ -158,7 +178,6 @@ class SimulatedReader:
         self.size = size
         self.unsure = unsure
         self.last: ReadResult | None = None
-        self._pending: ReadResult | None = None
         w, h = size
         yy, xx = np.mgrid[0:h, 0:w]
         self._tray = np.zeros((h, w, 3), np.uint8)
@@ -171,17 +190,6 @@ class SimulatedReader:
     def preview(self) -> np.ndarray:
         self._tick += 1
         return self._frame
-
-    def start_read(self, dice: Sequence[DieSpec]) -> None:
-        self._pending = self.read(dice)
-
-    def forget(self) -> None:
-        self._pending = None
-
-    def settled(self) -> ReadResult | None:
-        """Only the answer to :meth:`start_read`: no throws to watch, the table reads when asked."""
-        result, self._pending = self._pending, None
-        return result
 
     def read(self, dice: Sequence[DieSpec]) -> ReadResult:
         roll = random_roll(RollDice(None, tuple(dice), ""), self.rng)
@@ -230,16 +238,12 @@ class SimulatedReader:
         return np.ascontiguousarray(pygame.surfarray.pixels3d(surf).swapaxes(0, 1)).copy()
 
 
-class NoCamera:
+class NoCamera(AnswersAtOnce):
     """No camera: the table enters dice by hand."""
 
     name = "no camera"
     live = False
     advice = ""
-    reading = False  # answers at once
-
-    def __init__(self) -> None:
-        self._pending: ReadResult | None = None
 
     def preview(self) -> None:
         return None
@@ -247,15 +251,6 @@ class NoCamera:
     def read(self, dice: Sequence[DieSpec]) -> ReadResult:
         return ReadResult((), None, Source.MANUAL, "no camera: tap each die to enter its face")
 
-    def start_read(self, dice: Sequence[DieSpec]) -> None:
-        self._pending = self.read(dice)
-
-    def forget(self) -> None:
-        self._pending = None
-
-    def settled(self) -> ReadResult | None:
-        result, self._pending = self._pending, None
-        return result
 
 
 class SimulatedSetup:

@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import logging
 import math
-import threading
 from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
 import numpy as np
+
+from vision.onnxnet import NetCache
 
 log = logging.getLogger(__name__)
 
@@ -34,8 +35,16 @@ THRESHOLD = 0.4  # a heatmap peak at least this high is a die (chosen on the eve
 DEFAULT_MODEL = Path(__file__).with_name("models") / "dice_det.onnx"
 MAX_PIXELS = 40_000_000
 
-_cache: dict[str, object] = {}
-_lock = threading.Lock()  # one cv2.dnn.Net is shared: one forward pass at a time
+_OUT = (1, OUTPUTS, INPUT // STRIDE, INPUT // STRIDE)
+_nets = NetCache(
+    DEFAULT_MODEL,
+    (1, 3, INPUT, INPUT),
+    lambda shape: None if shape == _OUT else f"expected output {'x'.join(map(str, _OUT))}, got {shape}",
+    "dice detector",
+    "locating dice classically",
+    log,
+)
+_lock = _nets.lock  # one cv2.dnn.Net is shared: one forward pass at a time
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,28 +121,7 @@ def decode(out: np.ndarray, scale: float, threshold: float = THRESHOLD) -> list[
 
 def load(path: str | Path | None = None) -> object | None:
     """The network at ``path`` (default: the shipped model), loaded once; None if missing or unusable."""
-    key = str(path or DEFAULT_MODEL)
-    with _lock:
-        if key not in _cache:
-            _cache[key] = _load(key)
-        return _cache[key]
-
-
-def _load(key: str) -> object | None:
-    try:
-        if not Path(key).is_file():
-            raise FileNotFoundError(key)
-        net = cv2.dnn.readNetFromONNX(key)
-        net.setInput(np.zeros((1, 3, INPUT, INPUT), np.float32))
-        out = net.forward()
-        if out.shape != (1, OUTPUTS, INPUT // STRIDE, INPUT // STRIDE):
-            raise ValueError(
-                f"expected output 1x{OUTPUTS}x{INPUT // STRIDE}x{INPUT // STRIDE}, got {out.shape}"
-            )
-        return net
-    except (cv2.error, OSError, ValueError, RuntimeError) as exc:
-        log.warning("dice detector %s not usable (%s): locating dice classically", key, exc)
-        return None
+    return _nets.load(path)
 
 
 def detect(net: object, image: np.ndarray, threshold: float = THRESHOLD) -> list[Detection]:

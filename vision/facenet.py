@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import logging
 import math
-import threading
 from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
 import numpy as np
+
+from vision.onnxnet import NetCache
 
 log = logging.getLogger(__name__)
 
@@ -32,8 +33,15 @@ CONTEXT = 1.3  # the crop spans this many die sides (the whole die and a thin ma
 CLASSES = 7  # 0: not a die face, 1..6: faces
 DEFAULT_MODEL = Path(__file__).with_name("models") / "face_net.onnx"
 
-_cache: dict[str, object] = {}  # path -> cv2.dnn.Net, or None when the file could not be loaded
-_lock = threading.Lock()  # one cv2.dnn.Net is shared by every reader: one forward pass at a time
+_nets = NetCache(
+    DEFAULT_MODEL,
+    (1, 1, SIZE, SIZE),
+    lambda shape: None if shape[-1] == CLASSES else f"expected {CLASSES} outputs, got shape {shape}",
+    "face classifier",
+    "reading by pip count alone",
+    log,
+)
+_lock = _nets.lock  # one cv2.dnn.Net is shared by every reader: one forward pass at a time
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,28 +87,7 @@ def normalise(crop: np.ndarray) -> np.ndarray:
 
 def load(path: str | Path | None = None) -> object | None:
     """The network at ``path`` (default: the shipped model), loaded once; None if missing or unreadable."""
-    key = str(path or DEFAULT_MODEL)
-    with _lock:
-        if key not in _cache:
-            _cache[key] = _load(key)
-        return _cache[key]
-
-
-def _load(key: str) -> object | None:
-    net: object | None = None
-    try:
-        if not Path(key).is_file():
-            raise FileNotFoundError(key)
-        n = cv2.dnn.readNetFromONNX(key)
-        # one probe checks the file is a net of the expected shape
-        n.setInput(np.zeros((1, 1, SIZE, SIZE), np.float32))
-        out = n.forward()
-        if out.shape[-1] != CLASSES:
-            raise ValueError(f"expected {CLASSES} outputs, got shape {out.shape}")
-        net = n
-    except (cv2.error, OSError, ValueError, RuntimeError) as exc:
-        log.warning("face classifier %s not usable (%s): reading by pip count alone", key, exc)
-    return net
+    return _nets.load(path)
 
 
 def classify(net: object, crops: list[np.ndarray]) -> list[FaceGuess]:

@@ -201,6 +201,18 @@ def locate(image: np.ndarray, fg: np.ndarray, min_side: float = 8.0) -> list[Can
     return _drop_fragments(out, (h, w))
 
 
+def label_map(cands: list[Candidate], shape: tuple[int, int]) -> np.ndarray:
+    """An image of ``shape`` holding ``i + 1`` where candidate ``i`` lies (the first one keeps a pixel
+    two masks share), 0 elsewhere."""
+    labels = np.zeros(shape, np.int32)
+    for i, c in enumerate(cands):
+        mh, mw = c.mask.shape
+        x0, y0 = c.origin
+        region = labels[y0 : y0 + mh, x0 : x0 + mw]
+        region[(c.mask > 0) & (region == 0)] = i + 1
+    return labels
+
+
 def _drop_fragments(cands: list[Candidate], shape: tuple[int, int]) -> list[Candidate]:
     """Drop small blobs stuck to a larger die (a side face, a glint or shadow cut off from the top face).
 
@@ -209,13 +221,8 @@ def _drop_fragments(cands: list[Candidate], shape: tuple[int, int]) -> list[Cand
     """
     if len(cands) < 2:
         return cands
-    labels = np.zeros(shape, np.int32)
+    labels = label_map(cands, shape)
     k = np.ones((5, 5), np.uint8)
-    for i, c in enumerate(cands):
-        mh, mw = c.mask.shape
-        x0, y0 = c.origin
-        region = labels[y0 : y0 + mh, x0 : x0 + mw]
-        region[(c.mask > 0) & (region == 0)] = i + 1
     out = []
     for i, c in enumerate(cands):
         mh, mw = c.mask.shape

@@ -15,6 +15,7 @@ from vision.locate import (
     core_shape,
     estimate_background,
     foreground,
+    label_map,
     line_backgrounds,
     locate,
     texture_mask,
@@ -420,12 +421,7 @@ def _merge_wall_dice(
 ) -> list[Candidate]:
     """``found`` plus the clearly die-like blobs of ``extra`` (of the dice's size, square, solid) that
     ``found`` lacks; a blob of ``found`` that holds such a die and is larger than it is replaced."""
-    labels = np.zeros(shape, np.int32)
-    for i, c in enumerate(found):
-        mh, mw = c.mask.shape
-        x0, y0 = c.origin
-        region = labels[y0 : y0 + mh, x0 : x0 + mw]
-        region[(c.mask > 0) & (region == 0)] = i + 1
+    labels = label_map(found, shape)
     drop: set[int] = set()
     add = []
     for c in extra:
@@ -460,12 +456,7 @@ def merge_detections(
     detector's word alone (and both readers must still agree for `ok`).
     """
     h, w = shape
-    labels = np.zeros(shape, np.int32)
-    for i, c in enumerate(found):
-        mh, mw = c.mask.shape
-        x0, y0 = c.origin
-        region = labels[y0 : y0 + mh, x0 : x0 + mw]
-        region[(c.mask > 0) & (region == 0)] = i + 1
+    labels = label_map(found, shape)
     owner: list[int] = []
     for d in dets:
         x, y = round(d.center[0]), round(d.center[1])

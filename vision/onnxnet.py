@@ -1,0 +1,58 @@
+"""Small ONNX models run through OpenCV's ``dnn`` module: each file loaded once, checked by one probe.
+
+A missing, unreadable or wrongly shaped file is logged and answered with None, so the reader falls
+back to its classical path instead of failing.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+
+class NetCache:
+    """Networks of one kind, loaded once per path. ``lock`` serialises forward passes: one
+    ``cv2.dnn.Net`` is shared by every reader and thread."""
+
+    def __init__(
+        self,
+        default: Path,
+        probe: tuple[int, ...],
+        problem: Callable[[tuple[int, ...]], str | None],
+        what: str,
+        fallback: str,
+        log: logging.Logger,
+    ) -> None:
+        """``probe``: an input shape; ``problem``: what is wrong with the probe's output shape, or None;
+        ``what`` and ``fallback`` name the model and what happens without it in the warning."""
+        self.default, self.probe, self.problem = default, probe, problem
+        self.what, self.fallback, self.log = what, fallback, log
+        self.lock = threading.Lock()
+        self._nets: dict[str, object | None] = {}
+
+    def load(self, path: str | Path | None = None) -> object | None:
+        """The network at ``path`` (default: the shipped model); None if missing or unusable."""
+        key = str(path or self.default)
+        with self.lock:
+            if key not in self._nets:
+                self._nets[key] = self._load(key)
+            return self._nets[key]
+
+    def _load(self, key: str) -> object | None:
+        try:
+            if not Path(key).is_file():
+                raise FileNotFoundError(key)
+            net = cv2.dnn.readNetFromONNX(key)
+            net.setInput(np.zeros(self.probe, np.float32))
+            problem = self.problem(tuple(net.forward().shape))
+            if problem:
+                raise ValueError(problem)
+            return net
+        except (cv2.error, OSError, ValueError, RuntimeError) as exc:
+            self.log.warning("%s %s not usable (%s): %s", self.what, key, exc, self.fallback)
+            return None
