@@ -252,7 +252,6 @@ class NoCamera(AnswersAtOnce):
         return ReadResult((), None, Source.MANUAL, "no camera: tap each die to enter its face")
 
 
-
 class SimulatedSetup:
     """Calibration and enrolment that only report progress (for running without a camera)."""
 

@@ -116,6 +116,12 @@ def _candidate(mask: np.ndarray, x0: int, y0: int, contour: np.ndarray) -> Candi
     return Candidate((cx + x0, cy + y0), side, (*box, x0, y0), ang, mask, (x0, y0), sq, solidity)
 
 
+def disk(radius: float) -> np.ndarray:
+    """An elliptic structuring element of ``radius`` pixels (at least 1)."""
+    k = max(1, round(radius))
+    return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * k + 1, 2 * k + 1))
+
+
 def core_shape(cand: Candidate) -> tuple[float, float]:
     """Squareness and solidity of the blob without its thin appendages.
 
@@ -126,7 +132,7 @@ def core_shape(cand: Candidate) -> tuple[float, float]:
     """
     k = max(1, round(CORE_OPEN * cand.side))
     m = cv2.copyMakeBorder(cand.mask, k + 1, k + 1, k + 1, k + 1, cv2.BORDER_CONSTANT, value=0)
-    m = cv2.morphologyEx(m, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * k + 1,) * 2))
+    m = cv2.morphologyEx(m, cv2.MORPH_OPEN, disk(k))
     cs, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     if not cs:
         return cand.squareness, cand.solidity

@@ -13,6 +13,7 @@ from vision import detect, facenet
 from vision.locate import (
     _candidate,
     core_shape,
+    disk,
     estimate_background,
     foreground,
     label_map,
@@ -108,9 +109,9 @@ def is_crooked(cand: Candidate) -> bool:
     return squareness < CROOKED_SQUARE or solidity < CROOKED_SOLID
 
 
-def _disk(r: float) -> np.ndarray:
-    k = max(1, round(r))
-    return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * k + 1, 2 * k + 1))
+def _surface_ring(mask: np.ndarray, side: float) -> np.ndarray:
+    """The surface round a die's ``mask``: a band from 0.15 to 0.45 die sides beyond it (bool)."""
+    return (cv2.dilate(mask, disk(0.45 * side)) > 0) & (cv2.dilate(mask, disk(0.15 * side)) == 0)
 
 
 def flat_without_shadow(image: np.ndarray, cand: Candidate) -> bool:
@@ -126,8 +127,8 @@ def flat_without_shadow(image: np.ndarray, cand: Candidate) -> bool:
     crop = crop_candidate(image, cand, pad=0.6)  # room for the ring of surface round the die
     sub, mask, (xa, ya) = crop.image, crop.mask, crop.origin
 
-    ring = (cv2.dilate(mask, _disk(0.45 * cand.side)) > 0) & (cv2.dilate(mask, _disk(0.15 * cand.side)) == 0)
-    core = cv2.erode(mask, _disk(0.2 * cand.side)) > 0
+    ring = _surface_ring(mask, cand.side)
+    core = cv2.erode(mask, disk(0.2 * cand.side)) > 0
     if ring.sum() < 10 or core.sum() < 10:
         return False
     f = cv2.blur(sub, (3, 3)).astype(np.float32) + 1.0
@@ -143,7 +144,7 @@ def flat_without_shadow(image: np.ndarray, cand: Candidate) -> bool:
     to_body = np.abs(chroma - body_c).sum(axis=2)
     shadow = (mask > 0) & (k >= SHADOW_DARK) & (k < 0.95) & (to_surf < SHADOW_HUE) & (to_surf < 0.5 * to_body)
     clean = np.where(shadow, 0, mask).astype(np.uint8)
-    clean = cv2.morphologyEx(clean, cv2.MORPH_OPEN, _disk(1))
+    clean = cv2.morphologyEx(clean, cv2.MORPH_OPEN, disk(1))
     cs, _ = cv2.findContours(clean, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     if not cs:
         return False
@@ -180,8 +181,8 @@ def shadow_only(image: np.ndarray, cand: Candidate) -> bool:
     if min(fw, fh) < SHADOW_FACE_SQUARE * max(fw, fh) or area < 0.5 * cand.side**2:
         return False
 
-    rest = (mask > 0) & (cv2.dilate(face, _disk(0.08 * cand.side)) == 0)
-    ring = (cv2.dilate(mask, _disk(0.45 * cand.side)) > 0) & (cv2.dilate(mask, _disk(0.15 * cand.side)) == 0)
+    rest = (mask > 0) & (cv2.dilate(face, disk(0.08 * cand.side)) == 0)
+    ring = _surface_ring(mask, cand.side)
     light = lab[:, :, 0].astype(np.float32)
     body_l = float(np.median(light[face > 0]))
     body = (face > 0) & (np.abs(light - body_l) < 25)  # the body without its pips
@@ -574,7 +575,7 @@ def _detected_candidate(d: detect.Detection, fg: np.ndarray) -> Candidate | None
                 and math.dist(cand.center, d.center) < 0.3 * d.side
             ):
                 return cand
-    s = 0.8 * min(d.width, d.height)
+    s = TOP_OF_BOX * min(d.width, d.height)
     if s < 8:
         return None
     xa, ya = max(0, round(cx - s / 2)), max(0, round(cy - s / 2))

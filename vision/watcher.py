@@ -169,15 +169,13 @@ class ThrowWatcher:
                 return WatchEvent(self.index, READ)
         self._read_sig = fg
         self.state = READ
-        background = self.tray.background
+        settle = Settle(self.index, self._first_still, frame.copy(), self.tray.background)
         if self.defer:  # read later, maybe on another thread: the tray keeps adapting meanwhile
-            background = None if background is None else background.copy()
-            return WatchEvent(
-                self.index, READ, settle=Settle(self.index, self._first_still, frame.copy(), background)
-            )
-        throw = Settle(self.index, self._first_still, frame.copy(), background).read(self.reader)
-        self.last_throw = throw
-        return WatchEvent(self.index, READ, throw)
+            if settle.background is not None:
+                settle.background = settle.background.copy()
+            return WatchEvent(self.index, READ, settle=settle)
+        self.last_throw = settle.read(self.reader)
+        return WatchEvent(self.index, READ, self.last_throw)
 
     def _hand(self, fg: np.ndarray) -> bool:
         """A blob far bigger than any die, or a big one entering from the frame edge."""
