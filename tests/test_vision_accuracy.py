@@ -17,7 +17,7 @@ from pathlib import Path
 import cv2
 import pytest
 
-from vision.evaluate import Item, Score, crops, epanemu, evaluate, matteop65, throwbench
+from vision.evaluate import Item, Score, crops, epanemu, evaluate, matteop65, score_item, throwbench
 from vision.reader import DiceReader, decode_image_file
 from vision.types import OK
 
@@ -25,8 +25,8 @@ ODD: Callable[[int, Item], bool] = lambda i, it: i % 2 == 1  # noqa: E731
 
 # (folder under ../shared, loader, selection, floor on right/labelled, most silent errors allowed)
 SETS: dict[str, tuple[str, Callable[[Path], Iterator[Item]], Callable[[int, Item], bool], float, int]] = {
-    # measured 87.4% right, 0 silent (476 dice; pip count alone: 81.7%), 2026-11-23
-    "matteop65 Train odd": ("dice-photos/matteop65-webcam-d6/Train", matteop65, ODD, 0.85, 0),
+    # measured 89.3% right, 0 silent (476 dice; pip count alone: 81.7%), 2026-11-24
+    "matteop65 Train odd": ("dice-photos/matteop65-webcam-d6/Train", matteop65, ODD, 0.87, 0),
     # measured 27.1% right, 0 silent (59 crops; translucent casino dice, glare: mostly flagged)
     "chase val": ("dice-photos/chase-d6-crops/val", crops, lambda i, it: True, 0.24, 0),
     # measured 38.2% right, 0 silent (55 crops; pip count alone: 25.5%, 2 silent)
@@ -69,9 +69,35 @@ def test_enrolled_set_on_rendered_throws(shared: Path) -> None:
     es = EnrolledSet.learn("throwbench", tb / "enroll")
     score = evaluate("throwbench --set", throwbench(tb, with_set=True), DiceReader(es))
     detail = "\n".join(score.errors[:40])
-    # measured 36.0% right (303 dice), 0 silent, 2026-11-23 (29.7% before the locator and detector work)
+    # measured 38.3% right (303 dice), 0 silent, 2026-11-24 (36.0% before three readers could agree
+    # on a numbered face, 29.7% before the locator and detector work)
     assert score.silent == 0, f"{score.silent} silent errors\n{detail}"
-    assert score.accuracy >= 0.33, f"{score.row()}\n{detail}"
+    assert score.accuracy >= 0.36, f"{score.row()}\n{detail}"
+
+
+def test_three_readers_agreeing_on_an_enrolled_numbered_face(shared: Path) -> None:
+    """Alike dice (the std and Rollers dice share faces 1-5) make the appearance's margin narrow; such a
+    reading becomes ``ok`` only when the pip count and the classifier read the same number surely.
+    Every reading passed on that way must be the labelled die and face (5 on the 60 throws, 2026-11-24)."""
+    from vision.enroll import EnrolledSet
+
+    tb = shared / "throwbench-dev"
+    if not (tb / "enroll").is_dir() or not (tb / "throws" / "labels.jsonl").exists():
+        pytest.skip(f"{tb} (enroll/ and throws/) is absent from this copy of ../shared")
+    reader = DiceReader(EnrolledSet.learn("throwbench", tb / "enroll"))
+    agreed = Score("three readers")
+    for item in throwbench(tb, with_set=True):
+        readings = reader.read(decode_image_file(str(item.path)))
+        by_three = [
+            r
+            for r in readings
+            if r.status == OK
+            and any(n.startswith("match ") for n in r.notes)
+            and any(n.startswith("pip ") for n in r.notes)
+        ]
+        score_item(item, by_three, agreed)
+    assert agreed.wrong == 0 and agreed.extra == 0, agreed.errors
+    assert agreed.right >= 3, agreed.row()
 
 
 def test_leaning_dice_in_rendered_throws_are_not_read_ok(shared: Path, reader: DiceReader) -> None:

@@ -60,6 +60,9 @@ SHADOW_BODY = 0.06
 DET_SUPPORT = 0.1
 DET_SQUARE = 0.9
 TOP_OF_BOX = 0.8  # a die's top face side is about this part of its detected box's side
+DET_SIZE = 0.3  # detections this sure give the die size the background window is fitted to
+DET_SIZED = 3  # when there are this many of them (or their size is larger than the blobs' size)
+FRAGMENT = 0.4  # a blob smaller than this part of a detected die's top face, inside it, is a piece of it
 
 
 @dataclass(slots=True)
@@ -256,7 +259,15 @@ class DiceReader:
         # first pass finds some dice and their size; the second uses a window fitted to them
         cands = locate(work, foreground(work, estimate_background(work)))
         sides = [c.side for c in cands if c.squareness > 0.75 and c.solidity > 0.85]
-        side = float(np.median(sides)) if sides else None
+        net = self.detector
+        dets = detect.detect(net, work, DET_SUPPORT) if net is not None else []
+        sized = [TOP_OF_BOX * d.side for d in dets if d.score >= DET_SIZE]
+        # the pips of a pale die or the glints of a dark one are square blobs too, and a window fitted
+        # to them takes dice for background: the detector's dice, if larger, give the size instead
+        estimates = [float(np.median(v)) for v in (sides, sized) if v]
+        side = max(estimates) if estimates else None
+        if len(sized) >= DET_SIZED:
+            side = float(np.median(sized))
         background = estimate_background(work, side)
         texture = texture_mask(work)
         fg = foreground(work, background)
@@ -268,11 +279,9 @@ class DiceReader:
             fg = foreground(work, [background, *line_backgrounds(work, side)])
             fg = fg | _new_blobs(texture, fg)
             found = _merge_wall_dice(found, locate(work, fg), side, work.shape[:2])
-        net = self.detector
         if net is None:
             return found
-        dets = detect.detect(net, work, DET_SUPPORT)
-        return merge_detections(found, dets, fg, work.shape[:2])
+        return merge_detections(found, dets, fg, work)
 
     def read_single(self, image: np.ndarray) -> list[DieReading]:
         """Read a crop that holds one die (no location step beyond separating it from the border)."""
@@ -318,6 +327,20 @@ class DiceReader:
                     r.notes.append(f"net {g.value} {g.prob:.4f}")
                     if g.value != r.value or g.prob < (NET_OK_ONE if r.value == 1 else NET_OK):
                         r.status, r.confidence = UNCERTAIN, min(r.confidence, OK_CONFIDENCE - 0.01)
+                elif (
+                    r.status == UNCERTAIN
+                    and self.net is not None
+                    and r.value in PIPPED
+                    and self._pip_faces(r.die).get(r.face) == r.value == pr.value
+                ):
+                    # the appearance's best face is a numbered one, but by a narrow margin over another
+                    # face of these alike-looking dice: if the pip count and the classifier both read
+                    # that same number surely (as for a plain d6), three readers agree
+                    g = self.guess(image, cand)
+                    r.notes.append(f"pip {pr.value} {pr.confidence:.4f} net {g.value} {g.prob:.4f}")
+                    value, conf, status = combine(pr.value, pr.confidence, g)
+                    if status == OK and value == r.value:
+                        r.status, r.confidence = OK, conf
                 if crooked:
                     r.status = CROOKED
                 return r
@@ -441,9 +464,10 @@ def _merge_wall_dice(
 
 
 def merge_detections(
-    found: list[Candidate], dets: list[detect.Detection], fg: np.ndarray, shape: tuple[int, int]
+    found: list[Candidate], dets: list[detect.Detection], fg: np.ndarray, work: np.ndarray
 ) -> list[Candidate]:
-    """Classical candidates checked, cut or completed by the detector's dice (boxes in ``shape`` pixels).
+    """Classical candidates checked, cut or completed by the detector's dice (boxes in pixels of
+    ``work``, the image ``found`` and ``fg`` come from).
 
     * a blob with no detection (score >= DET_SUPPORT) on it or near its centre is dropped;
     * a blob holding two or more strong detections (score >= detect.THRESHOLD), far enough apart and
@@ -456,6 +480,7 @@ def merge_detections(
     (>= DET_SQUARE) or it touches another die: a false detection is not taken for a flat die on the
     detector's word alone (and both readers must still agree for `ok`).
     """
+    shape = work.shape[:2]
     h, w = shape
     labels = label_map(found, shape)
     owner: list[int] = []
@@ -466,6 +491,7 @@ def merge_detections(
     out: list[Candidate] = []
     added: list[Candidate] = []
     used: set[int] = set()
+    fragments: set[int] = set()
     for i, c in enumerate(found):
         near = [
             k
@@ -474,6 +500,9 @@ def merge_detections(
         ]
         if not near:
             continue  # the detector sees no die here: clutter, a pattern, a shadow
+        if any(_fragment_of(c, dets[k]) for k in near if k in strong):
+            fragments.add(i)  # a pip or a glint of a die whose body did not stand out: see below
+            continue
         inside = [k for k in strong if owner[k] == i]
         # a die's top face is about 0.8 of its box (the box holds side faces, or the turned square)
         tops = sum((TOP_OF_BOX * dets[k].side) ** 2 for k in inside)
@@ -492,11 +521,11 @@ def merge_detections(
         used.update(near)
     for k in strong:
         d = dets[k]
-        if k in used or owner[k] >= 0:
+        if k in used or (owner[k] >= 0 and owner[k] not in fragments):
             continue
         if any(math.dist(d.center, c.center) < 0.5 * max(c.side, 0.7 * d.side) for c in out + added):
             continue
-        cand = _detected_candidate(d, fg)
+        cand = _detected_candidate(d, fg, work)
         if cand is not None:
             added.append(cand)
     for cand in added:
@@ -504,6 +533,13 @@ def merge_detections(
             touching = any(_touch(cand, o) for o in out + added if o is not cand)
             cand.crooked = not (touching or core_shape(cand)[0] >= DET_SQUARE)
     return out + added
+
+
+def _fragment_of(c: Candidate, d: detect.Detection) -> bool:
+    """True when blob ``c`` is far smaller than die ``d`` and lies within its top face: a pip, a
+    glint or a logo of a die whose body the background model missed (white on a pale desk)."""
+    top = TOP_OF_BOX * d.side
+    return c.side < FRAGMENT * top and math.dist(c.center, d.center) < 0.5 * top
 
 
 def _touch(a: Candidate, b: Candidate, gap: int = 3) -> bool:
@@ -546,9 +582,11 @@ def _cut_between(c: Candidate, dets: list[detect.Detection]) -> list[Candidate]:
     return parts
 
 
-def _detected_candidate(d: detect.Detection, fg: np.ndarray) -> Candidate | None:
+def _detected_candidate(d: detect.Detection, fg: np.ndarray, image: np.ndarray) -> Candidate | None:
     """A candidate for a detection that no blob explains: the foreground in its box if die-like,
-    else a square of the box's size (marked `crooked`: its shape says nothing)."""
+    else the die-like part of the box that Otsu's threshold on lightness separates (a pale die on a
+    pale desk the background model missed), else a square of the box's size (marked `crooked`: its
+    shape says nothing)."""
     h, w = fg.shape
     cx, cy = d.center
     hw, hh = 0.55 * d.width, 0.55 * d.height
@@ -556,25 +594,15 @@ def _detected_candidate(d: detect.Detection, fg: np.ndarray) -> Candidate | None
     xb, yb = min(w, math.ceil(cx + hw)), min(h, math.ceil(cy + hh))
     if xb - xa < 8 or yb - ya < 8:
         return None
-    sub = fg[ya:yb, xa:xb]
-    n, lab, _, cent = cv2.connectedComponentsWithStats(sub, connectivity=8)
-    box_area = d.width * d.height
-    if n > 1:
-        lx, ly = cx - xa, cy - ya
-        best = min(range(1, n), key=lambda i: math.hypot(cent[i][0] - lx, cent[i][1] - ly))
-        comp = (lab == best).astype(np.uint8) * 255
-        cs, _ = cv2.findContours(comp, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        if cs:
-            hull = cv2.convexHull(max(cs, key=cv2.contourArea))
-            mask = cv2.drawContours(np.zeros_like(comp), [hull], -1, 255, -1)
-            cand = _candidate(mask, xa, ya, hull)
-            if (
-                cand is not None
-                and 0.3 * box_area <= cv2.contourArea(hull) <= 1.05 * box_area
-                and cand.squareness >= 0.5
-                and math.dist(cand.center, d.center) < 0.3 * d.side
-            ):
-                return cand
+    cand = _die_in_box(fg[ya:yb, xa:xb], d, xa, ya)
+    if cand is not None:
+        return cand
+    grey = cv2.GaussianBlur(cv2.cvtColor(image[ya:yb, xa:xb], cv2.COLOR_BGR2GRAY), (5, 5), 0)
+    _, bright = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    for part in (bright, 255 - bright):
+        cand = _die_in_box(part, d, xa, ya)
+        if cand is not None:
+            return cand
     s = TOP_OF_BOX * min(d.width, d.height)
     if s < 8:
         return None
@@ -588,6 +616,32 @@ def _detected_candidate(d: detect.Detection, fg: np.ndarray) -> Candidate | None
     if cand is not None:
         cand.crooked = True
     return cand
+
+
+def _die_in_box(sub: np.ndarray, d: detect.Detection, xa: int, ya: int) -> Candidate | None:
+    """The component of binary ``sub`` (the box of ``d``, origin ``xa, ya``) nearest the box's centre,
+    filled to its hull, if it is die-like: 0.3-1.05 of the box's area, fairly square, centred."""
+    n, lab, _, cent = cv2.connectedComponentsWithStats(sub, connectivity=8)
+    if n <= 1:
+        return None
+    lx, ly = d.center[0] - xa, d.center[1] - ya
+    best = min(range(1, n), key=lambda i: math.hypot(cent[i][0] - lx, cent[i][1] - ly))
+    comp = (lab == best).astype(np.uint8) * 255
+    cs, _ = cv2.findContours(comp, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not cs:
+        return None
+    hull = cv2.convexHull(max(cs, key=cv2.contourArea))
+    mask = cv2.drawContours(np.zeros_like(comp), [hull], -1, 255, -1)
+    cand = _candidate(mask, xa, ya, hull)
+    box_area = d.width * d.height
+    if (
+        cand is not None
+        and 0.3 * box_area <= cv2.contourArea(hull) <= 1.05 * box_area
+        and cand.squareness >= 0.5
+        and math.dist(cand.center, d.center) < 0.3 * d.side
+    ):
+        return cand
+    return None
 
 
 def _new_blobs(extra: np.ndarray, fg: np.ndarray) -> np.ndarray:
