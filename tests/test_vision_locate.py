@@ -1,4 +1,4 @@
-"""Locating dice in one photo without a tray model: a die against a tray wall."""
+"""Locating dice: a die against a tray wall (one photo, no tray model); dice that all touch (on a tray)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,9 @@ import math
 import cv2
 import numpy as np
 
-from vision.reader import DiceReader, is_crooked
+from vision.locate import _halve
+from vision.reader import DiceReader, DieSize, is_crooked
+from vision.simcam import SimDie, SimulatedCamera
 
 SIDE = 34
 
@@ -49,3 +51,69 @@ def test_die_against_a_wall_is_found_and_not_merged_with_it() -> None:
     for x, y in ((200, 200), (320, 260), (450, 150), (260, 340)):
         assert len(_near(cands, x, y)) == 1
         assert not is_crooked(_near(cands, x, y)[0])
+
+
+# ---- dice that all touch one another, on a tray (the die size learnt from earlier throws) ----
+
+
+def _touching_pair(cam: SimulatedCamera, angle: float, kinds: tuple[str, str]) -> list[SimDie]:
+    """Two dice edge to edge (1 px apart), both turned by ``angle``, faces 3 and 5."""
+    t = math.radians(angle)
+    step = cam.die_px + 1
+    x, y = 300.0, 240.0
+    return [
+        SimDie(kinds[0], "3", x, y, angle),
+        SimDie(kinds[1], "5", x + step * math.cos(t), y + step * math.sin(t), angle),
+    ]
+
+
+def test_two_dice_edge_to_edge_are_read_once_the_tray_knows_the_die_size() -> None:
+    cam = SimulatedCamera(seed=3)
+    empty = cam.render([])
+    reader = DiceReader()
+    pair = cam.render(_touching_pair(cam, 0.0, ("d6", "d6")))
+    # the only blob is taken for one die, too long to be flat: at most one reading, flagged
+    first = reader.read(pair, empty)
+    assert len(first) <= 1 and all(r.status != "ok" for r in first)
+    reader.read(cam.render(cam.random_scene(["d6"] * 5)), empty)  # a throw of separate dice teaches the size
+    assert reader.tray_dice.side(empty.shape) is not None
+    both = 0
+    pairs = [
+        (k, float(a))
+        for k in (("d6", "d6"), ("rollers-black", "d6"), ("d6", "rollers-purple"))
+        for a in range(0, 90, 10)
+    ]
+    for kinds, angle in pairs:
+        dice = _touching_pair(cam, angle, kinds)
+        readings = reader.read(cam.render(dice), empty)
+        assert len(readings) <= 2
+        for r in readings:  # a die read ok is the die under it, with its face
+            under = min(dice, key=lambda d: math.hypot(d.x - r.center[0], d.y - r.center[1]))
+            assert r.status != "ok" or r.face == under.face, (kinds, angle, r)
+        both += sorted((r.face, r.status) for r in readings) == [("3", "ok"), ("5", "ok")]
+    # measured 2026-11-24: 21 of the 27 pairs read whole and ok (the rest flagged or, once, missed);
+    # before the tray learnt the die size, none
+    assert both >= 18, f"{both} of {len(pairs)} touching pairs read"
+
+
+def test_a_leaning_die_is_not_cut_in_two() -> None:
+    """Seen from above, a die leaning on another shows at most 1.41 times its side: not a pair."""
+    comp = np.zeros((80, 120), np.uint8)
+    cv2.rectangle(comp, (10, 20), (10 + 50, 20 + 36), 255, -1)  # top face and side face, 50 x 36
+    assert len(_halve(comp, 36.0 * 36.0)) == 1
+    pair = np.zeros((80, 120), np.uint8)
+    cv2.rectangle(pair, (10, 20), (10 + 72, 20 + 36), 255, -1)
+    halves = _halve(pair, 36.0 * 36.0)
+    assert len(halves) == 2
+    assert abs(cv2.countNonZero(halves[0]) - cv2.countNonZero(halves[1])) < 0.05 * cv2.countNonZero(pair)
+
+
+def test_die_size_is_learnt_per_frame_size() -> None:
+    size = DieSize()
+    size.learn((480, 640, 3), [36.0, 37.0])
+    assert size.side((480, 640, 3)) is None  # too few dice yet to trust
+    size.learn((480, 640, 3), [38.0])
+    assert size.side((480, 640, 3)) == 37.0
+    assert size.side((720, 1280, 3)) is None  # another camera mode: learnt afresh
+    size.learn((720, 1280, 3), [60.0])
+    assert size.side((480, 640, 3)) is None

@@ -15,6 +15,11 @@ from vision.types import Candidate
 
 # width of the opening that strips appendages before a blob's shape is judged, in die sides (radius)
 CORE_OPEN = 0.15
+# two dice edge to edge (_halve, when the die size is known): the blob's area in single-die areas,
+# its short / long side, its area / hull area
+PAIR_AREA = (1.6, 2.4)
+PAIR_RATIO = (0.4, 0.62)
+PAIR_SOLID = 0.75
 WORK_WIDTH = 640  # images are located at this width at most (coordinates scaled back)
 
 
@@ -165,8 +170,35 @@ def _split(comp: np.ndarray, single_area: float) -> list[np.ndarray]:
     return parts or [comp]
 
 
-def locate(image: np.ndarray, fg: np.ndarray, min_side: float = 8.0) -> list[Candidate]:
-    """Die-sized, die-shaped blobs of ``fg``; touching dice separated; obvious non-dice dropped."""
+def _halve(comp: np.ndarray, single_area: float) -> list[np.ndarray]:
+    """Two dice edge to edge: a solid blob of about two dice's area, twice as long as it is wide, cut
+    across its middle. (The distance-transform split finds one ridge there, not two peaks.) A leaning
+    die seen from above is at most 1.41 times as long as wide, so it is never cut."""
+    cs, _ = cv2.findContours(comp, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not cs:
+        return [comp]
+    c = max(cs, key=cv2.contourArea)
+    area = cv2.contourArea(c)
+    (cx, cy), (w, h), ang = cv2.minAreaRect(c)
+    hull_area = cv2.contourArea(cv2.convexHull(c))
+    if not (PAIR_AREA[0] * single_area <= area <= PAIR_AREA[1] * single_area):
+        return [comp]
+    if not (PAIR_RATIO[0] <= min(w, h) / max(w, h) <= PAIR_RATIO[1]) or area < PAIR_SOLID * hull_area:
+        return [comp]
+    t = math.radians(ang if w >= h else ang + 90)  # the long axis
+    yy, xx = np.mgrid[0 : comp.shape[0], 0 : comp.shape[1]]
+    along = (xx - cx) * math.cos(t) + (yy - cy) * math.sin(t)
+    return [((half & (comp > 0)).astype(np.uint8) * 255) for half in (along < 0, along >= 0)]
+
+
+def locate(
+    image: np.ndarray, fg: np.ndarray, min_side: float = 8.0, die_side: float | None = None
+) -> list[Candidate]:
+    """Die-sized, die-shaped blobs of ``fg``; touching dice separated; obvious non-dice dropped.
+
+    ``die_side``: the side of one die's top face in pixels, when known (the reader learns it on a
+    tray); else the median blob is taken for one die, which fails when all the dice touch.
+    """
     h, w = fg.shape
     n, labels, stats, _ = cv2.connectedComponentsWithStats(fg, connectivity=8)
     max_side = 0.45 * min(h, w)
@@ -179,6 +211,8 @@ def locate(image: np.ndarray, fg: np.ndarray, min_side: float = 8.0) -> list[Can
         comps.append(i)
     areas = sorted(stats[i, cv2.CC_STAT_AREA] for i in comps)
     typical = float(np.median(areas)) if areas else 0.0
+    if die_side:
+        typical = die_side * die_side
     out: list[Candidate] = []
     for i in comps:
         x0, y0 = stats[i, cv2.CC_STAT_LEFT], stats[i, cv2.CC_STAT_TOP]
@@ -193,6 +227,8 @@ def locate(image: np.ndarray, fg: np.ndarray, min_side: float = 8.0) -> list[Can
         parts = [comp]
         if typical and area > 1.7 * typical:
             parts = _split(comp, typical)
+            if len(parts) == 1 and die_side:
+                parts = _halve(comp, typical)
         for part in parts:
             cs, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
             if not cs:

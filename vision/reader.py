@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections import deque
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -59,6 +60,7 @@ SHADOW_BODY = 0.06
 # `crooked` unless its core shape is this square or it touches another die (see merge_detections)
 DET_SUPPORT = 0.1
 DET_SQUARE = 0.9
+DIE_SIZE_MIN = 3  # dice read ok on a tray before their size is trusted for splitting touching dice
 TOP_OF_BOX = 0.8  # a die's top face side is about this part of its detected box's side
 DET_SIZE = 0.3  # detections this sure give the die size the background window is fitted to
 DET_SIZED = 3  # when there are this many of them (or their size is larger than the blobs' size)
@@ -200,6 +202,27 @@ def shadow_only(image: np.ndarray, cand: Candidate) -> bool:
     return body_floor > SHADOW_CHROMA and rest_floor < 0.5 * rest_body and darker
 
 
+class DieSize:
+    """The size of the dice on a tray, learnt from the dice read ``ok`` there (median of the last
+    ``keep``): with it, dice that all touch one another are still split (locate.locate's ``die_side``).
+    Frames of another size start afresh."""
+
+    def __init__(self, keep: int = 30) -> None:
+        self._sides: deque[float] = deque(maxlen=keep)
+        self._shape: tuple[int, ...] | None = None
+
+    def learn(self, shape: tuple[int, ...], sides: list[float]) -> None:
+        if shape != self._shape:
+            self._sides.clear()
+            self._shape = shape
+        self._sides.extend(sides)
+
+    def side(self, shape: tuple[int, ...]) -> float | None:
+        if shape != self._shape or len(self._sides) < DIE_SIZE_MIN:
+            return None
+        return float(np.median(self._sides))
+
+
 class DiceReader:
     """Reads images; ``enrolled`` (an :class:`vision.enroll.EnrolledSet`) adds non-pip dice."""
 
@@ -222,6 +245,7 @@ class DiceReader:
         if classifier is not False:
             self.net = facenet.load(None if classifier is True else classifier)
         self._detector_spec = detector
+        self.tray_dice = DieSize()
 
     @property
     def detector(self) -> object | None:
@@ -238,8 +262,11 @@ class DiceReader:
             image = cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
         work, background, scale = working_copy(image, background)
         cands = self.locate(work, background)
-        out = [self.read_candidate(work, c) for c in cands]
-        out = [r for r in out if r is not None]
+        read = [self.read_candidate(work, c) for c in cands]
+        if background is not None:
+            sure = [c.side for c, r in zip(cands, read, strict=True) if r is not None and r.status == OK]
+            self.tray_dice.learn(work.shape, sure)
+        out = [r for r in read if r is not None]
         if scale != 1.0:
             for r in out:
                 r.center = (r.center[0] / scale, r.center[1] / scale)
@@ -252,7 +279,7 @@ class DiceReader:
             return self._locate_photo(work)
         fg = foreground(work, background)
         fg = fg | _new_blobs(texture_mask(work), fg)
-        return locate(work, fg)
+        return locate(work, fg, die_side=self.tray_dice.side(work.shape))
 
     def _locate_photo(self, work: np.ndarray) -> list[Candidate]:
         """A single photo (no tray model): classical blobs, merged with the detector's dice if loaded."""
