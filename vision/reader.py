@@ -290,7 +290,8 @@ class DiceReader:
         dets = detect.detect(net, work, DET_SUPPORT) if net is not None else []
         sized = [TOP_OF_BOX * d.side for d in dets if d.score >= DET_SIZE]
         # the pips of a pale die or the glints of a dark one are square blobs too, and a window fitted
-        # to them takes dice for background: the detector's dice, if larger, give the size instead
+        # to them takes dice for background: the detector's dice give the size when it found several
+        # (DET_SIZED), else the larger of the two estimates serves
         estimates = [float(np.median(v)) for v in (sides, sized) if v]
         side = max(estimates) if estimates else None
         if len(sized) >= DET_SIZED:
