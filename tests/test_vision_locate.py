@@ -7,7 +7,7 @@ import math
 import cv2
 import numpy as np
 
-from vision.locate import _halve
+from vision.locate import _cut_row
 from vision.reader import DiceReader, DieSize, is_crooked
 from vision.simcam import SimDie, SimulatedCamera
 
@@ -91,7 +91,7 @@ def test_two_dice_edge_to_edge_are_read_once_the_tray_knows_the_die_size() -> No
             under = min(dice, key=lambda d: math.hypot(d.x - r.center[0], d.y - r.center[1]))
             assert r.status != "ok" or r.face == under.face, (kinds, angle, r)
         both += sorted((r.face, r.status) for r in readings) == [("3", "ok"), ("5", "ok")]
-    # measured 2026-11-24: 21 of the 27 pairs read whole and ok (the rest flagged or, once, missed);
+    # measured 2026-11-24: 23 of the 27 pairs read whole and ok (the rest flagged);
     # before the tray learnt the die size, none
     assert both >= 18, f"{both} of {len(pairs)} touching pairs read"
 
@@ -100,10 +100,10 @@ def test_a_leaning_die_is_not_cut_in_two() -> None:
     """Seen from above, a die leaning on another shows at most 1.41 times its side: not a pair."""
     comp = np.zeros((80, 120), np.uint8)
     cv2.rectangle(comp, (10, 20), (10 + 50, 20 + 36), 255, -1)  # top face and side face, 50 x 36
-    assert len(_halve(comp, 36.0 * 36.0)) == 1
+    assert len(_cut_row(comp, 36.0 * 36.0)) == 1
     pair = np.zeros((80, 120), np.uint8)
     cv2.rectangle(pair, (10, 20), (10 + 72, 20 + 36), 255, -1)
-    halves = _halve(pair, 36.0 * 36.0)
+    halves = _cut_row(pair, 36.0 * 36.0)
     assert len(halves) == 2
     assert abs(cv2.countNonZero(halves[0]) - cv2.countNonZero(halves[1])) < 0.05 * cv2.countNonZero(pair)
 
@@ -117,3 +117,27 @@ def test_die_size_is_learnt_per_frame_size() -> None:
     assert size.side((720, 1280, 3)) is None  # another camera mode: learnt afresh
     size.learn((720, 1280, 3), [60.0])
     assert size.side((480, 640, 3)) is None
+
+
+def test_three_dice_in_a_row_are_cut_into_three() -> None:
+    """Three dice edge to edge make a 3:1 blob: sliced into three once the die size is known.
+    Measured 2026-11-24: 18 of the 27 dice (nine angles) read ok, the rest flagged, none wrong."""
+    cam = SimulatedCamera(seed=5)
+    empty = cam.render([])
+    reader = DiceReader()
+    reader.read(cam.render(cam.random_scene(["d6"] * 5)), empty)
+    ok = 0
+    for angle in range(0, 90, 10):
+        t = math.radians(angle)
+        step = cam.die_px + 1
+        dice = [
+            SimDie("d6", face, 300 + k * step * math.cos(t), 240 + k * step * math.sin(t), float(angle))
+            for k, face in enumerate(("2", "4", "6"))
+        ]
+        readings = reader.read(cam.render(dice), empty)
+        assert len(readings) <= 3
+        for r in readings:
+            under = min(dice, key=lambda d: math.hypot(d.x - r.center[0], d.y - r.center[1]))
+            assert r.status != "ok" or r.face == under.face, (angle, r)
+            ok += r.status == "ok"
+    assert ok >= 15, f"{ok} of 27 dice in rows read ok"

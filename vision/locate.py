@@ -15,11 +15,15 @@ from vision.types import Candidate
 
 # width of the opening that strips appendages before a blob's shape is judged, in die sides (radius)
 CORE_OPEN = 0.15
-# two dice edge to edge (_halve, when the die size is known): the blob's area in single-die areas,
-# its short / long side, its area / hull area
-PAIR_AREA = (1.6, 2.4)
-PAIR_RATIO = (0.4, 0.62)
-PAIR_SOLID = 0.75
+# dice edge to edge in a row (_cut_row, when the die size is known): at most ROW_MAX of them; the
+# blob's area within ROW_AREA single-die areas of n; short / long side between 1 / (n +- ROW_SLACK),
+# plus ROW_SHADOW (a shadow along the row widens it; 2 dice: at most 0.675, a leaning die is 0.71);
+# area / hull area at least ROW_SOLID
+ROW_MAX = 4
+ROW_AREA = 0.4
+ROW_SLACK = 0.45
+ROW_SHADOW = 0.03
+ROW_SOLID = 0.75
 WORK_WIDTH = 640  # images are located at this width at most (coordinates scaled back)
 
 
@@ -170,25 +174,31 @@ def _split(comp: np.ndarray, single_area: float) -> list[np.ndarray]:
     return parts or [comp]
 
 
-def _halve(comp: np.ndarray, single_area: float) -> list[np.ndarray]:
-    """Two dice edge to edge: a solid blob of about two dice's area, twice as long as it is wide, cut
-    across its middle. (The distance-transform split finds one ridge there, not two peaks.) A leaning
-    die seen from above is at most 1.41 times as long as wide, so it is never cut."""
+def _cut_row(comp: np.ndarray, single_area: float) -> list[np.ndarray]:
+    """Two to four dice edge to edge in a row: a solid blob of about ``n`` dice's area, ``n`` times as
+    long as it is wide, cut across into ``n`` equal slices. (The distance-transform split finds one
+    ridge there, not separate peaks.) A leaning die seen from above is at most 1.41 times as long as
+    wide, so it is never cut; ``[comp]`` when the blob is not such a row."""
     cs, _ = cv2.findContours(comp, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     if not cs:
         return [comp]
     c = max(cs, key=cv2.contourArea)
     area = cv2.contourArea(c)
-    (cx, cy), (w, h), ang = cv2.minAreaRect(c)
-    hull_area = cv2.contourArea(cv2.convexHull(c))
-    if not (PAIR_AREA[0] * single_area <= area <= PAIR_AREA[1] * single_area):
+    n = round(area / single_area)
+    if not (2 <= n <= ROW_MAX and abs(area / single_area - n) <= ROW_AREA):
         return [comp]
-    if not (PAIR_RATIO[0] <= min(w, h) / max(w, h) <= PAIR_RATIO[1]) or area < PAIR_SOLID * hull_area:
+    (cx, cy), (w, h), ang = cv2.minAreaRect(c)
+    ratio = min(w, h) / max(w, h)
+    if not (1 / (n + ROW_SLACK) <= ratio <= 1 / (n - ROW_SLACK) + ROW_SHADOW):
+        return [comp]
+    if area < ROW_SOLID * cv2.contourArea(cv2.convexHull(c)):
         return [comp]
     t = math.radians(ang if w >= h else ang + 90)  # the long axis
+    length = max(w, h)
     yy, xx = np.mgrid[0 : comp.shape[0], 0 : comp.shape[1]]
     along = (xx - cx) * math.cos(t) + (yy - cy) * math.sin(t)
-    return [((half & (comp > 0)).astype(np.uint8) * 255) for half in (along < 0, along >= 0)]
+    index = np.clip(np.floor((along + length / 2) / (length / n)), 0, n - 1)
+    return [((index == k) & (comp > 0)).astype(np.uint8) * 255 for k in range(n)]
 
 
 def locate(
@@ -228,7 +238,7 @@ def locate(
         if typical and area > 1.7 * typical:
             parts = _split(comp, typical)
             if len(parts) == 1 and die_side:
-                parts = _halve(comp, typical)
+                parts = _cut_row(comp, typical)
         for part in parts:
             cs, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
             if not cs:
