@@ -395,6 +395,9 @@ class DiceReader:
             g = self.guess(image, cand)
             notes.append(f"pip {pr.value} {pr.confidence:.4f} net {g.value} {g.prob:.4f}")
         value, conf, status = combine(pr.value, pr.confidence, g)
+        if status != OK:
+            # the pips read may be those of a side face: the die's own centre is where to tap
+            center = cand.center
         if crooked:
             status = CROOKED
         return DieReading(PIP_DIE, str(value), value, conf, center, status, notes)
