@@ -13,7 +13,9 @@ a throw's read that finishes while the tray moves again is held until it is stil
 dice changed.
 
 The empty tray learned by calibration (:class:`Calibration`, kept in the data directory) and the dice
-set learned by enrolment (``<data dir>/sets/table.npz``) are loaded at start, so they survive a restart.
+set learned by enrolment (``<data dir>/sets/table.npz``) are loaded at start, so they survive a restart;
+so does the dice's size learnt from the throws read on this tray (``calibration/dice.json``), with
+which the first throw after a restart can already split dice that all touch one another.
 
 A camera that disappears or stalls never blocks the app: the reader says so (``live`` False, a
 message for the screen), the table falls back to manual entry, and the source is reopened in the
@@ -42,6 +44,7 @@ from hardware.config import Camera
 from ui.reader import NoCamera, ReadDie, ReadResult, SimulatedReader
 from vision.enroll import EnrolledSet
 from vision.reader import DiceReader as VisionReader
+from vision.reader import DieSize
 from vision.sources import (
     FrameSource,
     SourceError,
@@ -116,6 +119,42 @@ class Calibration:
         return model
 
 
+DIE_SIZE_FILE = "dice.json"  # in the calibration folder: the dice's size learnt on this tray
+DIE_SIZE_CHANGE = 0.03  # the kept size is rewritten when the learnt one moves by more than this part
+
+
+def load_die_size(data_dir: Path, size: DieSize) -> None:
+    """Seed ``size`` from the file an earlier run kept; a missing file is no size, a damaged one is
+    logged and ignored (the size is learnt again from the next throws)."""
+    path = Calibration.folder(data_dir) / DIE_SIZE_FILE
+    if not path.exists():
+        return
+    try:
+        meta = json.loads(path.read_text())
+        shape = tuple(int(v) for v in meta["frame"])
+        side = float(meta["side"])
+        if len(shape) != 3 or min(shape) < 1 or not 4.0 <= side <= max(shape):
+            raise ValueError(f"frame {shape} and side {side} do not fit together")
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        log.warning("die size ignored", extra={"event": "camera", "reason": f"{path}: {exc}"})
+        return
+    size.seed(shape, side)
+
+
+def save_die_size(data_dir: Path, size: DieSize) -> float | None:
+    """Keep ``size`` (replaced whole, never half written); the side kept, or None if none is known."""
+    state = size.state()
+    if state is None:
+        return None
+    shape, side = state
+    folder = Calibration.folder(data_dir)
+    folder.mkdir(parents=True, exist_ok=True)
+    tmp = folder / f".{DIE_SIZE_FILE}.tmp"
+    tmp.write_text(json.dumps({"frame": list(shape), "side": round(side, 2)}))
+    os.replace(tmp, folder / DIE_SIZE_FILE)
+    return side
+
+
 def load_set(data_dir: Path) -> EnrolledSet | None:
     try:
         return EnrolledSet.load(SET_NAME, sets_folder(data_dir))
@@ -182,6 +221,10 @@ class CameraReader:
         self._stall_s = stall_s
         self._clock = clock
         self.calibration = Calibration.load(self.data_dir) if self.data_dir else None
+        if self.data_dir is not None:
+            load_die_size(self.data_dir, self._reader.tray_dice)
+        kept = self._reader.tray_dice.state()
+        self._kept_side = kept[1] if kept else None
         self.watcher = self._new_watcher()
         self._source: FrameSource | None = None
         self._opening: threading.Thread | None = None
@@ -301,8 +344,10 @@ class CameraReader:
         self.forget()
 
     def use_enrolled(self, enrolled: EnrolledSet | None) -> None:
-        """Read with a newly enrolled set from now on."""
+        """Read with a newly enrolled set from now on (the dice's size learnt on this tray is kept)."""
+        size = self._reader.tray_dice
         self._reader = VisionReader(enrolled)
+        self._reader.tray_dice = size
         self.watcher.reader = self._reader
         self.forget()
 
@@ -332,12 +377,28 @@ class CameraReader:
     def _outcome(self, job: ReadJob) -> ReadResult | None:
         """The finished job's result; an asked read that failed says so, a throw's read is only logged."""
         try:
-            return job.future.result()
+            result = job.future.result()
+            self._keep_die_size()
+            return result
         except Exception as exc:  # the worker's failure must not stop play
             log.warning("read failed", extra={"event": "camera", "reason": f"{type(exc).__name__}: {exc}"})
             if job.asked:
                 return ReadResult((), rgb(job.frame), Source.CAMERA, f"could not read the tray: {exc}")
             return None
+
+    def _keep_die_size(self) -> None:
+        """Write the dice's size learnt on this tray when it moved (so the first throw after a restart
+        can split dice that all touch); a failed write is logged, play goes on."""
+        state = self._reader.tray_dice.state()
+        if self.data_dir is None or state is None:
+            return
+        kept = self._kept_side
+        if kept is not None and abs(state[1] - kept) <= DIE_SIZE_CHANGE * kept:
+            return
+        try:
+            self._kept_side = save_die_size(self.data_dir, self._reader.tray_dice)
+        except OSError as exc:
+            log.warning("die size not kept", extra={"event": "camera", "reason": str(exc)})
 
     def _collect(self) -> None:
         """Take a finished read: offer it, or hold a throw's read while the tray moves again."""

@@ -3,6 +3,7 @@ vision code; the enrolment wizard also through the app's settings screens."""
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import re
@@ -23,6 +24,7 @@ from ui.app import LANDSCAPE, PORTRAIT, App
 from ui.driver import Driver
 from ui.reader import NoCamera, Progress, SimulatedReader, SimulatedSetup
 from ui.settings import Settings
+from vision.simcam import SimDie
 from vision.sources import LiveSource
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
@@ -312,3 +314,27 @@ def test_every_calibration_picture_is_in_screen_colours(tmp_path):
     assert shown
     for frame in shown:
         assert abs(frame[..., 0].mean() - red) < 2 and abs(frame[..., 2].mean() - blue) < 2
+
+
+def test_the_dice_size_learnt_on_the_tray_survives_a_restart(tmp_path, caplog):
+    """Dice that all touch one another are split by the size learnt from earlier throws; after a
+    restart that size is there before the first throw. A damaged file is ignored, with a warning."""
+    src, reader, setup = camera(tmp_path)
+    assert run(setup.calibrate())[-1].ok
+    size_file = tmp_path / "calibration" / "dice.json"
+    assert not size_file.exists()
+    src.dice = [SimDie("d6", f, x, 240, 10) for f, x in (("2", 160), ("4", 320), ("6", 480))]
+    assert sorted(d.face for d in reader.read(ONE).dice) == ["2", "4", "6"]
+    assert size_file.exists()
+    side = reader.vision.tray_dice.side((480, 640, 3))
+    assert side is not None and abs(json.loads(size_file.read_text())["side"] - side) < 0.01
+    # two dice edge to edge: the restarted reader splits them at once
+    step = src.cam.die_px + 1
+    src.dice = [SimDie("d6", "3", 300, 240, 0), SimDie("d6", "5", 300 + step, 240, 0)]
+    restarted = CameraReader(lambda: src, data_dir=tmp_path)
+    assert sorted((d.face, d.status) for d in restarted.read(ONE).dice) == [("3", "ok"), ("5", "ok")]
+    size_file.write_text("{not json")
+    with caplog.at_level("WARNING"):
+        damaged = CameraReader(lambda: src, data_dir=tmp_path)
+    assert damaged.vision.tray_dice.side((480, 640, 3)) is None
+    assert any("die size ignored" in r.getMessage() for r in caplog.records)

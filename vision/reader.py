@@ -222,6 +222,20 @@ class DieSize:
             return None
         return float(np.median(self._sides))
 
+    def state(self) -> tuple[tuple[int, ...], float] | None:
+        """(frame shape, side) once a size is known, to keep across restarts; else None."""
+        if self._shape is None:
+            return None
+        side = self.side(self._shape)
+        return None if side is None else (self._shape, side)
+
+    def seed(self, shape: tuple[int, ...], side: float) -> None:
+        """Start from a size kept from an earlier run (it counts as DIE_SIZE_MIN dice: a few throws
+        read here outweigh it)."""
+        self._shape = tuple(shape)
+        self._sides.clear()
+        self._sides.extend([float(side)] * DIE_SIZE_MIN)
+
 
 class DiceReader:
     """Reads images; ``enrolled`` (an :class:`vision.enroll.EnrolledSet`) adds non-pip dice."""
