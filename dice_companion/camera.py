@@ -378,19 +378,21 @@ class CameraReader:
         """The finished job's result; an asked read that failed says so, a throw's read is only logged."""
         try:
             result = job.future.result()
-            self._keep_die_size()
-            return result
         except Exception as exc:  # the worker's failure must not stop play
             log.warning("read failed", extra={"event": "camera", "reason": f"{type(exc).__name__}: {exc}"})
             if job.asked:
                 return ReadResult((), rgb(job.frame), Source.CAMERA, f"could not read the tray: {exc}")
             return None
+        self._keep_die_size()
+        return result
 
     def _keep_die_size(self) -> None:
         """Write the dice's size learnt on this tray when it moved (so the first throw after a restart
         can split dice that all touch); a failed write is logged, play goes on."""
+        if self.data_dir is None:
+            return
         state = self._reader.tray_dice.state()
-        if self.data_dir is None or state is None:
+        if state is None:
             return
         kept = self._kept_side
         if kept is not None and abs(state[1] - kept) <= DIE_SIZE_CHANGE * kept:

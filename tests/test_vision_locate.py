@@ -56,6 +56,13 @@ def test_die_against_a_wall_is_found_and_not_merged_with_it() -> None:
 # ---- dice that all touch one another, on a tray (the die size learnt from earlier throws) ----
 
 
+def _assert_ok_dice_are_the_dice_under_them(dice: list[SimDie], readings: list) -> None:
+    """A die read ``ok`` is the die nearest its centre, with that die's face (no silent error)."""
+    for r in readings:
+        under = min(dice, key=lambda d: math.hypot(d.x - r.center[0], d.y - r.center[1]))
+        assert r.status != "ok" or r.face == under.face, (dice, r)
+
+
 def _touching_pair(cam: SimulatedCamera, angle: float, kinds: tuple[str, str]) -> list[SimDie]:
     """Two dice edge to edge (1 px apart), both turned by ``angle``, faces 3 and 5."""
     t = math.radians(angle)
@@ -87,9 +94,7 @@ def test_two_dice_edge_to_edge_are_read_once_the_tray_knows_the_die_size() -> No
         dice = _touching_pair(cam, angle, kinds)
         readings = reader.read(cam.render(dice), empty)
         assert len(readings) <= 2
-        for r in readings:  # a die read ok is the die under it, with its face
-            under = min(dice, key=lambda d: math.hypot(d.x - r.center[0], d.y - r.center[1]))
-            assert r.status != "ok" or r.face == under.face, (kinds, angle, r)
+        _assert_ok_dice_are_the_dice_under_them(dice, readings)
         both += sorted((r.face, r.status) for r in readings) == [("3", "ok"), ("5", "ok")]
     # measured 2026-11-24: 23 of the 27 pairs read whole and ok (the rest flagged);
     # before the tray learnt the die size, none
@@ -136,10 +141,8 @@ def test_three_dice_in_a_row_are_cut_into_three() -> None:
         ]
         readings = reader.read(cam.render(dice), empty)
         assert len(readings) <= 3
-        for r in readings:
-            under = min(dice, key=lambda d: math.hypot(d.x - r.center[0], d.y - r.center[1]))
-            assert r.status != "ok" or r.face == under.face, (angle, r)
-            ok += r.status == "ok"
+        _assert_ok_dice_are_the_dice_under_them(dice, readings)
+        ok += sum(r.status == "ok" for r in readings)
     assert ok >= 15, f"{ok} of 27 dice in rows read ok"
 
 
@@ -178,8 +181,6 @@ def test_two_dice_touching_at_random_are_split_once_the_tray_knows_the_die_size(
     for _ in range(40):
         dice = _pushed_together(cam, rng)
         readings = reader.read(cam.render(dice), empty)
-        for r in readings:
-            under = min(dice, key=lambda d: math.hypot(d.x - r.center[0], d.y - r.center[1]))
-            assert r.status != "ok" or r.face == under.face, r
+        _assert_ok_dice_are_the_dice_under_them(dice, readings)
         whole += sorted((r.face, r.status) for r in readings) == [("3", "ok"), ("5", "ok")]
     assert whole >= 35, f"{whole} of 40 touching pairs read whole"

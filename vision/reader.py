@@ -22,7 +22,7 @@ from vision.locate import (
     locate,
     texture_mask,
 )
-from vision.pips import convex_fill, face_region, read_pips
+from vision.pips import PipRead, convex_fill, face_region, read_pips
 from vision.types import CROOKED, OK, OK_CONFIDENCE, UNCERTAIN, Candidate, DieReading, VisionError
 
 MAX_PIXELS = 40_000_000  # refuse absurd images (decompression bombs) before decoding fully
@@ -63,7 +63,7 @@ DET_SQUARE = 0.9
 DIE_SIZE_MIN = 3  # dice read ok on a tray before their size is trusted for splitting touching dice
 TOP_OF_BOX = 0.8  # a die's top face side is about this part of its detected box's side
 DET_SIZE = 0.3  # detections this sure give the die size the background window is fitted to
-DET_SIZED = 3  # when there are this many of them (or their size is larger than the blobs' size)
+DET_SIZED = 3  # when there are this many of them (with fewer: if larger than the first pass's size)
 FRAGMENT = 0.4  # a blob smaller than this part of a detected die's top face, inside it, is a piece of it
 
 
@@ -297,19 +297,20 @@ class DiceReader:
 
     def _locate_photo(self, work: np.ndarray) -> list[Candidate]:
         """A single photo (no tray model): classical blobs, merged with the detector's dice if loaded."""
-        # first pass finds some dice and their size; the second uses a window fitted to them
-        cands = locate(work, foreground(work, estimate_background(work)))
-        sides = [c.side for c in cands if c.squareness > 0.75 and c.solidity > 0.85]
+        # the second pass uses a background window fitted to the dice's size. The pips of a pale die
+        # or the glints of a dark one are square blobs too, and a window fitted to them takes dice for
+        # background: the detector's dice give the size when it found several (DET_SIZED); else a
+        # first pass measures the square blobs, and the larger of the two estimates serves
         net = self.detector
         dets = detect.detect(net, work, DET_SUPPORT) if net is not None else []
         sized = [TOP_OF_BOX * d.side for d in dets if d.score >= DET_SIZE]
-        # the pips of a pale die or the glints of a dark one are square blobs too, and a window fitted
-        # to them takes dice for background: the detector's dice give the size when it found several
-        # (DET_SIZED), else the larger of the two estimates serves
-        estimates = [float(np.median(v)) for v in (sides, sized) if v]
-        side = max(estimates) if estimates else None
         if len(sized) >= DET_SIZED:
-            side = float(np.median(sized))
+            side: float | None = float(np.median(sized))
+        else:
+            cands = locate(work, foreground(work, estimate_background(work)))
+            sides = [c.side for c in cands if c.squareness > 0.75 and c.solidity > 0.85]
+            estimates = [float(np.median(v)) for v in (sides, sized) if v]
+            side = max(estimates) if estimates else None
         background = estimate_background(work, side)
         texture = texture_mask(work)
         fg = foreground(work, background)
@@ -379,7 +380,7 @@ class DiceReader:
                     # face of these alike-looking dice: if the pip count and the classifier both read
                     # that same number surely (as for a plain d6), three readers agree
                     g = self.guess(image, cand)
-                    r.notes.append(f"pip {pr.value} {pr.confidence:.4f} net {g.value} {g.prob:.4f}")
+                    r.notes.append(_both_readers(pr, g))
                     value, conf, status = combine(pr.value, pr.confidence, g)
                     if status == OK and value == r.value:
                         r.status, r.confidence = OK, conf
@@ -407,7 +408,7 @@ class DiceReader:
         g = None
         if self.net is not None:
             g = self.guess(image, cand)
-            notes.append(f"pip {pr.value} {pr.confidence:.4f} net {g.value} {g.prob:.4f}")
+            notes.append(_both_readers(pr, g))
         value, conf, status = combine(pr.value, pr.confidence, g)
         if status != OK:
             # the pips read may be those of a side face: the die's own centre is where to tap
@@ -415,6 +416,11 @@ class DiceReader:
         if crooked:
             status = CROOKED
         return DieReading(PIP_DIE, str(value), value, conf, center, status, notes)
+
+
+def _both_readers(pr: PipRead, g: facenet.FaceGuess) -> str:
+    """The note that shows what the pip count and the classifier each read."""
+    return f"pip {pr.value} {pr.confidence:.4f} net {g.value} {g.prob:.4f}"
 
 
 def combine(
