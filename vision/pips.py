@@ -55,6 +55,12 @@ SIZE_OK = 0.7  # smallest / largest pip area on one face tolerated
 SIZE_WEIGHT = 3.0
 AXES_OK = 0.2  # spread of the pips' axis ratios on one face tolerated
 AXES_WEIGHT = 3.0
+# an oblique view: the top face's pips and a side face's form one group of 7-12. Split along a line,
+# the top face is a side that reads as a face and whose pips are clearly rounder or larger than the
+# rest (a side face is foreshortened); the reading is a fallback (at most FALLBACK_CAP sure)
+SPLIT_MAX = 12
+SPLIT_AXES = 0.08  # the top face's pips at least this much rounder (median minor / major axis) ...
+SPLIT_AREA = 0.75  # ... or the others' median area at most this fraction of theirs
 
 _RING = np.array([[math.cos(t), math.sin(t)] for t in np.linspace(0, 2 * math.pi, 16, endpoint=False)])
 
@@ -148,6 +154,51 @@ def _groups(pips: list[Pip], side: float, link_frac: float) -> list[list[Pip]]:
     for i in range(n):
         out.setdefault(find(i), []).append(pips[i])
     return list(out.values())
+
+
+def _mid(group: list[Pip]) -> tuple[float, float]:
+    return float(np.mean([p.x for p in group])), float(np.mean([p.y for p in group]))
+
+
+def split_faces(group: list[Pip], side: float) -> list[Pip] | None:
+    """The top face's pips in ``group`` (more pips than any face) seen together with a side face's.
+
+    Every split of the group by a straight line is tried. A side is the top face when it reads as a
+    face (confidence >= 0.5) and the other side's pips are flatter (SPLIT_AXES) or smaller
+    (SPLIT_AREA), as a foreshortened side face's are; of those, the most pips, then the surest.
+    None when no side qualifies.
+    """
+    n = len(group)
+    if not 6 < n <= SPLIT_MAX:  # a top face of 2-6 pips (a lone pip is too easy to take from a side face)
+        return None
+    pts = np.array([[p.x, p.y] for p in group])
+    axes = np.array([p.axes for p in group])
+    areas = np.array([p.area for p in group])
+    seen: set[frozenset[int]] = set()
+    best: tuple[int, float] | None = None
+    pick: list[Pip] | None = None
+    for deg in range(0, 180, 5):
+        t = math.radians(deg)
+        order = np.argsort(pts @ np.array([math.cos(t), math.sin(t)]))
+        for k in range(1, n):
+            for part in (order[:k], order[k:]):
+                key = frozenset(part.tolist())
+                if key in seen or not 2 <= len(key) <= 6:
+                    continue
+                seen.add(key)
+                rest = np.array([i for i in range(n) if i not in key])
+                idx = np.array(sorted(key))
+                rounder = float(np.median(axes[idx]) - np.median(axes[rest])) >= SPLIT_AXES
+                larger = float(np.median(areas[rest]) / np.median(areas[idx])) <= SPLIT_AREA
+                if not (rounder or larger):
+                    continue
+                sub = [group[i] for i in idx]
+                value, conf, _ = _score(sub, side, _mid(sub))  # off the blob's centre, as the top face is
+                if value is None or conf < 0.5:
+                    continue
+                if best is None or (len(sub), conf) > best:
+                    best, pick = (len(sub), conf), sub
+    return pick
 
 
 def pattern_error(points: np.ndarray, value: int) -> float:
@@ -386,6 +437,19 @@ def read_pips(crop: np.ndarray, mask: np.ndarray | None, side: float) -> PipRead
                     conf -= 0.25 * (ratio - 0.7) / 0.3 + 0.1
             if value is not None and conf >= 0.5:
                 break
+        if value is None and len(g) > 6:
+            whole = len(g)
+            top = split_faces(g, side)
+            if top is not None:
+                g = top
+                value, conf, why = _score(g, side, _mid(g))
+                gc = np.mean([[p.x, p.y] for p in g], axis=0)
+                # ink the side face's pips do not explain either still counts against it
+                ink = _unexplained(diff, inner, pips, gc, side)
+                ghost = phantom_pips(diff, inner, g) if value is not None else 0.0
+                conf = min(conf, FALLBACK_CAP) - max(0.0, ink - 0.3) * 0.8
+                conf -= max(0.0, ghost - GHOST_OK) * GHOST_WEIGHT
+                why += f" ink={ink:.2f} ghost={ghost:.2f} split from {whole} pips"
         # pips of the other polarity compete with this reading
         if conf > best.confidence or best.value is None:
             c = (float(np.mean([p.x for p in g])), float(np.mean([p.y for p in g])))
