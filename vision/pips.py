@@ -42,6 +42,7 @@ class PipRead:
     pips: list[Pip]
     center: tuple[float, float] | None  # centre of the pip group (top-face centre estimate), crop coords
     reason: str = ""
+    fallback: bool = False  # read from part of a group first found wanting (or split): less sure
 
 
 GHOST_OK = 0.3  # phantom-pip contrast (fraction of the read pips') tolerated before doubting the count
@@ -409,6 +410,7 @@ def read_pips(crop: np.ndarray, mask: np.ndarray | None, side: float) -> PipRead
         tops = [p for p in pips if p.area >= 0.6 * big]
         rejected: list[set[int]] = []  # groups tried and found wanting
         for subset, link in ((tops, 0.8), (pips, 0.8), (pips, 0.5)):
+            fell_back = False
             groups = _groups(subset, side, link)
             # the top face: largest, roundest pips
             groups.sort(key=lambda g: -(np.median([p.area for p in g]) * min(p.roundness for p in g)))
@@ -419,6 +421,7 @@ def read_pips(crop: np.ndarray, mask: np.ndarray | None, side: float) -> PipRead
                 # part of a group already found wanting: a fallback reading is never certain
                 conf = min(conf, FALLBACK_CAP)
                 why += " fallback"
+                fell_back = True
             rejected.append(ids)
             gc = np.mean([[p.x, p.y] for p in g], axis=0)
             # blobs that nearly passed as pips, on this face: the count is in doubt
@@ -441,7 +444,7 @@ def read_pips(crop: np.ndarray, mask: np.ndarray | None, side: float) -> PipRead
             whole = len(g)
             top = split_faces(g, side)
             if top is not None:
-                g = top
+                g, fell_back = top, True
                 value, conf, why = _score(g, side, _mid(g))
                 gc = np.mean([[p.x, p.y] for p in g], axis=0)
                 # ink the side face's pips do not explain either still counts against it
@@ -456,7 +459,7 @@ def read_pips(crop: np.ndarray, mask: np.ndarray | None, side: float) -> PipRead
             if value is not None and (conf > best.confidence or best.value is None):
                 if best.value is not None and best.confidence > 0.5:
                     conf -= 0.3  # both polarities look like pips
-                best = PipRead(value, max(0.0, conf), g, c, why)
+                best = PipRead(value, max(0.0, conf), g, c, why, fell_back)
             elif value is None and best.value is None and len(g) > len(best.pips):
                 best = PipRead(None, 0.0, g, c, "unreadable: " + why)  # pips, but no face pattern
             elif best.value is not None and conf > 0.5:

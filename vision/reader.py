@@ -409,7 +409,9 @@ class DiceReader:
         if self.net is not None:
             g = self.guess(image, cand)
             notes.append(_both_readers(pr, g))
-        value, conf, status = combine(pr.value, pr.confidence, g)
+        # a fallback pip reading (its first choice of group was found wanting, or it was split from a
+        # side face's pips) may be a side face's: the classifier must be as sure as for a lone pip
+        value, conf, status = combine(pr.value, pr.confidence, g, NET_OK_ONE if pr.fallback else None)
         if status != OK:
             # the pips read may be those of a side face: the die's own centre is where to tap
             center = cand.center
