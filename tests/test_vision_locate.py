@@ -184,3 +184,26 @@ def test_two_dice_touching_at_random_are_split_once_the_tray_knows_the_die_size(
         _assert_ok_dice_are_the_dice_under_them(dice, readings)
         whole += sorted((r.face, r.status) for r in readings) == [("3", "ok"), ("5", "ok")]
     assert whole >= 35, f"{whole} of 40 touching pairs read whole"
+
+
+def test_the_first_throw_on_a_new_tray_teaches_the_size_to_split_its_own_touching_dice() -> None:
+    """A reader that has read nothing yet: three separate dice of the throw give the size, and the
+    pair edge to edge in the same throw is then split. Measured 2026-11-24: here 17 of the 20 paired
+    dice `ok`; on 20 such throws 32 of 40, and 4 of 40 before the throw was located again; none wrong."""
+    paired_ok = 0
+    for seed in range(10):
+        cam = SimulatedCamera(seed=seed)
+        empty = cam.render([])
+        angle = float(np.random.default_rng(seed).uniform(0, 90))
+        dice = _touching_pair(cam, angle, ("d6", "d6"))
+        dice += [
+            SimDie("d6", "2", 120, 110, 20),
+            SimDie("d6", "4", 500, 120, 40),
+            SimDie("d6", "6", 150, 380, 65),
+        ]
+        reader = DiceReader()
+        readings = reader.read(cam.render(dice), empty)
+        _assert_ok_dice_are_the_dice_under_them(dice, readings)
+        assert reader.tray_dice.side(empty.shape) is not None
+        paired_ok += sum(r.status == "ok" and r.face in ("3", "5") for r in readings)
+    assert paired_ok >= 13, f"{paired_ok} of 20 paired dice read ok"

@@ -278,8 +278,15 @@ class DiceReader:
         cands = self.locate(work, background)
         read = [self.read_candidate(work, c) for c in cands]
         if background is not None:
+            known = self.tray_dice.side(work.shape) is not None
             sure = [c.side for c, r in zip(cands, read, strict=True) if r is not None and r.status == OK]
             self.tray_dice.learn(work.shape, sure)
+            if not known and self.tray_dice.side(work.shape) is not None and len(sure) < len(cands):
+                # the tray's first throw with enough separate dice teaches the size: dice of the same
+                # throw that touch were one blob without it, so it is located again with the size
+                again = [self.read_candidate(work, c) for c in self.locate(work, background)]
+                if sum(r is not None and r.status == OK for r in again) > len(sure):
+                    read = again
         out = [r for r in read if r is not None]
         if scale != 1.0:
             for r in out:
