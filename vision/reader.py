@@ -563,6 +563,8 @@ def merge_detections(
         if any(_fragment_of(c, dets[k]) for k in near if k in strong):
             fragments.add(i)  # a pip or a glint of a die whose body did not stand out: see below
             continue
+        if all(_fragment_of(c, dets[k]) for k in near):
+            continue  # only a weak detection of a far larger die round it: a piece of that die
         inside = [k for k in strong if owner[k] == i]
         # a die's top face is about 0.8 of its box (the box holds side faces, or the turned square)
         tops = sum((TOP_OF_BOX * dets[k].side) ** 2 for k in inside)
