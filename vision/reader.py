@@ -62,6 +62,7 @@ DET_SUPPORT = 0.1
 DET_SQUARE = 0.9
 DIE_SIZE_MIN = 3  # dice read ok on a tray before their size is trusted for splitting touching dice
 TOP_OF_BOX = 0.8  # a die's top face side is about this part of its detected box's side
+CUT_TOP = 0.95  # a part cut out of a blob larger than this part of its box's side holds a side face
 DET_SIZE = 0.3  # detections this sure give the die size the background window is fitted to
 DET_SIZED = 3  # when there are this many of them (with fewer: if larger than the first pass's size)
 FRAGMENT = 0.4  # a blob smaller than this part of a detected die's top face, inside it, is a piece of it
@@ -574,8 +575,11 @@ def merge_detections(
         if len(inside) >= 2 and c.side**2 >= 0.8 * tops and apart >= 0.6 * c.side:
             parts = _cut_between(c, [dets[k] for k in inside])
             if len(parts) >= 2:
-                for part in parts:  # as dice cut out of a wall's blob: flat only if clearly square
-                    part.crooked = core_shape(part)[0] < DET_SQUARE
+                for part in parts:
+                    # as dice cut out of a wall's blob: flat only if clearly square, and no larger than
+                    # a top face of its detected box can be (a die leaning on its neighbour adds a side)
+                    d = min(inside, key=lambda k: math.dist(dets[k].center, part.center))
+                    part.crooked = core_shape(part)[0] < DET_SQUARE or part.side > CUT_TOP * dets[d].side
                 out += parts
                 used.update(inside)
                 continue
