@@ -7,7 +7,7 @@ Training needs torch and onnx, which are NOT runtime dependencies. Set up a sepa
         onnx numpy opencv-python-headless
     # (elsewhere: pip install torch --index-url https://download.pytorch.org/whl/cpu)
 
-Reproduce the shipped model (about 3 minutes on one core of the 2-core dev box)::
+Reproduce the shipped model (150 epochs: about 11 minutes on one core of the 2-core dev box)::
 
     nice .venv-train/bin/python tools/train_face_net.py --split even --out vision/models/face_net.onnx
 
@@ -320,7 +320,7 @@ def calibrate(model: Path, part: int) -> None:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--split", choices=["even", "quarter", "all"], default="even")
-    ap.add_argument("--epochs", type=int, default=60)
+    ap.add_argument("--epochs", type=int, default=150)
     ap.add_argument("--out", type=Path, default=ROOT / "vision" / "models" / "face_net.onnx")
     ap.add_argument("--calibrate", type=int, metavar="PART", help="score images i %% 4 == PART with --out")
     args = ap.parse_args()
