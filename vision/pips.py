@@ -445,8 +445,8 @@ def read_pips(crop: np.ndarray, mask: np.ndarray | None, side: float) -> PipRead
             top = split_faces(g, side)
             if top is not None:
                 g, fell_back = top, True
-                value, conf, why = _score(g, side, _mid(g))
-                gc = np.mean([[p.x, p.y] for p in g], axis=0)
+                gc = np.array(_mid(g))
+                value, conf, why = _score(g, side, (gc[0], gc[1]))
                 # ink the side face's pips do not explain either still counts against it
                 ink = _unexplained(diff, inner, pips, gc, side)
                 ghost = phantom_pips(diff, inner, g) if value is not None else 0.0
