@@ -563,11 +563,12 @@ def merge_detections(
         ]
         if not near:
             continue  # the detector sees no die here: clutter, a pattern, a shadow
-        if any(_fragment_of(c, dets[k]) for k in near if k in strong):
+        of = [k for k in near if _fragment_of(c, dets[k])]  # dice far larger round this blob
+        if any(k in strong for k in of):
             fragments.add(i)  # a pip or a glint of a die whose body did not stand out: see below
             continue
-        if all(_fragment_of(c, dets[k]) for k in near):
-            continue  # only a weak detection of a far larger die round it: a piece of that die
+        if len(of) == len(near):
+            continue  # only weak detections of a far larger die round it: a piece of that die
         inside = [k for k in strong if owner[k] == i]
         # a die's top face is about 0.8 of its box (the box holds side faces, or the turned square)
         tops = sum((TOP_OF_BOX * dets[k].side) ** 2 for k in inside)
@@ -577,12 +578,11 @@ def merge_detections(
         if len(inside) >= 2 and c.side**2 >= 0.8 * tops and apart >= 0.6 * c.side:
             parts = _cut_between(c, [dets[k] for k in inside])
             if len(parts) >= 2:
-                for part in parts:
+                for part, d in parts:
                     # as dice cut out of a wall's blob: flat only if clearly square, and no larger than
                     # a top face of its detected box can be (a die leaning on its neighbour adds a side)
-                    d = min(inside, key=lambda k: math.dist(dets[k].center, part.center))
-                    part.crooked = core_shape(part)[0] < DET_SQUARE or part.side > CUT_TOP * dets[d].side
-                out += parts
+                    part.crooked = core_shape(part)[0] < DET_SQUARE or part.side > CUT_TOP * d.side
+                out += [part for part, _ in parts]
                 used.update(inside)
                 continue
         out.append(c)
@@ -630,8 +630,9 @@ def _touch(a: Candidate, b: Candidate, gap: int = 3) -> bool:
     return bool(((ma > 0) & (mb > 0)).any())
 
 
-def _cut_between(c: Candidate, dets: list[detect.Detection]) -> list[Candidate]:
-    """``c``'s blob cut into one part per detection (each pixel to the nearest detection centre)."""
+def _cut_between(c: Candidate, dets: list[detect.Detection]) -> list[tuple[Candidate, detect.Detection]]:
+    """``c``'s blob cut into one part per detection (each pixel to the nearest detection centre), each
+    with the detection it belongs to."""
     mh, mw = c.mask.shape
     x0, y0 = c.origin
     yy, xx = np.mgrid[0:mh, 0:mw].astype(np.float32)
@@ -646,7 +647,7 @@ def _cut_between(c: Candidate, dets: list[detect.Detection]) -> list[Candidate]:
             continue
         cand = _candidate(part, x0, y0, max(cs, key=cv2.contourArea))
         if cand is not None and cand.side >= 8:
-            parts.append(cand)
+            parts.append((cand, dets[k]))
     return parts
 
 
