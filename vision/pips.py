@@ -56,10 +56,13 @@ SIZE_OK = 0.7  # smallest / largest pip area on one face tolerated
 SIZE_WEIGHT = 3.0
 AXES_OK = 0.2  # spread of the pips' axis ratios on one face tolerated
 AXES_WEIGHT = 3.0
-# an oblique view: the top face's pips and a side face's form one group of 7-12. Split along a line,
-# the top face is a side that reads as a face and whose pips are clearly rounder or larger than the
-# rest (a side face is foreshortened); the reading is a fallback (at most FALLBACK_CAP sure)
+# an oblique view: the top face's pips and a side face's form one group of 7-12, or a group of 3-6
+# that no face's layout fits (pattern error at least SPLIT_ERR; on the webcam development half no
+# group read right had more than 0.25, and every wrongly counted 3, 4 and 5 had more). Split along a
+# line, the top face is a side that reads as a face and whose pips are clearly rounder or larger than
+# the rest (a side face is foreshortened); the reading is a fallback (at most FALLBACK_CAP sure)
 SPLIT_MAX = 12
+SPLIT_ERR = 0.25
 SPLIT_AXES = 0.08  # the top face's pips at least this much rounder (median minor / major axis) ...
 SPLIT_AREA = 0.75  # ... or the others' median area at most this fraction of theirs
 
@@ -157,20 +160,26 @@ def _groups(pips: list[Pip], side: float, link_frac: float) -> list[list[Pip]]:
     return list(out.values())
 
 
+def _points(group: list[Pip]) -> np.ndarray:
+    return np.array([[p.x, p.y] for p in group])
+
+
 def _mid(group: list[Pip]) -> tuple[float, float]:
     return float(np.mean([p.x for p in group])), float(np.mean([p.y for p in group]))
 
 
-def split_faces(group: list[Pip], side: float) -> list[Pip] | None:
-    """The top face's pips in ``group`` (more pips than any face) seen together with a side face's.
+def split_faces(group: list[Pip], side: float, min_conf: float = 0.5) -> list[Pip] | None:
+    """The top face's pips in ``group`` (more pips than any face, or pips no layout fits) seen
+    together with a side face's.
 
     Every split of the group by a straight line is tried. A side is the top face when it reads as a
-    face (confidence >= 0.5) and the other side's pips are flatter (SPLIT_AXES) or smaller
-    (SPLIT_AREA), as a foreshortened side face's are; of those, the most pips, then the surest.
+    face (confidence at least ``min_conf``, pattern error under SPLIT_ERR) and the other side's pips
+    are flatter (SPLIT_AXES) or smaller (SPLIT_AREA), as a foreshortened side face's are; of those,
+    the most pips, then the surest.
     None when no side qualifies.
     """
     n = len(group)
-    if not 6 < n <= SPLIT_MAX:  # a top face of 2-6 pips (a lone pip is too easy to take from a side face)
+    if not 3 <= n <= SPLIT_MAX:  # a top face of 2-6 pips (a lone pip is too easy to take from a side face)
         return None
     pts = np.array([[p.x, p.y] for p in group])
     axes = np.array([p.axes for p in group])
@@ -195,7 +204,7 @@ def split_faces(group: list[Pip], side: float) -> list[Pip] | None:
                     continue
                 sub = [group[i] for i in idx]
                 value, conf, _ = _score(sub, side, _mid(sub))  # off the blob's centre, as the top face is
-                if value is None or conf < 0.5:
+                if value is None or conf < min_conf or pattern_error(pts[idx], value) >= SPLIT_ERR:
                     continue
                 if best is None or (len(sub), conf) > best:
                     best, pick = (len(sub), conf), sub
@@ -440,9 +449,11 @@ def read_pips(crop: np.ndarray, mask: np.ndarray | None, side: float) -> PipRead
                     conf -= 0.25 * (ratio - 0.7) / 0.3 + 0.1
             if value is not None and conf >= 0.5:
                 break
-        if value is None and len(g) > 6:
+        misfit = value is not None and value >= 3 and pattern_error(_points(g), value) >= SPLIT_ERR
+        if (value is None and len(g) > 6) or misfit:
             whole = len(g)
-            top = split_faces(g, side)
+            # a group that reads as a face, if badly, gives way only to a split that reads better
+            top = split_faces(g, side, max(0.5, _score(g, side, centre)[1]) if misfit else 0.5)
             if top is not None:
                 g, fell_back = top, True
                 gc = np.array(_mid(g))
