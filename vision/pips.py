@@ -66,6 +66,10 @@ SPLIT_ERR = 0.25
 SPLIT_AXES = 0.08  # the top face's pips at least this much rounder (median minor / major axis) ...
 SPLIT_AREA = 0.75  # ... or the others' median area at most this fraction of theirs
 
+# an oblique camera (see read_pips's ``view``): groups whose centre is farther than this from where
+# the top face's centre should be are tried after those nearer
+VIEW_NEAR = 0.3
+
 _RING = np.array([[math.cos(t), math.sin(t)] for t in np.linspace(0, 2 * math.pi, 16, endpoint=False)])
 
 
@@ -389,8 +393,15 @@ def face_region(lab: np.ndarray, mask: np.ndarray, side: float) -> np.ndarray:
     return cv2.bitwise_and(region, mask)
 
 
-def read_pips(crop: np.ndarray, mask: np.ndarray | None, side: float) -> PipRead:
-    """Read the top face of the die in ``crop`` (BGR) within ``mask``; ``side`` = die side in pixels."""
+def read_pips(
+    crop: np.ndarray, mask: np.ndarray | None, side: float, view: tuple[float, float] | None = None
+) -> PipRead:
+    """Read the top face of the die in ``crop`` (BGR) within ``mask``; ``side`` = die side in pixels.
+
+    ``view``: where the top face's centre lies from the blob's centre, in die sides, when the camera
+    looks at the dice obliquely (:func:`view_offset`). The pip group expected in the middle of the
+    top face is then looked for there, and groups farther than VIEW_NEAR from it are tried last.
+    """
     if crop.size == 0 or side < 6:
         return PipRead(None, 0.0, [], None, "too small")
     lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB)
@@ -408,6 +419,8 @@ def read_pips(crop: np.ndarray, mask: np.ndarray | None, side: float) -> PipRead
     centre = (
         (m["m10"] / m["m00"], m["m01"] / m["m00"]) if m["m00"] else (crop.shape[1] / 2, crop.shape[0] / 2)
     )
+    if view is not None:
+        centre = (centre[0] + view[0] * side, centre[1] + view[1] * side)
     for polarity in (1.0, -1.0):
         diff = polarity * (light - body)
         diff = np.maximum(diff, 0) + 0.5 * chroma * (diff > 8)
@@ -423,6 +436,8 @@ def read_pips(crop: np.ndarray, mask: np.ndarray | None, side: float) -> PipRead
             groups = _groups(subset, side, link)
             # the top face: largest, roundest pips
             groups.sort(key=lambda g: -(np.median([p.area for p in g]) * min(p.roundness for p in g)))
+            if view is not None:  # stable: among the groups where the top face is, the same order
+                groups.sort(key=lambda g: math.dist(_mid(g), centre) > VIEW_NEAR * side)
             g = groups[0]
             value, conf, why = _score(g, side, centre)
             ids = {id(p) for p in g}
@@ -441,8 +456,10 @@ def read_pips(crop: np.ndarray, mask: np.ndarray | None, side: float) -> PipRead
             ghost = phantom_pips(diff, inner, g) if value is not None else 0.0
             conf -= max(0.0, ghost - GHOST_OK) * GHOST_WEIGHT
             why += f" near={near} groups={len(groups)} ink={ink:.2f} ghost={ghost:.2f}"
-            if len(groups) > 1:
-                # another group of similar pips: which face is on top is less clear
+            # another group of similar pips: which face is on top is less clear, unless the camera's
+            # view puts the top face's centre by this group and not by the other
+            placed = view is not None and math.dist(_mid(g), centre) <= VIEW_NEAR * side
+            if len(groups) > 1 and not (placed and math.dist(_mid(groups[1]), centre) > VIEW_NEAR * side):
                 g2 = groups[1]
                 ratio = np.median([p.area for p in g2]) / np.median([p.area for p in g])
                 if ratio > 0.7:
@@ -478,3 +495,9 @@ def read_pips(crop: np.ndarray, mask: np.ndarray | None, side: float) -> PipRead
         elif value is not None and conf > 0.5:
             best.confidence = max(0.0, best.confidence - 0.3)
     return best
+
+
+def mask_centre(mask: np.ndarray) -> tuple[float, float] | None:
+    """Centre of the convex-filled ``mask`` (the reference :func:`read_pips` measures offsets from)."""
+    m = cv2.moments(convex_fill(mask), binaryImage=True)
+    return (m["m10"] / m["m00"], m["m01"] / m["m00"]) if m["m00"] else None

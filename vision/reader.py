@@ -22,7 +22,7 @@ from vision.locate import (
     locate,
     texture_mask,
 )
-from vision.pips import PipRead, convex_fill, face_region, read_pips
+from vision.pips import PipRead, convex_fill, face_region, mask_centre, read_pips
 from vision.types import CROOKED, OK, OK_CONFIDENCE, UNCERTAIN, Candidate, DieReading, VisionError
 
 MAX_PIXELS = 40_000_000  # refuse absurd images (decompression bombs) before decoding fully
@@ -68,6 +68,13 @@ CUT_TOP = 0.95  # a part cut out of a blob larger than this part of its box's si
 DET_SIZE = 0.3  # detections this sure give the die size the background window is fitted to
 DET_SIZED = 3  # when there are this many of them (with fewer: if larger than the first pass's size)
 FRAGMENT = 0.4  # a blob smaller than this part of a detected die's top face, inside it, is a piece of it
+# an oblique camera sees side faces, and a top face's centre lies off its blob's centre, the same way
+# for every die of the image: learnt from at least VIEW_DICE dice read ok whose offsets lie within
+# VIEW_SPREAD die sides of their median, and used when that median is at least VIEW_MIN (see
+# view_offset); dice left uncertain are then read again with their top face looked for there
+VIEW_DICE = 2
+VIEW_SPREAD = 0.1
+VIEW_MIN = 0.06
 
 
 @dataclass(slots=True)
@@ -279,7 +286,7 @@ class DiceReader:
             image = cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
         work, background, scale = working_copy(image, background)
         cands = self.locate(work, background)
-        read = [self.read_candidate(work, c) for c in cands]
+        read = self._read_oblique(work, cands, [self.read_candidate(work, c) for c in cands])
         if background is not None:
             known = self.tray_dice.side(work.shape) is not None
             sure = [c.side for c, r in zip(cands, read, strict=True) if r is not None and r.status == OK]
@@ -287,13 +294,33 @@ class DiceReader:
             if not known and self.tray_dice.side(work.shape) is not None and len(sure) < len(cands):
                 # the tray's first throw with enough separate dice teaches the size: dice of the same
                 # throw that touch were one blob without it, so it is located again with the size
-                again = [self.read_candidate(work, c) for c in self.locate(work, background)]
+                cands = self.locate(work, background)
+                again = self._read_oblique(work, cands, [self.read_candidate(work, c) for c in cands])
                 if sum(r is not None and r.status == OK for r in again) > len(sure):
                     read = again
         out = [r for r in read if r is not None]
         if scale != 1.0:
             for r in out:
                 r.center = (r.center[0] / scale, r.center[1] / scale)
+        return out
+
+    def _read_oblique(
+        self, image: np.ndarray, cands: list[Candidate], read: list[DieReading | None]
+    ) -> list[DieReading | None]:
+        """Dice left ``uncertain`` read again where the camera's perspective, learnt from the dice of
+        the same image read ``ok``, puts their top face (:func:`view_offset`); a new reading is taken
+        only when it is ``ok`` (both readers agree)."""
+        view = view_offset(cands, read)
+        if view is None:
+            return read
+        out = list(read)
+        for i, (c, r) in enumerate(zip(cands, read, strict=True)):
+            if r is None or r.status != UNCERTAIN:
+                continue
+            again = self.read_candidate(image, c, view=view)
+            if again is not None and again.status == OK:
+                again.notes.append(f"view {view[0]:+.2f},{view[1]:+.2f}")
+                out[i] = again
         return out
 
     def locate(self, work: np.ndarray, background: np.ndarray | None) -> list[Candidate]:
@@ -358,10 +385,15 @@ class DiceReader:
             return {}
 
     def read_candidate(
-        self, image: np.ndarray, cand: Candidate, allow_crooked: bool = True
+        self,
+        image: np.ndarray,
+        cand: Candidate,
+        allow_crooked: bool = True,
+        view: tuple[float, float] | None = None,
     ) -> DieReading | None:
+        """One candidate's reading (None: not a die); ``view``: see :func:`vision.pips.read_pips`."""
         crop = crop_candidate(image, cand)
-        pr = read_pips(crop.image, crop.mask, cand.side)
+        pr = read_pips(crop.image, crop.mask, cand.side, view)
         if self._estimated_bg and body_contrast(image, cand) < 12:
             return None  # the "die" looks like the table around it: a pattern on the surface
         crooked = self.top_down and allow_crooked and is_crooked(cand)
@@ -428,6 +460,27 @@ class DiceReader:
         if crooked:
             status = CROOKED
         return DieReading(PIP_DIE, str(value), value, conf, center, status, notes)
+
+
+def view_offset(cands: list[Candidate], read: list[DieReading | None]) -> tuple[float, float] | None:
+    """Where a top face's centre lies from its blob's centre, in die sides, when the camera looks at
+    the dice obliquely: the median over the pip dice read ``ok`` (their pip group's centre is their
+    top face's). None unless at least VIEW_DICE of them agree within VIEW_SPREAD and the offset is at
+    least VIEW_MIN (a camera looking straight down sees no side faces: nothing to correct)."""
+    offsets = []
+    for c, r in zip(cands, read, strict=True):
+        if r is None or r.status != OK or r.die != PIP_DIE:
+            continue
+        mc = mask_centre(c.mask)
+        if mc is not None:
+            x, y = mc[0] + c.origin[0], mc[1] + c.origin[1]
+            offsets.append(((r.center[0] - x) / c.side, (r.center[1] - y) / c.side))
+    if len(offsets) < VIEW_DICE:
+        return None
+    med = np.median(np.array(offsets), axis=0)
+    if max(math.dist(o, med) for o in offsets) > VIEW_SPREAD or math.hypot(*med) < VIEW_MIN:
+        return None
+    return float(med[0]), float(med[1])
 
 
 def _both_readers(pr: PipRead, g: facenet.FaceGuess) -> str:
