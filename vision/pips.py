@@ -185,7 +185,7 @@ def split_faces(group: list[Pip], side: float, min_conf: float = 0.5) -> list[Pi
     n = len(group)
     if not 3 <= n <= SPLIT_MAX:  # a top face of 2-6 pips (a lone pip is too easy to take from a side face)
         return None
-    pts = np.array([[p.x, p.y] for p in group])
+    pts = _points(group)
     axes = np.array([p.axes for p in group])
     areas = np.array([p.area for p in group])
     seen: set[frozenset[int]] = set()
@@ -260,7 +260,7 @@ def _score(group: list[Pip], side: float, centre: tuple[float, float]) -> tuple[
     n = len(group)
     if n == 0 or n > 6:
         return None, 0.0, f"{n} pips"
-    pts = np.array([[p.x, p.y] for p in group])
+    pts = _points(group)
     err = pattern_error(pts, n)
     areas = np.array([p.area for p in group])
     conf = 1.0 - err
@@ -333,7 +333,7 @@ def phantom_pips(diff: np.ndarray, inner: np.ndarray, group: list[Pip]) -> float
     n = len(group)
     if n not in (2, 3, 4):
         return 0.0
-    pts = np.array([[p.x, p.y] for p in group])
+    pts = _points(group)
     rad = 0.7 * float(np.sqrt(np.median([p.area for p in group]) / math.pi))
     ref_vals = [_disk_mean(diff, inner, p.x, p.y, rad) for p in group]
     ref = float(np.mean([v for v in ref_vals if v is not None] or [1.0]))
@@ -399,8 +399,9 @@ def read_pips(
     """Read the top face of the die in ``crop`` (BGR) within ``mask``; ``side`` = die side in pixels.
 
     ``view``: where the top face's centre lies from the blob's centre, in die sides, when the camera
-    looks at the dice obliquely (:func:`view_offset`). The pip group expected in the middle of the
-    top face is then looked for there, and groups farther than VIEW_NEAR from it are tried last.
+    looks at the dice obliquely (:func:`vision.reader.view_offset`). The pip group expected in the
+    middle of the top face is then looked for there, and groups farther than VIEW_NEAR from it are
+    tried last.
     """
     if crop.size == 0 or side < 6:
         return PipRead(None, 0.0, [], None, "too small")
@@ -440,6 +441,7 @@ def read_pips(
                 groups.sort(key=lambda g: math.dist(_mid(g), centre) > VIEW_NEAR * side)
             g = groups[0]
             value, conf, why = _score(g, side, centre)
+            fit = conf  # how well the group itself reads, before the doubts below
             ids = {id(p) for p in g}
             if any(ids < r for r in rejected):
                 # part of a group already found wanting: a fallback reading is never certain
@@ -470,7 +472,7 @@ def read_pips(
         if (value is None and len(g) > 6) or misfit:
             whole = len(g)
             # a group that reads as a face, if badly, gives way only to a split that reads better
-            top = split_faces(g, side, max(0.5, _score(g, side, centre)[1]) if misfit else 0.5)
+            top = split_faces(g, side, max(0.5, fit) if misfit else 0.5)
             if top is not None:
                 g, fell_back = top, True
                 gc = np.array(_mid(g))
