@@ -63,12 +63,24 @@ def test_a_badly_fitting_three_gives_way_to_the_two_beside_a_flatter_side_pip() 
     top = _face(2, 40, 30, axes=0.78, area=69)
     side = [Pip(59, 52, 53, 1.0, 150.0, 0.63)]
     group = top + side
-    assert pattern_error(np.array([[p.x, p.y] for p in group]), 3) >= SPLIT_ERR
+    assert pattern_error(np.array([[p.x, p.y] for p in group]), 3) >= SPLIT_ERR  # a bent line
     got = split_faces(group, SIDE)
     assert got is not None
     assert sorted((p.x, p.y) for p in got) == sorted((p.x, p.y) for p in top)
     # but a split never replaces a reading that was surer than the split's own
     assert split_faces(group, SIDE, min_conf=1.01) is None
+
+
+def _webcam_dice_near(
+    shared: Path, image: str, center: tuple[int, int], reader: DiceReader | None = None, within: float = 30
+) -> list[DieReading]:
+    """The readings within ``within`` px of ``center`` on a photo of the webcam set (skips if absent)."""
+    path = shared / "dice-photos" / "matteop65-webcam-d6" / "Train" / image
+    if not path.exists():
+        pytest.skip(f"{path} is absent from this copy of ../shared")
+    cv2.setNumThreads(1)
+    readings = (reader or DiceReader()).read(decode_image_file(str(path)))
+    return [r for r in readings if math.dist(r.center, center) < within]
 
 
 # webcam photos (even, development half) where the camera sees the top face and a side face whose
@@ -80,11 +92,7 @@ OBLIQUE = [("five_13.jpg", (318, 95), "5"), ("four_49.jpg", (326, 104), "4"), ("
 def test_oblique_die_is_read_by_its_top_face(
     image: str, center: tuple[int, int], face: str, shared: Path
 ) -> None:
-    path = shared / "dice-photos" / "matteop65-webcam-d6" / "Train" / image
-    if not path.exists():
-        pytest.skip(f"{path} is absent from this copy of ../shared")
-    cv2.setNumThreads(1)
-    near = [r for r in DiceReader().read(decode_image_file(str(path))) if math.dist(r.center, center) < 30]
+    near = _webcam_dice_near(shared, image, center)
     assert len(near) == 1, near
     assert (near[0].face, near[0].status) == (face, OK), near[0]
     assert near[0].confidence >= 0.8  # sure because the classifier agrees, not the split alone
@@ -106,24 +114,13 @@ MISFITS = [
 def test_a_group_no_layout_fits_is_read_by_the_face_within_it(
     image: str, center: tuple[int, int], face: str, shared: Path
 ) -> None:
-    path = shared / "dice-photos" / "matteop65-webcam-d6" / "Train" / image
-    if not path.exists():
-        pytest.skip(f"{path} is absent from this copy of ../shared")
-    cv2.setNumThreads(1)
-    near = [r for r in DiceReader().read(decode_image_file(str(path))) if math.dist(r.center, center) < 30]
+    near = _webcam_dice_near(shared, image, center)
     assert len(near) == 1, near
     assert (near[0].face, near[0].status) == (face, OK), near[0]
 
 
 def test_a_split_reading_is_never_sure_by_pips_alone(shared: Path) -> None:
-    path = shared / "dice-photos" / "matteop65-webcam-d6" / "Train" / "five_13.jpg"
-    if not path.exists():
-        pytest.skip(f"{path} is absent from this copy of ../shared")
-    near = [
-        r
-        for r in DiceReader(classifier=False).read(decode_image_file(str(path)))
-        if math.dist(r.center, (318, 95)) < 30
-    ]
+    near = _webcam_dice_near(shared, "five_13.jpg", (318, 95), DiceReader(classifier=False))
     assert len(near) == 1 and near[0].face == "5", near
     assert near[0].status != OK and near[0].confidence <= FALLBACK_CAP
 
@@ -131,13 +128,7 @@ def test_a_split_reading_is_never_sure_by_pips_alone(shared: Path) -> None:
 def test_a_side_face_read_as_a_fallback_is_not_passed_on_as_sure(shared: Path) -> None:
     # a 1 on top, a 2 on the side face turned to the camera; the pip reader rejects the lone pip and
     # falls back to the 2, and the classifier agrees at 0.89: before, that was reported `ok` as a 2
-    path = shared / "dice-photos" / "matteop65-webcam-d6" / "Train" / "dice_42.jpg"
-    if not path.exists():
-        pytest.skip(f"{path} is absent from this copy of ../shared")
-    cv2.setNumThreads(1)
-    on_die = [
-        r for r in DiceReader().read(decode_image_file(str(path))) if math.dist(r.center, (299, 118)) < 40
-    ]
+    on_die = _webcam_dice_near(shared, "dice_42.jpg", (299, 118), within=40)
     assert on_die, "the die is not reported at all"
     assert all(r.face == "1" or r.status != OK for r in on_die), on_die
 
@@ -177,11 +168,7 @@ VIEWED = [("dice_31.jpg", (167, 216)), ("dice_42.jpg", (177, 200)), ("dice_42.jp
 def test_a_lone_pip_where_the_view_puts_the_top_face_is_read(
     image: str, center: tuple[int, int], shared: Path
 ) -> None:
-    path = shared / "dice-photos" / "matteop65-webcam-d6" / "Train" / image
-    if not path.exists():
-        pytest.skip(f"{path} is absent from this copy of ../shared")
-    cv2.setNumThreads(1)
-    near = [r for r in DiceReader().read(decode_image_file(str(path))) if math.dist(r.center, center) < 30]
+    near = _webcam_dice_near(shared, image, center)
     assert len(near) == 1, near
     assert (near[0].face, near[0].status) == ("1", OK), near[0]
     assert any(n.startswith("view") for n in near[0].notes), near[0].notes
