@@ -416,10 +416,7 @@ def read_pips(
     ab = lab[:, :, 1:].astype(np.float32)
     chroma = np.linalg.norm(ab - np.median(ab[inner > 0], axis=0), axis=2)
     best = PipRead(None, 0.0, [], None, "no pips")
-    m = cv2.moments(mask, binaryImage=True)
-    centre = (
-        (m["m10"] / m["m00"], m["m01"] / m["m00"]) if m["m00"] else (crop.shape[1] / 2, crop.shape[0] / 2)
-    )
+    centre = _moments_centre(mask) or (crop.shape[1] / 2, crop.shape[0] / 2)
     if view is not None:
         centre = (centre[0] + view[0] * side, centre[1] + view[1] * side)
     for polarity in (1.0, -1.0):
@@ -449,7 +446,7 @@ def read_pips(
                 why += " fallback"
                 fell_back = True
             rejected.append(ids)
-            gc = np.mean([[p.x, p.y] for p in g], axis=0)
+            gc = np.array(_mid(g))
             # blobs that nearly passed as pips, on this face: the count is in doubt
             near = sum(1 for r in rejects if math.hypot(r.x - gc[0], r.y - gc[1]) < 0.45 * side)
             conf -= 0.3 * near
@@ -485,7 +482,7 @@ def read_pips(
                 why += f" ink={ink:.2f} ghost={ghost:.2f} split from {whole} pips"
         # pips of the other polarity compete with this reading
         if conf > best.confidence or best.value is None:
-            c = (float(np.mean([p.x for p in g])), float(np.mean([p.y for p in g])))
+            c = _mid(g)
             if value is not None and (conf > best.confidence or best.value is None):
                 if best.value is not None and best.confidence > 0.5:
                     conf -= 0.3  # both polarities look like pips
@@ -501,5 +498,9 @@ def read_pips(
 
 def mask_centre(mask: np.ndarray) -> tuple[float, float] | None:
     """Centre of the convex-filled ``mask`` (the reference :func:`read_pips` measures offsets from)."""
-    m = cv2.moments(convex_fill(mask), binaryImage=True)
+    return _moments_centre(convex_fill(mask))
+
+
+def _moments_centre(mask: np.ndarray) -> tuple[float, float] | None:
+    m = cv2.moments(mask, binaryImage=True)
     return (m["m10"] / m["m00"], m["m01"] / m["m00"]) if m["m00"] else None

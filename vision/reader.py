@@ -286,7 +286,7 @@ class DiceReader:
             image = cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
         work, background, scale = working_copy(image, background)
         cands = self.locate(work, background)
-        read = self._read_oblique(work, cands, [self.read_candidate(work, c) for c in cands])
+        read = self._read_all(work, cands)
         if background is not None:
             known = self.tray_dice.side(work.shape) is not None
             sure = [c.side for c, r in zip(cands, read, strict=True) if r is not None and r.status == OK]
@@ -295,7 +295,7 @@ class DiceReader:
                 # the tray's first throw with enough separate dice teaches the size: dice of the same
                 # throw that touch were one blob without it, so it is located again with the size
                 cands = self.locate(work, background)
-                again = self._read_oblique(work, cands, [self.read_candidate(work, c) for c in cands])
+                again = self._read_all(work, cands)
                 if sum(r is not None and r.status == OK for r in again) > len(sure):
                     read = again
         out = [r for r in read if r is not None]
@@ -304,12 +304,11 @@ class DiceReader:
                 r.center = (r.center[0] / scale, r.center[1] / scale)
         return out
 
-    def _read_oblique(
-        self, image: np.ndarray, cands: list[Candidate], read: list[DieReading | None]
-    ) -> list[DieReading | None]:
-        """Dice left ``uncertain`` read again where the camera's perspective, learnt from the dice of
-        the same image read ``ok``, puts their top face (:func:`view_offset`); a new reading is taken
-        only when it is ``ok`` (both readers agree)."""
+    def _read_all(self, image: np.ndarray, cands: list[Candidate]) -> list[DieReading | None]:
+        """Every candidate read; then the dice left ``uncertain`` read again where the camera's
+        perspective, learnt from the dice of the same image read ``ok``, puts their top face
+        (:func:`view_offset`). A new reading is taken only when it is ``ok`` (both readers agree)."""
+        read = [self.read_candidate(image, c) for c in cands]
         view = view_offset(cands, read)
         if view is None:
             return read
