@@ -17,6 +17,7 @@ Sets are stored as ``<name>.npz`` under :func:`sets_dir`.
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 from dataclasses import dataclass, field
@@ -25,13 +26,19 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.locate import estimate_background, foreground, locate
+from vision import detect
 from vision.pips import PipRead, face_region, read_pips
 from vision.reader import Crop, decode_image_file
 from vision.types import OK, OK_CONFIDENCE, UNCERTAIN, Candidate, DieReading, VisionError
 
 PATCH = 24
-RESEMBLE = 1.0  # a body colour within this many tolerances of an enrolled die looks like it
+RESEMBLE = 4.0  # a body colour within this many tolerances of an enrolled die looks like it
+L_WEIGHT = 0.5  # lightness counts this much in a body colour distance (see colour_distance)
+BODY_TOL = 14.0  # Lab distance: the least tolerance of a die's body colour
+CONSIDER = 3.0  # only dice whose body colour is within this many tolerances are matched
+OUTLIER = 3.0  # an enrolment photo this many typical deviations from its die's colour is left out
+OUTLIER_MIN_PHOTOS = 4  # ... once the die has this many photos
+PIP_FACE_CONF = 0.5  # a numbered face read by the pip reader at least this surely counts as pipped
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 SUFFIXES = {".jpg", ".jpeg", ".png"}
 
@@ -68,6 +75,13 @@ def face_patch(crop: Crop, cand: Candidate) -> tuple[np.ndarray, np.ndarray]:
     patch -= body
     patch[:, :, 1:] *= 1.5  # colour icons (disco faces) matter as much as shape
     return body, patch
+
+
+def colour_distance(a: np.ndarray, b: np.ndarray) -> float:
+    """Distance of two Lab body colours, lightness counting half: the light on the tray changes a
+    die's lightness far more than its hue."""
+    d = np.asarray(a, np.float32) - np.asarray(b, np.float32)
+    return float(np.sqrt((L_WEIGHT * d[..., 0]) ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2))
 
 
 def _ncc(a: np.ndarray, b: np.ndarray) -> float:
@@ -117,30 +131,16 @@ class EnrolledSet:
         dice: dict[str, EnrolledDie] = {}
         skipped: list[str] = []
         for die_dir in sorted(p for p in root.iterdir() if p.is_dir()):
-            bodies, faces, pips = [], {}, {}
+            photos: list[_Photo] = []
             for face_dir in sorted(p for p in die_dir.iterdir() if p.is_dir()):
                 for img_path in sorted(p for p in face_dir.iterdir() if p.suffix.lower() in SUFFIXES):
                     try:
-                        image = decode_image_file(str(img_path))
-                        crop, cand = _single_die(image)
-                        body, patch = face_patch(crop, cand)
-                        pr = read_pips(crop.image, crop.mask, cand.side)
+                        photos.append(_Photo.learn(img_path, face_dir.name))
                     except VisionError as exc:
                         skipped.append(f"{img_path}: {exc}")
-                        continue
-                    bodies.append(body)
-                    faces.setdefault(face_dir.name, []).append(patch)
-                    if pr.value is not None and pr.confidence >= OK_CONFIDENCE:
-                        pips.setdefault(face_dir.name, []).append(pr.value)
-            if not faces:
-                continue
-            b = np.array(bodies)
-            pip_faces = {}
-            for label, vals in pips.items():
-                if len(vals) == len(faces[label]) and len(set(vals)) == 1 and str(vals[0]) == label:
-                    pip_faces[label] = vals[0]
-            spread = float(np.linalg.norm(b - b.mean(axis=0), axis=1).max()) if len(b) > 1 else 8.0
-            dice[die_dir.name] = EnrolledDie(die_dir.name, b.mean(axis=0), spread, faces, pip_faces)
+            die = _die_from(die_dir.name, photos, skipped)
+            if die is not None:
+                dice[die.id] = die
         if not dice:
             raise VisionError(f"{folder}: no photos found in <die id>/<face>/*.jpg|png")
         return cls(name, dice, skipped)
@@ -155,9 +155,9 @@ class EnrolledSet:
         scores: list[tuple[float, str, str]] = []
         ink = ink_colour(patch)
         for die in self.dice.values():
-            dist = float(np.linalg.norm(body - die.body))
-            tol = max(14.0, 1.5 * die.body_spread)
-            if dist > 2.5 * tol:
+            dist = colour_distance(body, die.body)
+            tol = max(BODY_TOL, 1.5 * die.body_spread)
+            if dist > CONSIDER * tol:
                 continue
             colour_pen = max(0.0, dist - tol) / tol * 0.3
             for label, patches in die.faces.items():
@@ -199,7 +199,7 @@ class EnrolledSet:
         except VisionError:
             return False
         return any(
-            float(np.linalg.norm(body - d.body)) <= RESEMBLE * max(14.0, 1.5 * d.body_spread)
+            colour_distance(body, d.body) <= RESEMBLE * max(BODY_TOL, 1.5 * d.body_spread)
             for d in self.dice.values()
         )
 
@@ -272,6 +272,59 @@ def delete_set(name: str, folder: Path | None = None) -> None:
     path.unlink()
 
 
+@dataclass
+class _Photo:
+    """What one enrolment photo gives: its face label, body colour, face patch and pip reading."""
+
+    path: Path
+    label: str
+    body: np.ndarray
+    patch: np.ndarray
+    pips: int | None
+    pip_conf: float
+
+    @classmethod
+    def learn(cls, path: Path, label: str) -> _Photo:
+        crop, cand = _single_die(decode_image_file(str(path)))
+        body, patch = face_patch(crop, cand)
+        pr = read_pips(crop.image, crop.mask, cand.side)
+        return cls(path, label, body, patch, pr.value, pr.confidence)
+
+
+def _die_from(die_id: str, photos: list[_Photo], skipped: list[str]) -> EnrolledDie | None:
+    """One die from its photos. Its body colour is their median; a photo whose colour is far from
+    that (another object picked, a die lit unlike the rest) is left out and listed, once the die
+    has enough photos to tell. A face labelled with a number is a pipped face when the pip reader
+    read that number on at least half of its photos and never surely another."""
+    if len(photos) >= OUTLIER_MIN_PHOTOS:
+        body = np.median(np.array([p.body for p in photos]), axis=0)
+        dist = np.array([colour_distance(p.body, body) for p in photos])
+        limit = OUTLIER * max(BODY_TOL, float(np.median(dist)))
+        for p, d in zip(photos, dist, strict=True):
+            if d > limit:
+                skipped.append(f"{p.path}: its die's colour is unlike this die's other photos")
+        photos = [p for p, d in zip(photos, dist, strict=True) if d <= limit]
+    if not photos:
+        return None
+    bodies = np.array([p.body for p in photos])
+    body = np.median(bodies, axis=0)
+    dist = np.array([colour_distance(b, body) for b in bodies])
+    spread = float(np.percentile(dist, 80)) if len(photos) > 1 else 8.0
+    faces: dict[str, list[np.ndarray]] = {}
+    for p in photos:
+        faces.setdefault(p.label, []).append(p.patch)
+    pip_faces = {}
+    for label in faces:
+        if not label.isdigit() or int(label) not in range(1, 7):
+            continue
+        mine = [p for p in photos if p.label == label]
+        agree = sum(p.pips == int(label) and p.pip_conf >= PIP_FACE_CONF for p in mine)
+        other = any(p.pips not in (None, int(label)) and p.pip_conf >= OK_CONFIDENCE for p in mine)
+        if 2 * agree >= len(mine) and not other:
+            pip_faces[label] = int(label)
+    return EnrolledDie(die_id, body, spread, faces, pip_faces)
+
+
 def _face_number(die_id: str, label: str) -> int | None:
     try:
         from companion.dice import all_kinds
@@ -285,16 +338,20 @@ def _face_number(die_id: str, label: str) -> int | None:
 
 
 def _single_die(image: np.ndarray) -> tuple[Crop, Candidate]:
-    """The one die in an enrolment photo (the most die-like blob)."""
-    from vision.reader import crop_candidate
+    """The one die in an enrolment photo: of the dice the single-photo locator finds (classical blobs
+    checked by the dice detector, as ``dice-companion read`` locates them), the one the detector is
+    surest of, then the most die-like. A photo is taken at the working size of
+    :func:`vision.reader.working_copy`, as reading takes it."""
+    from vision.reader import DET_SUPPORT, DiceReader, crop_candidate, working_copy
 
-    fg = foreground(image, estimate_background(image))
-    cands = locate(image, fg)
-    if not cands:
-        raise VisionError("no die found in the photo")
+    reader = DiceReader(classifier=False)
+    work, _, _ = working_copy(image)
+    cands = reader.locate(work, None)
+    net = reader.detector
+    dets = detect.detect(net, work, DET_SUPPORT) if net is not None else []
     best: tuple[float, Crop, Candidate] | None = None
     for cand in cands:
-        crop = crop_candidate(image, cand)
+        crop = crop_candidate(work, cand)
         try:
             _, patch = face_patch(crop, cand)
         except VisionError:
@@ -302,7 +359,11 @@ def _single_die(image: np.ndarray) -> tuple[Crop, Candidate]:
         ink = float((np.linalg.norm(patch, axis=2) > 25).mean())
         if ink < 0.02:
             continue  # nothing printed on it: a corner of the tray, a shadow
-        score = cand.squareness * cand.solidity * min(1.0, ink / 0.05)
+        support = max(
+            (d.score for d in dets if math.dist(d.center, cand.center) < 0.5 * max(d.side, cand.side)),
+            default=0.0,
+        )
+        score = support + 0.5 * cand.squareness * cand.solidity * min(1.0, ink / 0.05)
         if best is None or score > best[0]:
             best = (score, crop, cand)
     if best is None:
