@@ -69,10 +69,32 @@ def test_enrolled_set_on_rendered_throws(shared: Path) -> None:
     es = EnrolledSet.learn("throwbench", tb / "enroll")
     score = evaluate("throwbench --set", throwbench(tb, with_set=True), DiceReader(es))
     detail = "\n".join(score.errors[:40])
-    # measured 40.3% right (303 dice), 0 silent, 2026-11-24 (38.3% with the detector of 2026-11-23,
-    # 36.0% before three readers could agree on a numbered face, 29.7% before the locator work)
+    # measured 56.8% right (303 dice), 0 silent, 2026-11-25 (40.3% before enrolment found its dice
+    # as reading does, softened its patches and let the classifier overrule a pip count of a star;
+    # 29.7% before the locator work of 2026-11-22)
     assert score.silent == 0, f"{score.silent} silent errors\n{detail}"
-    assert score.accuracy >= 0.37, f"{score.row()}\n{detail}"
+    assert score.accuracy >= 0.55, f"{score.row()}\n{detail}"
+
+
+def test_rollers_stars_and_zaps_are_not_held_back_by_a_pip_count_of_one(shared: Path) -> None:
+    """A star or a zap looks like one big pip to the pip counter. Before 2026-11-25 that count, sure
+    of a 1, kept every star the appearance match found at `uncertain` (0 of 21 `ok`); the classifier,
+    which gives such faces little chance of being a 1, now overrules it (reader.PIP_REFUTED).
+    Measured: 6 of the 21 stars and zaps `ok`, none read `ok` as a 1."""
+    from vision.enroll import EnrolledSet
+
+    tb = shared / "throwbench-dev"
+    if not (tb / "enroll").is_dir() or not (tb / "throws" / "labels.jsonl").exists():
+        pytest.skip(f"{tb} (enroll/ and throws/) is absent from this copy of ../shared")
+    reader = DiceReader(EnrolledSet.learn("throwbench", tb / "enroll"))
+    symbols = Score("stars and zaps")
+    for item in throwbench(tb, with_set=True):
+        item.labels = [lab for lab in item.labels if lab.face in ("star", "zap")]
+        if item.labels:
+            score_item(item, reader.read(decode_image_file(str(item.path))), symbols)
+    assert symbols.labelled >= 15
+    assert symbols.silent == 0, symbols.errors
+    assert symbols.right >= 5, symbols.row()
 
 
 def test_three_readers_agreeing_on_an_enrolled_numbered_face(shared: Path) -> None:

@@ -7,6 +7,7 @@ import math
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 
 from companion.dice import DieKind, Face
@@ -96,3 +97,43 @@ def test_cli_enroll_read_list_delete(enrolled, tmp_path: Path, monkeypatch, caps
     assert main(["sets", "delete", "games"]) == 0
     assert main(["sets", "delete", "games"]) == 2
     assert main(["enroll", "--set", "x", str(tmp_path / "missing")]) == 2
+
+
+def test_a_photo_whose_die_is_unlike_the_others_is_left_out_and_listed(enrolled, tmp_path: Path) -> None:
+    """A photo filed under the wrong die (here a red d6 among the purple Rollers die's photos) would
+    widen that die's colour until other dice pass for it: it is left out, and the reason is listed."""
+    folder, _ = enrolled
+    mixed = tmp_path / "mixed"
+    for label in ("1", "2", "3"):
+        (mixed / "rollers-purple" / label).mkdir(parents=True)
+        for src in (folder / "rollers-purple" / label).iterdir():
+            (mixed / "rollers-purple" / label / src.name).write_bytes(src.read_bytes())
+    stray = mixed / "rollers-purple" / "3" / "stray.png"
+    cam = SimulatedCamera(seed=11)
+    red = DieKind("red-d6", "Red d6", tuple(Face(str(n)) for n in range(1, 7)))  # body colour from its id
+    cv2.imwrite(str(stray), cam.render(cam.random_scene([red], ["3"])))
+    es = EnrolledSet.learn("mixed", mixed)
+    assert [s for s in es.skipped if "unlike" in s] == [f"{stray}: its die's colour is unlike this die's other photos"]
+    assert sum(len(p) for p in es.dice["rollers-purple"].faces.values()) == 9
+
+
+def test_a_set_saved_before_softened_patches_still_loads(enrolled, tmp_path: Path) -> None:
+    """Sets saved with format 1 (raw patches) are softened on load and read as before; a set from a
+    newer format is refused with a clear error rather than misread."""
+    _, es = enrolled
+    path = es.save(tmp_path)
+    with np.load(path) as z:
+        arrays = {k: z[k] for k in z.files}
+    meta = json.loads(str(arrays.pop("meta")))
+    for version, expect in ((1, None), (9, "newer version")):
+        meta["version"] = version
+        np.savez(tmp_path / "old.npz", meta=np.array(json.dumps(meta)), **arrays)
+        if expect:
+            with pytest.raises(VisionError, match=expect):
+                EnrolledSet.load("old", tmp_path)
+            continue
+        old = EnrolledSet.load("old", tmp_path)
+        patch = old.dice["club-green"].faces["curve"][0]
+        stored = es.dice["club-green"].faces["curve"][0]
+        assert patch.shape == stored.shape
+        assert float(np.abs(patch).mean()) < float(np.abs(stored).mean())  # softened once more

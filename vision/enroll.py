@@ -32,6 +32,8 @@ from vision.reader import Crop, decode_image_file
 from vision.types import OK, OK_CONFIDENCE, UNCERTAIN, Candidate, DieReading, VisionError
 
 PATCH = 24
+PATCH_BLUR = 1.0  # Gaussian sigma, pixels of the patch (see soften)
+SET_VERSION = 2  # 2: patches stored softened; a version-1 set is softened when loaded
 RESEMBLE = 4.0  # a body colour within this many tolerances of an enrolled die looks like it
 L_WEIGHT = 0.5  # lightness counts this much in a body colour distance (see colour_distance)
 BODY_TOL = 14.0  # Lab distance: the least tolerance of a die's body colour
@@ -74,7 +76,13 @@ def face_patch(crop: Crop, cand: Candidate) -> tuple[np.ndarray, np.ndarray]:
     patch = cv2.warpPerspective(lab, m, (PATCH, PATCH), flags=cv2.INTER_AREA).astype(np.float32)
     patch -= body
     patch[:, :, 1:] *= 1.5  # colour icons (disco faces) matter as much as shape
-    return body, patch
+    return body, soften(patch)
+
+
+def soften(patch: np.ndarray) -> np.ndarray:
+    """A face patch blurred by PATCH_BLUR pixels: a pip a pixel or two off where the photo had it
+    (the face rectified a little askew) still overlaps itself."""
+    return cv2.GaussianBlur(patch, (0, 0), PATCH_BLUR)
 
 
 def colour_distance(a: np.ndarray, b: np.ndarray) -> float:
@@ -210,7 +218,7 @@ class EnrolledSet:
     def save(self, folder: Path | None = None) -> Path:
         folder = folder or sets_dir()
         folder.mkdir(parents=True, exist_ok=True)
-        meta: dict[str, object] = {"name": self.name, "version": 1, "dice": {}}
+        meta: dict[str, object] = {"name": self.name, "version": SET_VERSION, "dice": {}}
         arrays: dict[str, np.ndarray] = {}
         for i, die in enumerate(self.dice.values()):
             faces = {}
@@ -241,9 +249,14 @@ class EnrolledSet:
         try:
             with np.load(path, allow_pickle=False) as z:
                 meta = json.loads(str(z["meta"]))
+                version = int(meta.get("version", 1))
+                if version > SET_VERSION:
+                    raise ValueError(f"made by a newer version (set format {version})")
                 dice = {}
                 for die_id, d in meta["dice"].items():
                     faces = {label: list(z[key].astype(np.float32)) for label, key in d["faces"].items()}
+                    if version < 2:  # stored before patches were softened
+                        faces = {label: [soften(p) for p in ps] for label, ps in faces.items()}
                     dice[die_id] = EnrolledDie(
                         die_id,
                         np.array(d["body"], np.float32),

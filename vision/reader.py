@@ -38,6 +38,7 @@ UNREAD_SOLIDITY = 0.8
 # errors at 0.8 on the held-out phone half (docs/vision.md, Reading policy).
 NET_OK = 0.9
 PIP_MIN = 0.2
+PIP_REFUTED = 0.5  # with an enrolled set: a pip count whose face the classifier gives less is not heeded
 # a lone blob (glare, a key of a keyboard, a printed number, a pip of a side face) is the easiest
 # thing to take for a 1: the classifier must be surer of a 1 than of any other face
 NET_OK_ONE = 0.95
@@ -402,7 +403,14 @@ class DiceReader:
         if pr.center is not None:
             center = (pr.center[0] + crop.origin[0], pr.center[1] + crop.origin[1])
         if self.enrolled is not None:
-            r = self.enrolled.classify(crop, cand, pr)  # type: ignore[attr-defined]
+            seen = pr
+            if pr.value is not None and self.net is not None:
+                g = self.guess(image, cand)
+                if float(g.probs[pr.value]) < PIP_REFUTED:
+                    # the classifier gives the pip count's face little chance: a star or a zap
+                    # read as one big pip, say. The appearance match then does not defer to it
+                    seen = replace(pr, confidence=min(pr.confidence, 0.5))
+            r = self.enrolled.classify(crop, cand, seen)  # type: ignore[attr-defined]
             if r is not None:
                 r.center = center if r.value is not None and pr.value == r.value else cand.center
                 if r.status == OK and self.net is not None and r.value in PIPPED and self._pip_faces(r.die):
