@@ -113,7 +113,8 @@ def test_a_photo_whose_die_is_unlike_the_others_is_left_out_and_listed(enrolled,
     red = DieKind("red-d6", "Red d6", tuple(Face(str(n)) for n in range(1, 7)))  # body colour from its id
     cv2.imwrite(str(stray), cam.render(cam.random_scene([red], ["3"])))
     es = EnrolledSet.learn("mixed", mixed)
-    assert [s for s in es.skipped if "unlike" in s] == [f"{stray}: its die's colour is unlike this die's other photos"]
+    unlike = [s for s in es.skipped if "unlike" in s]
+    assert unlike == [f"{stray}: its die's colour is unlike this die's other photos"]
     assert sum(len(p) for p in es.dice["rollers-purple"].faces.values()) == 9
 
 
