@@ -288,17 +288,20 @@ class DiceReader:
         work, background, scale = working_copy(image, background)
         cands = self.locate(work, background)
         read = self._read_all(work, cands)
+        sure = [c.side for c, r in zip(cands, read, strict=True) if r is not None and r.status == OK]
         if background is not None:
             known = self.tray_dice.side(work.shape) is not None
-            sure = [c.side for c, r in zip(cands, read, strict=True) if r is not None and r.status == OK]
             self.tray_dice.learn(work.shape, sure)
-            if not known and self.tray_dice.side(work.shape) is not None and len(sure) < len(cands):
-                # the tray's first throw with enough separate dice teaches the size: dice of the same
-                # throw that touch were one blob without it, so it is located again with the size
-                cands = self.locate(work, background)
-                again = self._read_all(work, cands)
-                if sum(r is not None and r.status == OK for r in again) > len(sure):
-                    read = again
+            side = None if known else self.tray_dice.side(work.shape)
+        else:
+            side = float(np.median(sure)) if len(sure) >= DIE_SIZE_MIN else None
+        if side is not None and len(sure) < len(cands):
+            # the image's own separate dice teach the die size (a single photo, or a new tray's first
+            # throw): dice of it that touch were one blob without it, so it is located again with it
+            cands_again = self.locate(work, background, side)
+            again = self._read_all(work, cands_again)
+            if sum(r is not None and r.status == OK for r in again) > len(sure):
+                read = again
         out = [r for r in read if r is not None]
         if scale != 1.0:
             for r in out:
@@ -323,16 +326,19 @@ class DiceReader:
                 out[i] = again
         return out
 
-    def locate(self, work: np.ndarray, background: np.ndarray | None) -> list[Candidate]:
-        """Candidate dice in ``work`` (an image at working size, see :func:`working_copy`)."""
+    def locate(
+        self, work: np.ndarray, background: np.ndarray | None, die_side: float | None = None
+    ) -> list[Candidate]:
+        """Candidate dice in ``work`` (an image at working size, see :func:`working_copy`).
+        ``die_side``: one die's top-face side when known (on a tray, the size learnt there)."""
         self._estimated_bg = background is None
         if background is None:
-            return self._locate_photo(work)
+            return self._locate_photo(work, die_side)
         fg = foreground(work, background)
         fg = fg | _new_blobs(texture_mask(work), fg)
-        return locate(work, fg, die_side=self.tray_dice.side(work.shape))
+        return locate(work, fg, die_side=die_side or self.tray_dice.side(work.shape))
 
-    def _locate_photo(self, work: np.ndarray) -> list[Candidate]:
+    def _locate_photo(self, work: np.ndarray, die_side: float | None = None) -> list[Candidate]:
         """A single photo (no tray model): classical blobs, merged with the detector's dice if loaded."""
         # the second pass uses a background window fitted to the dice's size. The pips of a pale die
         # or the glints of a dark one are square blobs too, and a window fitted to them takes dice for
@@ -352,7 +358,7 @@ class DiceReader:
         texture = texture_mask(work)
         fg = foreground(work, background)
         fg = fg | _new_blobs(texture, fg)
-        found = locate(work, fg)
+        found = locate(work, fg, die_side=die_side)
         if side is not None:
             # a die against a wall or a desk edge merges with it; against row and column medians it
             # does not: such dice replace the larger blob they were part of (see locate.line_backgrounds)
