@@ -34,9 +34,10 @@ SETS: dict[str, tuple[str, Callable[[Path], Iterator[Item]], Callable[[int, Item
     # measured 12.1% right, 0 silent of 819 dice (phone photos, tiny and oblique dice: far from the target;
     # pip count alone: 12.6%, 8 silent), 2026-11-24
     "epanemu train odd": ("dice-photos/epanemu-roboflow-d6/train_one_per_source", epanemu, ODD, 0.10, 0),
-    # measured 72.7% right, 0 silent (128 standard pipped dice among the custom ones, no set; 54.7%
-    # before dice against the tray walls, dice side by side and shadows were handled), 2026-11-24
-    "throwbench throws": ("throwbench-dev", throwbench, lambda i, it: True, 0.69, 0),
+    # measured 77.3% right, 0 silent (128 standard pipped dice among the custom ones, no set), 2026-11-25
+    # (72.7% before a photo learnt the die size from its own dice; 54.7% before dice against the tray
+    # walls, dice side by side and shadows were handled)
+    "throwbench throws": ("throwbench-dev", throwbench, lambda i, it: True, 0.75, 0),
 }
 
 
@@ -69,11 +70,12 @@ def test_enrolled_set_on_rendered_throws(shared: Path) -> None:
     es = EnrolledSet.learn("throwbench", tb / "enroll")
     score = evaluate("throwbench --set", throwbench(tb, with_set=True), DiceReader(es))
     detail = "\n".join(score.errors[:40])
-    # measured 56.8% right (303 dice), 0 silent, 2026-11-25 (40.3% before enrolment found its dice
-    # as reading does, softened its patches and let the classifier overrule a pip count of a star;
+    # measured 61.7% right (303 dice), 0 silent, 2026-11-25 (40.3% before enrolment found its dice
+    # as reading does, softened its patches, let the classifier overrule a pip count of a star, a
+    # photo learnt its die size from its own dice and three readers could agree at NET_THIRD;
     # 29.7% before the locator work of 2026-11-22)
     assert score.silent == 0, f"{score.silent} silent errors\n{detail}"
-    assert score.accuracy >= 0.55, f"{score.row()}\n{detail}"
+    assert score.accuracy >= 0.60, f"{score.row()}\n{detail}"
 
 
 def test_rollers_stars_and_zaps_are_not_held_back_by_a_pip_count_of_one(shared: Path) -> None:
@@ -100,7 +102,10 @@ def test_rollers_stars_and_zaps_are_not_held_back_by_a_pip_count_of_one(shared: 
 def test_three_readers_agreeing_on_an_enrolled_numbered_face(shared: Path) -> None:
     """Alike dice (the std and Rollers dice share faces 1-5) make the appearance's margin narrow; such a
     reading becomes ``ok`` only when the pip count and the classifier read the same number surely.
-    Every reading passed on that way must be the labelled die and face (5 on the 60 throws, 2026-11-24)."""
+    And where the appearance is sure of a numbered face the pip count reads too, the classifier needs
+    only NET_THIRD (0.7) instead of NET_OK (2026-11-25). Every reading passed on with the pip count's
+    say must be the labelled die and face: 134 on the 60 throws, 2026-11-25 (5 on 2026-11-24, when
+    the set's pipped faces were fewer and only the first path noted the pip count)."""
     from vision.enroll import EnrolledSet
 
     tb = shared / "throwbench-dev"
@@ -119,7 +124,7 @@ def test_three_readers_agreeing_on_an_enrolled_numbered_face(shared: Path) -> No
         ]
         score_item(item, by_three, agreed)
     assert agreed.wrong == 0 and agreed.extra == 0, agreed.errors
-    assert agreed.right >= 3, agreed.row()
+    assert agreed.right >= 110, agreed.row()
 
 
 def test_leaning_dice_in_rendered_throws_are_not_read_ok(shared: Path, reader: DiceReader) -> None:

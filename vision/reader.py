@@ -38,6 +38,7 @@ UNREAD_SOLIDITY = 0.8
 # errors at 0.8 on the held-out phone half (docs/vision.md, Reading policy).
 NET_OK = 0.9
 PIP_MIN = 0.2
+NET_THIRD = 0.7  # the classifier, when the pip count and the appearance of an enrolled die read the same face
 PIP_REFUTED = 0.5  # with an enrolled set: a pip count whose face the classifier gives less is not heeded
 # a lone blob (glare, a key of a keyboard, a printed number, a pip of a side face) is the easiest
 # thing to take for a 1: the classifier must be surer of a 1 than of any other face
@@ -410,31 +411,34 @@ class DiceReader:
             center = (pr.center[0] + crop.origin[0], pr.center[1] + crop.origin[1])
         if self.enrolled is not None:
             seen = pr
-            if pr.value is not None and self.net is not None:
-                g = self.guess(image, cand)
-                if float(g.probs[pr.value]) < PIP_REFUTED:
-                    # the classifier gives the pip count's face little chance: a star or a zap
-                    # read as one big pip, say. The appearance match then does not defer to it
-                    seen = replace(pr, confidence=min(pr.confidence, 0.5))
+            g = self.guess(image, cand) if self.net is not None else None
+            if g is not None and pr.value is not None and float(g.probs[pr.value]) < PIP_REFUTED:
+                # the classifier gives the pip count's face little chance: a star or a zap read as
+                # one big pip, say. The appearance match then does not defer to the pip count
+                seen = replace(pr, confidence=min(pr.confidence, 0.5))
             r = self.enrolled.classify(crop, cand, seen)  # type: ignore[attr-defined]
             if r is not None:
                 r.center = center if r.value is not None and pr.value == r.value else cand.center
-                if r.status == OK and self.net is not None and r.value in PIPPED and self._pip_faces(r.die):
-                    # a numbered face of an enrolled pipped die: the classifier must read the same face
-                    g = self.guess(image, cand)
-                    r.notes.append(f"net {g.value} {g.prob:.4f}")
-                    if g.value != r.value or g.prob < (NET_OK_ONE if r.value == 1 else NET_OK):
+                if r.status == OK and g is not None and r.value in PIPPED and self._pip_faces(r.die):
+                    # a numbered face of an enrolled pipped die: the classifier must read the same
+                    # face, surely, or fairly surely when the pip count reads it too (three readers)
+                    need = NET_OK_ONE if r.value == 1 else NET_OK
+                    if pr.value == r.value and pr.confidence >= PIP_MIN and r.value != 1:
+                        need = NET_THIRD
+                        r.notes.append(_both_readers(pr, g))
+                    else:
+                        r.notes.append(f"net {g.value} {g.prob:.4f}")
+                    if g.value != r.value or g.prob < need:
                         r.status, r.confidence = UNCERTAIN, min(r.confidence, OK_CONFIDENCE - 0.01)
                 elif (
                     r.status == UNCERTAIN
-                    and self.net is not None
+                    and g is not None
                     and r.value in PIPPED
                     and self._pip_faces(r.die).get(r.face) == r.value == pr.value
                 ):
                     # the appearance's best face is a numbered one, but by a narrow margin over another
                     # face of these alike-looking dice: if the pip count and the classifier both read
                     # that same number surely (as for a plain d6), three readers agree
-                    g = self.guess(image, cand)
                     r.notes.append(_both_readers(pr, g))
                     value, conf, status = combine(pr.value, pr.confidence, g)
                     if status == OK and value == r.value:
