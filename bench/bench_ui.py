@@ -177,6 +177,11 @@ class Timed:
         self.spans: list[tuple[float, float]] = []
         self.threads: set[str] = set()
 
+    @property
+    def tray_dice(self) -> object:
+        """The die size learnt on the tray (the camera reader keeps it across restarts)."""
+        return self.inner.tray_dice
+
     def read(self, image: np.ndarray, background: np.ndarray | None = None):
         t = time.perf_counter()
         try:
