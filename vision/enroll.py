@@ -33,7 +33,7 @@ from vision.types import OK, OK_CONFIDENCE, UNCERTAIN, Candidate, DieReading, Vi
 
 PATCH = 24
 PATCH_BLUR = 1.0  # Gaussian sigma, pixels of the patch (see soften)
-SET_VERSION = 2  # 2: patches stored softened; a version-1 set is softened when loaded
+SET_VERSION = 1  # the format of stored sets; a set of a newer format is refused, not misread
 RESEMBLE = 4.0  # a body colour within this many tolerances of an enrolled die looks like it
 L_WEIGHT = 0.5  # lightness counts this much in a body colour distance (see colour_distance)
 BODY_TOL = 14.0  # Lab distance: the least tolerance of a die's body colour
@@ -76,12 +76,13 @@ def face_patch(crop: Crop, cand: Candidate) -> tuple[np.ndarray, np.ndarray]:
     patch = cv2.warpPerspective(lab, m, (PATCH, PATCH), flags=cv2.INTER_AREA).astype(np.float32)
     patch -= body
     patch[:, :, 1:] *= 1.5  # colour icons (disco faces) matter as much as shape
-    return body, soften(patch)
+    return body, patch
 
 
 def soften(patch: np.ndarray) -> np.ndarray:
-    """A face patch blurred by PATCH_BLUR pixels: a pip a pixel or two off where the photo had it
-    (the face rectified a little askew) still overlaps itself."""
+    """A face patch blurred by PATCH_BLUR pixels, as patches are compared: a pip a pixel or two off
+    where the photo had it (the face rectified a little askew) still overlaps itself. (What is printed
+    on the face, its amount and colour, is measured on the patch as cut: softening thins fine print.)"""
     return cv2.GaussianBlur(patch, (0, 0), PATCH_BLUR)
 
 
@@ -120,6 +121,13 @@ class EnrolledDie:
     body_spread: float
     faces: dict[str, list[np.ndarray]] = field(default_factory=dict)
     pip_faces: dict[str, int] = field(default_factory=dict)  # face label -> pips read on its photos
+    # per face label, each photo's patch as compared (softened) and the colour of its print
+    looks: dict[str, list[tuple[np.ndarray, np.ndarray]]] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.looks = {
+            label: [(soften(p), ink_colour(p)) for p in patches] for label, patches in self.faces.items()
+        }
 
 
 @dataclass
@@ -162,17 +170,18 @@ class EnrolledSet:
             return None
         scores: list[tuple[float, str, str]] = []
         ink = ink_colour(patch)
+        soft = soften(patch)
         for die in self.dice.values():
             dist = colour_distance(body, die.body)
             tol = max(BODY_TOL, 1.5 * die.body_spread)
             if dist > CONSIDER * tol:
                 continue
             colour_pen = max(0.0, dist - tol) / tol * 0.3
-            for label, patches in die.faces.items():
+            for label, looks in die.looks.items():
                 # shape (correlation) and the colour of the print (disco faces differ by colour only)
                 s = max(
-                    _ncc(patch, p) - max(0.0, float(np.linalg.norm(ink - ink_colour(p))) - 10) / 40
-                    for p in patches
+                    _ncc(soft, p) - max(0.0, float(np.linalg.norm(ink - p_ink)) - 10) / 40
+                    for p, p_ink in looks
                 )
                 scores.append((s - colour_pen, die.id, label))
         if not scores:
@@ -255,8 +264,6 @@ class EnrolledSet:
                 dice = {}
                 for die_id, d in meta["dice"].items():
                     faces = {label: list(z[key].astype(np.float32)) for label, key in d["faces"].items()}
-                    if version < 2:  # stored before patches were softened
-                        faces = {label: [soften(p) for p in ps] for label, ps in faces.items()}
                     dice[die_id] = EnrolledDie(
                         die_id,
                         np.array(d["body"], np.float32),
