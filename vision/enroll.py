@@ -27,6 +27,7 @@ import cv2
 import numpy as np
 
 from vision import detect
+from vision.locate import estimate_background, foreground
 from vision.pips import PipRead, face_region, read_pips
 from vision.reader import Crop, decode_image_file
 from vision.types import OK, OK_CONFIDENCE, UNCERTAIN, Candidate, DieReading, VisionError
@@ -362,13 +363,27 @@ def _single_die(image: np.ndarray) -> tuple[Crop, Candidate]:
     checked by the dice detector, as ``dice-companion read`` locates them), the one the detector is
     surest of, then the most die-like. A photo is taken at the working size of
     :func:`vision.reader.working_copy`, as reading takes it."""
-    from vision.reader import DET_SUPPORT, DiceReader, crop_candidate, working_copy
+    from vision.reader import (
+        DET_SUPPORT,
+        TOP_OF_BOX,
+        DiceReader,
+        _detected_candidate,
+        crop_candidate,
+        working_copy,
+    )
 
     reader = DiceReader(classifier=False)
     work, _, _ = working_copy(image)
     cands = reader.locate(work, None)
     net = reader.detector
     dets = detect.detect(net, work, DET_SUPPORT) if net is not None else []
+    if not cands and dets:
+        # the photo holds one die: the detector's surest peak is it, however weakly it stands out
+        # (a white die on white paper), cut out of its box as the single-photo path cuts such dice
+        d = max(dets, key=lambda d: d.score)
+        fg = foreground(work, estimate_background(work, TOP_OF_BOX * d.side))
+        found = _detected_candidate(d, fg, work)
+        cands = [found] if found is not None else []
     best: tuple[float, Crop, Candidate] | None = None
     for cand in cands:
         crop = crop_candidate(work, cand)
