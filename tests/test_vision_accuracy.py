@@ -60,15 +60,21 @@ def test_accuracy_floor_and_silent_errors(name: str, shared: Path, reader: DiceR
     assert score.accuracy >= floor, f"{name}: {score.row()}\n{detail}"
 
 
-def test_enrolled_set_on_rendered_throws(shared: Path) -> None:
-    """All six kinds learnt from throwbench-dev/enroll, read in the 60 rendered throws."""
+@pytest.fixture(scope="module")
+def with_set(shared: Path) -> tuple[Path, DiceReader]:
+    """throwbench-dev, and a reader with the set learnt from its enrolment photos (all six kinds)."""
     from vision.enroll import EnrolledSet
 
     tb = shared / "throwbench-dev"
     if not (tb / "enroll").is_dir() or not (tb / "throws" / "labels.jsonl").exists():
         pytest.skip(f"{tb} (enroll/ and throws/) is absent from this copy of ../shared")
-    es = EnrolledSet.learn("throwbench", tb / "enroll")
-    score = evaluate("throwbench --set", throwbench(tb, with_set=True), DiceReader(es))
+    return tb, DiceReader(EnrolledSet.learn("throwbench", tb / "enroll"))
+
+
+def test_enrolled_set_on_rendered_throws(with_set: tuple[Path, DiceReader]) -> None:
+    """All six kinds learnt from throwbench-dev/enroll, read in the 60 rendered throws."""
+    tb, reader = with_set
+    score = evaluate("throwbench --set", throwbench(tb, with_set=True), reader)
     detail = "\n".join(score.errors[:40])
     # measured 61.7% right (303 dice), 0 silent, 2026-11-25 (40.3% before enrolment found its dice
     # as reading does, softened its patches, let the classifier overrule a pip count of a star, a
@@ -78,17 +84,14 @@ def test_enrolled_set_on_rendered_throws(shared: Path) -> None:
     assert score.accuracy >= 0.60, f"{score.row()}\n{detail}"
 
 
-def test_rollers_stars_and_zaps_are_not_held_back_by_a_pip_count_of_one(shared: Path) -> None:
+def test_rollers_stars_and_zaps_are_not_held_back_by_a_pip_count_of_one(
+    with_set: tuple[Path, DiceReader],
+) -> None:
     """A star or a zap looks like one big pip to the pip counter. Before 2026-11-25 that count, sure
     of a 1, kept every star the appearance match found at `uncertain` (0 of 21 `ok`); the classifier,
     which gives such faces little chance of being a 1, now overrules it (reader.PIP_REFUTED).
     Measured: 6 of the 21 stars and zaps `ok`, none read `ok` as a 1."""
-    from vision.enroll import EnrolledSet
-
-    tb = shared / "throwbench-dev"
-    if not (tb / "enroll").is_dir() or not (tb / "throws" / "labels.jsonl").exists():
-        pytest.skip(f"{tb} (enroll/ and throws/) is absent from this copy of ../shared")
-    reader = DiceReader(EnrolledSet.learn("throwbench", tb / "enroll"))
+    tb, reader = with_set
     symbols = Score("stars and zaps")
     for item in throwbench(tb, with_set=True):
         item.labels = [lab for lab in item.labels if lab.face in ("star", "zap")]
@@ -99,19 +102,14 @@ def test_rollers_stars_and_zaps_are_not_held_back_by_a_pip_count_of_one(shared: 
     assert symbols.right >= 5, symbols.row()
 
 
-def test_three_readers_agreeing_on_an_enrolled_numbered_face(shared: Path) -> None:
+def test_three_readers_agreeing_on_an_enrolled_numbered_face(with_set: tuple[Path, DiceReader]) -> None:
     """Alike dice (the std and Rollers dice share faces 1-5) make the appearance's margin narrow; such a
     reading becomes ``ok`` only when the pip count and the classifier read the same number surely.
     And where the appearance is sure of a numbered face the pip count reads too, the classifier needs
     only NET_THIRD (0.7) instead of NET_OK (2026-11-25). Every reading passed on with the pip count's
     say must be the labelled die and face: 134 on the 60 throws, 2026-11-25 (5 on 2026-11-24, when
     the set's pipped faces were fewer and only the first path noted the pip count)."""
-    from vision.enroll import EnrolledSet
-
-    tb = shared / "throwbench-dev"
-    if not (tb / "enroll").is_dir() or not (tb / "throws" / "labels.jsonl").exists():
-        pytest.skip(f"{tb} (enroll/ and throws/) is absent from this copy of ../shared")
-    reader = DiceReader(EnrolledSet.learn("throwbench", tb / "enroll"))
+    tb, reader = with_set
     agreed = Score("three readers")
     for item in throwbench(tb, with_set=True):
         readings = reader.read(decode_image_file(str(item.path)))
