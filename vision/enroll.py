@@ -367,8 +367,8 @@ def _single_die(image: np.ndarray) -> tuple[Crop, Candidate]:
         DET_SUPPORT,
         TOP_OF_BOX,
         DiceReader,
-        _detected_candidate,
         crop_candidate,
+        detected_candidate,
         working_copy,
     )
 
@@ -382,7 +382,7 @@ def _single_die(image: np.ndarray) -> tuple[Crop, Candidate]:
         # (a white die on white paper), cut out of its box as the single-photo path cuts such dice
         d = max(dets, key=lambda d: d.score)
         fg = foreground(work, estimate_background(work, TOP_OF_BOX * d.side))
-        found = _detected_candidate(d, fg, work)
+        found = detected_candidate(d, fg, work)
         cands = [found] if found is not None else []
     best: tuple[float, Crop, Candidate] | None = None
     for cand in cands:

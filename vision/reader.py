@@ -409,6 +409,7 @@ class DiceReader:
         center = cand.center
         if pr.center is not None:
             center = (pr.center[0] + crop.origin[0], pr.center[1] + crop.origin[1])
+        g = None  # the classifier's reading, once asked for
         if self.enrolled is not None:
             seen = pr
             g = self.guess(image, cand) if self.net is not None else None
@@ -464,9 +465,8 @@ class DiceReader:
                 return DieReading(PIP_DIE, None, None, 0.0, cand.center, UNCERTAIN, [pr.reason])
             return None
         notes = [pr.reason]
-        g = None
         if self.net is not None:
-            g = self.guess(image, cand)
+            g = g or self.guess(image, cand)
             notes.append(_both_readers(pr, g))
         # a fallback pip reading (its first choice of group was found wanting, or it was split from a
         # side face's pips) may be a side face's: the classifier must be as sure as for a lone pip
@@ -663,7 +663,7 @@ def merge_detections(
             continue
         if any(math.dist(d.center, c.center) < 0.5 * max(c.side, 0.7 * d.side) for c in out + added):
             continue
-        cand = _detected_candidate(d, fg, work)
+        cand = detected_candidate(d, fg, work)
         if cand is not None:
             added.append(cand)
     for cand in added:
@@ -721,7 +721,7 @@ def _cut_between(c: Candidate, dets: list[detect.Detection]) -> list[tuple[Candi
     return parts
 
 
-def _detected_candidate(d: detect.Detection, fg: np.ndarray, image: np.ndarray) -> Candidate | None:
+def detected_candidate(d: detect.Detection, fg: np.ndarray, image: np.ndarray) -> Candidate | None:
     """A candidate for a detection that no blob explains: the foreground in its box if die-like,
     else the die-like part of the box that Otsu's threshold on lightness separates (a pale die on a
     pale desk the background model missed), else a square of the box's size (marked `crooked`: its
