@@ -77,6 +77,7 @@ FRAGMENT = 0.4  # a blob smaller than this part of a detected die's top face, in
 VIEW_DICE = 2
 VIEW_SPREAD = 0.1
 VIEW_MIN = 0.06
+VIEW_FLAT_DICE = 2  # dice agreeing on an oblique view before it clears their outline's crooked flags
 
 
 @dataclass(slots=True)
@@ -310,10 +311,13 @@ class DiceReader:
         return out
 
     def _read_all(self, image: np.ndarray, cands: list[Candidate]) -> list[DieReading | None]:
-        """Every candidate read; then the dice left ``uncertain`` read again where the camera's
-        perspective, learnt from the dice of the same image read ``ok``, puts their top face
-        (:func:`view_offset`). A new reading is taken only when it is ``ok`` (both readers agree)."""
+        """Every candidate read; dice flagged ``crooked`` only because an oblique camera shows their side
+        face are cleared (:func:`clear_view_flags`); then the dice left ``uncertain`` read again where
+        the camera's perspective, learnt from the dice of the same image read ``ok``, puts their top
+        face (:func:`view_offset`). A new reading is taken only when it is ``ok`` (both readers agree)."""
         read = [self.read_candidate(image, c) for c in cands]
+        if self.net is not None:  # "both readers agree" needs the second reader
+            clear_view_flags(cands, read)
         view = view_offset(cands, read)
         if view is None:
             return read
@@ -479,25 +483,74 @@ class DiceReader:
         return DieReading(PIP_DIE, str(value), value, conf, center, status, notes)
 
 
+def _pip_offset(c: Candidate, r: DieReading) -> tuple[float, float] | None:
+    """Where the reading's pip group (its top face) lies from the blob's centre, in die sides."""
+    mc = mask_centre(c.mask)
+    if mc is None:
+        return None
+    x, y = mc[0] + c.origin[0], mc[1] + c.origin[1]
+    return (r.center[0] - x) / c.side, (r.center[1] - y) / c.side
+
+
+def _common_offset(offsets: list[tuple[float, float]], least: int) -> tuple[float, float] | None:
+    """The median of ``offsets`` when at least ``least`` of them lie within VIEW_SPREAD of it and it is
+    at least VIEW_MIN (a camera looking straight down sees no side faces: no view)."""
+    if len(offsets) < least:
+        return None
+    med = np.median(np.array(offsets), axis=0)
+    if sum(math.dist(o, med) <= VIEW_SPREAD for o in offsets) < least or math.hypot(*med) < VIEW_MIN:
+        return None
+    return float(med[0]), float(med[1])
+
+
 def view_offset(cands: list[Candidate], read: list[DieReading | None]) -> tuple[float, float] | None:
     """Where a top face's centre lies from its blob's centre, in die sides, when the camera looks at
     the dice obliquely: the median over the pip dice read ``ok`` (their pip group's centre is their
     top face's). None unless at least VIEW_DICE of them agree within VIEW_SPREAD and the offset is at
     least VIEW_MIN (a camera looking straight down sees no side faces: nothing to correct)."""
-    offsets = []
-    for c, r in zip(cands, read, strict=True):
-        if r is None or r.status != OK or r.die != PIP_DIE:
-            continue
-        mc = mask_centre(c.mask)
-        if mc is not None:
-            x, y = mc[0] + c.origin[0], mc[1] + c.origin[1]
-            offsets.append(((r.center[0] - x) / c.side, (r.center[1] - y) / c.side))
+    offsets = [
+        o
+        for c, r in zip(cands, read, strict=True)
+        if r is not None and r.status == OK and r.die == PIP_DIE and (o := _pip_offset(c, r)) is not None
+    ]
     if len(offsets) < VIEW_DICE:
         return None
     med = np.median(np.array(offsets), axis=0)
     if max(math.dist(o, med) for o in offsets) > VIEW_SPREAD or math.hypot(*med) < VIEW_MIN:
         return None
     return float(med[0]), float(med[1])
+
+
+def clear_view_flags(cands: list[Candidate], read: list[DieReading | None]) -> None:
+    """Pip dice flagged ``crooked`` by their outline alone, whose two readers agree, are ``ok`` when the
+    camera's oblique view explains the outline: an oblique camera shows every die's side face toward
+    it, so a flat die's blob is a square top face plus a strip of side face, not a square, and its top
+    face lies off the blob's centre the same way for every die of the image. That holds when at least
+    VIEW_FLAT_DICE such dice, one of them read ``ok`` with a square outline (flat for certain, yet its
+    top face off-centre: the camera is oblique), agree on that offset within VIEW_SPREAD and it is at
+    least VIEW_MIN. A camera looking straight down shows flat dice centred: a leaning die there stays
+    flagged. Dice flagged for another reason (cut from a wall's blob, found by the detector alone)
+    keep their flag."""
+    agreed = [
+        (i, o)
+        for i, (c, r) in enumerate(zip(cands, read, strict=True))
+        if r is not None
+        and r.die == PIP_DIE
+        and r.confidence >= OK_CONFIDENCE
+        and (r.status == OK or (r.status == CROOKED and not c.crooked))
+        and (o := _pip_offset(c, r)) is not None
+    ]
+    view = _common_offset([o for _, o in agreed], VIEW_FLAT_DICE)
+    if view is None:
+        return
+    near = [i for i, o in agreed if math.dist(o, view) <= VIEW_SPREAD]
+    if not any(read[i].status == OK for i in near):  # type: ignore[union-attr]
+        return
+    for i in near:
+        r = read[i]
+        if r is not None and r.status == CROOKED:
+            r.status = OK
+            r.notes.append(f"flat: view {view[0]:+.2f},{view[1]:+.2f}")
 
 
 def _both_readers(pr: PipRead, g: facenet.FaceGuess) -> str:
