@@ -129,8 +129,9 @@ def test_a_set_of_a_newer_format_is_refused_not_misread(enrolled, tmp_path: Path
     assert EnrolledSet.load(path.stem, tmp_path).dice.keys() == es.dice.keys()
     meta["version"] = 99
     np.savez(tmp_path / "newer.npz", meta=np.array(json.dumps(meta)), **arrays)
-    with pytest.raises(VisionError, match="newer version"):
+    with pytest.raises(VisionError, match="made by a newer version") as err:
         EnrolledSet.load("newer", tmp_path)
+    assert "damaged" not in str(err.value) and "enrol again" in str(err.value)
 
 
 def test_the_die_of_every_rendered_enrolment_photo_is_found(shared: Path) -> None:

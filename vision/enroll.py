@@ -261,7 +261,10 @@ class EnrolledSet:
                 meta = json.loads(str(z["meta"]))
                 version = int(meta.get("version", 1))
                 if version > SET_VERSION:
-                    raise ValueError(f"made by a newer version (set format {version})")
+                    raise VisionError(
+                        f"enrolled set {name!r} ({path}) was made by a newer version of dice-companion "
+                        f"(set format {version}; this one reads format {SET_VERSION}): update, or enrol again"
+                    )
                 dice = {}
                 for die_id, d in meta["dice"].items():
                     faces = {label: list(z[key].astype(np.float32)) for label, key in d["faces"].items()}
