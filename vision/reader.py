@@ -470,7 +470,8 @@ class DiceReader:
             return None
         notes = [pr.reason]
         if self.net is not None:
-            g = g or self.guess(image, cand)
+            if g is None:
+                g = self.guess(image, cand)
             notes.append(_both_readers(pr, g))
         # a fallback pip reading (its first choice of group was found wanting, or it was split from a
         # side face's pips) may be a side face's: the classifier must be as sure as for a lone pip
@@ -513,12 +514,7 @@ def view_offset(cands: list[Candidate], read: list[DieReading | None]) -> tuple[
         for c, r in zip(cands, read, strict=True)
         if r is not None and r.status == OK and r.die == PIP_DIE and (o := _pip_offset(c, r)) is not None
     ]
-    if len(offsets) < VIEW_DICE:
-        return None
-    med = np.median(np.array(offsets), axis=0)
-    if max(math.dist(o, med) for o in offsets) > VIEW_SPREAD or math.hypot(*med) < VIEW_MIN:
-        return None
-    return float(med[0]), float(med[1])
+    return _common_offset(offsets, max(VIEW_DICE, len(offsets)))  # every one of them agreeing
 
 
 def clear_view_flags(cands: list[Candidate], read: list[DieReading | None]) -> None:
@@ -531,24 +527,22 @@ def clear_view_flags(cands: list[Candidate], read: list[DieReading | None]) -> N
     least VIEW_MIN. A camera looking straight down shows flat dice centred: a leaning die there stays
     flagged. Dice flagged for another reason (cut from a wall's blob, found by the detector alone)
     keep their flag."""
-    agreed = [
-        (i, o)
-        for i, (c, r) in enumerate(zip(cands, read, strict=True))
-        if r is not None
-        and r.die == PIP_DIE
-        and r.confidence >= OK_CONFIDENCE
-        and (r.status == OK or (r.status == CROOKED and not c.crooked))
-        and (o := _pip_offset(c, r)) is not None
-    ]
+    agreed: list[tuple[DieReading, tuple[float, float]]] = []
+    for c, r in zip(cands, read, strict=True):
+        if r is None or r.die != PIP_DIE or r.confidence < OK_CONFIDENCE:
+            continue
+        if r.status == OK or (r.status == CROOKED and not c.crooked):
+            o = _pip_offset(c, r)
+            if o is not None:
+                agreed.append((r, o))
     view = _common_offset([o for _, o in agreed], VIEW_FLAT_DICE)
     if view is None:
         return
-    near = [i for i, o in agreed if math.dist(o, view) <= VIEW_SPREAD]
-    if not any(read[i].status == OK for i in near):  # type: ignore[union-attr]
+    near = [r for r, o in agreed if math.dist(o, view) <= VIEW_SPREAD]
+    if not any(r.status == OK for r in near):
         return
-    for i in near:
-        r = read[i]
-        if r is not None and r.status == CROOKED:
+    for r in near:
+        if r.status == CROOKED:
             r.status = OK
             r.notes.append(f"flat: view {view[0]:+.2f},{view[1]:+.2f}")
 
