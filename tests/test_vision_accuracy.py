@@ -19,7 +19,7 @@ import pytest
 
 from vision.evaluate import Item, Score, crops, epanemu, evaluate, matteop65, score_item, throwbench
 from vision.reader import DiceReader, decode_image_file
-from vision.types import OK, UNCERTAIN
+from vision.types import OK
 
 ODD: Callable[[int, Item], bool] = lambda i, it: i % 2 == 1  # noqa: E731
 
@@ -30,15 +30,18 @@ SETS: dict[str, tuple[str, Callable[[Path], Iterator[Item]], Callable[[int, Item
     "matteop65 Train odd": ("dice-photos/matteop65-webcam-d6/Train", matteop65, ODD, 0.925, 0),
     # measured 32.2% right, 0 silent (59 crops; translucent casino dice, glare: mostly flagged), 2026-11-24
     "chase val": ("dice-photos/chase-d6-crops/val", crops, lambda i, it: True, 0.30, 0),
-    # measured 41.8% right, 0 silent (55 crops; pip count alone: 25.5%, 2 silent), 2026-11-24
-    "chase train odd": ("dice-photos/chase-d6-crops/train", crops, ODD, 0.39, 0),
-    # measured 13.8% right, 0 silent of 819 dice (phone photos, tiny and oblique dice: far from the target;
-    # pip count alone: 12.8%, 9 silent), 2026-11-25 (12.1% before an oblique view cleared outline flags)
-    "epanemu train odd": ("dice-photos/epanemu-roboflow-d6/train_one_per_source", epanemu, ODD, 0.13, 0),
-    # measured 77.3% right, 0 silent (128 standard pipped dice among the custom ones, no set), 2026-11-25
-    # (72.7% before a photo learnt the die size from its own dice; 54.7% before dice against the tray
-    # walls, dice side by side and shadows were handled)
-    "throwbench throws": ("throwbench-dev", throwbench, lambda i, it: True, 0.75, 0),
+    # measured 38.2% right, 0 silent (55 crops; pip count alone: 25.5%, 2 silent), 2026-11-25 (41.8%
+    # with the classifier before it learnt from the rendered throws too: 2 crops fewer)
+    "chase train odd": ("dice-photos/chase-d6-crops/train", crops, ODD, 0.38, 0),
+    # measured 15.5% right, 0 silent of 819 dice (phone photos, tiny and oblique dice: far from the target;
+    # pip count alone: 12.8%, 9 silent), 2026-11-25 (13.8% with the classifier before it learnt from the
+    # rendered throws too; 12.1% before an oblique view cleared outline flags)
+    "epanemu train odd": ("dice-photos/epanemu-roboflow-d6/train_one_per_source", epanemu, ODD, 0.15, 0),
+    # the odd throws (the classifier learnt from the even ones): measured 77.8% right, 0 silent (63
+    # standard pipped dice among the custom ones, no set), 2026-11-25 (74.6% before the classifier
+    # learnt from the even throws; all 60 throws: 72.7% before a photo learnt the die size from its
+    # own dice, 54.7% before dice against the tray walls, side by side and shadows were handled)
+    "throwbench throws odd": ("throwbench-dev", throwbench, ODD, 0.77, 0),
 }
 
 
@@ -73,16 +76,18 @@ def with_set(shared: Path) -> tuple[Path, DiceReader]:
 
 
 def test_enrolled_set_on_rendered_throws(with_set: tuple[Path, DiceReader]) -> None:
-    """All six kinds learnt from throwbench-dev/enroll, read in the 60 rendered throws."""
+    """All six kinds learnt from throwbench-dev/enroll, read in the 30 odd rendered throws (the face
+    classifier learnt from the even ones)."""
     tb, reader = with_set
-    score = evaluate("throwbench --set", throwbench(tb, with_set=True), reader)
+    score = evaluate("throwbench --set odd", throwbench(tb, with_set=True), reader, ODD)
     detail = "\n".join(score.errors[:40])
-    # measured 61.7% right (303 dice), 0 silent, 2026-11-25 (40.3% before enrolment found its dice
-    # as reading does, softened its patches, let the classifier overrule a pip count of a star, a
-    # photo learnt its die size from its own dice and three readers could agree at NET_THIRD;
-    # 29.7% before the locator work of 2026-11-22)
+    # measured 65.0% right (143 dice), 0 silent, 2026-11-25 (63.6% before the classifier learnt from
+    # the even throws. All 303 dice of the 60 throws: 61.7% then; 40.3% before enrolment found its
+    # dice as reading does, softened its patches, let the classifier overrule a pip count of a star, a
+    # photo learnt its die size from its own dice and three readers could agree at NET_THIRD; 29.7%
+    # before the locator work of 2026-11-22)
     assert score.silent == 0, f"{score.silent} silent errors\n{detail}"
-    assert score.accuracy >= 0.60, f"{score.row()}\n{detail}"
+    assert score.accuracy >= 0.64, f"{score.row()}\n{detail}"
 
 
 def test_rollers_stars_and_zaps_are_not_held_back_by_a_pip_count_of_one(
@@ -154,12 +159,12 @@ def test_leaning_dice_in_rendered_throws_are_not_read_ok(shared: Path, reader: D
 
 # flat dice whose blob holds their shadow on a coloured surface (green cloth, blue felt, dark wood):
 # (image, top-face centre, face, status); before vision.reader.flat_without_shadow each was flagged
-# crooked. The purple die on blue felt is read `uncertain` since the detector of 2026-11-24: its blob
-# comes out a little different, and on that crop the classifier gives the 2 only 0.74 (0.90 before);
-# the shadow is still told from a side face, which is what this test is about.
+# crooked. (The purple die on blue felt was read `uncertain` with the detector of 2026-11-24 and the
+# classifier before 2026-11-25, which gave its crop's 2 only 0.74: the shadow was told from a side
+# face all along, which is what this test is about.)
 SHADOWED_FLAT = [
     ("0007.jpg", (288, 206), "6", OK),  # red die, dark green shadow on green cloth
-    ("0041.jpg", (247, 349), "2", UNCERTAIN),  # purple die, black-blue shadow on blue felt
+    ("0041.jpg", (247, 349), "2", OK),  # purple die, black-blue shadow on blue felt
     ("0048.jpg", (559, 311), "5", OK),  # purple die, brown shadow on wood
 ]
 
