@@ -305,6 +305,7 @@ def calibrate(model: Path, part: int) -> None:
         ("matteop65", matteop65(photos / "matteop65-webcam-d6" / "Train")),
         ("epanemu", epanemu(photos / "epanemu-roboflow-d6" / "train_one_per_source")),
         ("chase", crops(photos / "chase-d6-crops" / "train")),
+        ("throwbench", throwbench(SHARED / "throwbench-dev")),
     ]
     reader = DiceReader(classifier=model)
     read: dict[str, list] = {}
