@@ -146,7 +146,8 @@ def accuracy() -> None:
         ):
             s = evaluate(f"throwbench std pips, no set ({half})", throwbench(tb), reader, sel)
             print(s.row(), flush=True)
-            s = evaluate(f"throwbench all kinds, --set ({half})", throwbench(tb, True), with_set, sel)
+            kinds = throwbench(tb, with_set=True)
+            s = evaluate(f"throwbench all kinds, --set ({half})", kinds, with_set, sel)
             print(s.row(), flush=True)
     else:
         print("absent (not scored): throwbench-dev")

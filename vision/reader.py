@@ -33,10 +33,12 @@ UNREAD_SOLIDITY = 0.8
 # two independent readers: the pip count and the learnt face classifier (vision/facenet.py). A die is
 # `ok` only when both give the same face, the classifier with at least NET_OK probability and the pip
 # count with at least PIP_MIN confidence. Chosen on a calibration quarter of the development photos
-# that the calibrating model never saw (tools/train_face_net.py --calibrate); NET_OK was raised from 0.8
-# to 0.9 with the longer-trained classifier of 2026-11-24, whose sharper probabilities gave two silent
-# errors at 0.8 on the held-out phone half (docs/vision.md, Reading policy).
-NET_OK = 0.9
+# that the calibrating model never saw (tools/train_face_net.py --calibrate): zero silent errors there
+# from 0.6 up, 0.8 keeps a margin. NET_OK was 0.9 from 2026-11-24 to 2026-11-25: the sharper classifier
+# of 2026-11-24 read two held-out phone dice `ok` at 0.83 and 0.85 by their front face, which a low
+# camera shows larger than the top face; such a reading is now a fallback (pips.RIVAL_FIT), and the
+# classifier must reach NET_OK_ONE for it (docs/vision.md, Reading policy).
+NET_OK = 0.8
 PIP_MIN = 0.2
 NET_THIRD = 0.7  # the classifier, when the pip count and the appearance of an enrolled die read the same face
 PIP_REFUTED = 0.5  # with an enrolled set: a pip count whose face the classifier gives less is not heeded
