@@ -26,7 +26,6 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision import detect
 from vision.locate import estimate_background, foreground
 from vision.pips import PipRead, face_region, read_pips
 from vision.reader import Crop, decode_image_file
@@ -130,6 +129,11 @@ class EnrolledDie:
             label: [(soften(p), ink_colour(p)) for p in patches] for label, patches in self.faces.items()
         }
 
+    @property
+    def tolerance(self) -> float:
+        """How far (colour_distance) this die's body colour may stray in a photo and still be its."""
+        return max(BODY_TOL, 1.5 * self.body_spread)
+
 
 @dataclass
 class EnrolledSet:
@@ -174,7 +178,7 @@ class EnrolledSet:
         soft = soften(patch)
         for die in self.dice.values():
             dist = colour_distance(body, die.body)
-            tol = max(BODY_TOL, 1.5 * die.body_spread)
+            tol = die.tolerance
             if dist > CONSIDER * tol:
                 continue
             colour_pen = max(0.0, dist - tol) / tol * 0.3
@@ -217,7 +221,7 @@ class EnrolledSet:
         except VisionError:
             return False
         return any(
-            colour_distance(body, d.body) <= RESEMBLE * max(BODY_TOL, 1.5 * d.body_spread)
+            colour_distance(body, d.body) <= RESEMBLE * d.tolerance
             for d in self.dice.values()
         )
 
@@ -366,20 +370,13 @@ def _single_die(image: np.ndarray) -> tuple[Crop, Candidate]:
     checked by the dice detector, as ``dice-companion read`` locates them), the one the detector is
     surest of, then the most die-like. A photo is taken at the working size of
     :func:`vision.reader.working_copy`, as reading takes it."""
-    from vision.reader import (
-        DET_SUPPORT,
-        TOP_OF_BOX,
-        DiceReader,
-        crop_candidate,
-        detected_candidate,
-        working_copy,
-    )
+    from vision.reader import TOP_OF_BOX, DiceReader, crop_candidate, detected_candidate, working_copy
 
     reader = DiceReader(classifier=False)
     work, _, _ = working_copy(image)
-    cands = reader.locate(work, None)
-    net = reader.detector
-    dets = detect.detect(net, work, DET_SUPPORT) if net is not None else []
+    photo = reader.photo_layers(work)
+    cands = reader.locate(work, None, photo=photo)
+    dets = photo.dets or []
     if not cands and dets:
         # the photo holds one die: the detector's surest peak is it, however weakly it stands out
         # (a white die on white paper), cut out of its box as the single-photo path cuts such dice

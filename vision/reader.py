@@ -83,6 +83,18 @@ VIEW_FLAT_DICE = 2  # dice agreeing on an oblique view before it clears their ou
 
 
 @dataclass(slots=True)
+class PhotoLayers:
+    """A single photo's layers for locating dice that do not depend on the die size (see
+    :meth:`DiceReader.photo_layers`): computed once when a photo is located twice."""
+
+    dets: list[detect.Detection] | None  # the detector's dice (score >= DET_SUPPORT); None: no detector
+    side: float | None  # the die size the background window was fitted to
+    fg: np.ndarray  # foreground against the estimated background
+    wall_fg: np.ndarray  # ... and against row and column backgrounds too (``fg`` when no size)
+    walls: list[Candidate]  # blobs of ``wall_fg``: dice that merged with a wall in ``fg``
+
+
+@dataclass(slots=True)
 class Crop:
     image: np.ndarray
     mask: np.ndarray
@@ -290,7 +302,8 @@ class DiceReader:
         elif image.shape[2] == 4:
             image = cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
         work, background, scale = working_copy(image, background)
-        cands = self.locate(work, background)
+        photo = self.photo_layers(work) if background is None else None
+        cands = self.locate(work, background, photo=photo)
         read = self._read_all(work, cands)
         sure = [c.side for c, r in zip(cands, read, strict=True) if r is not None and r.status == OK]
         if background is not None:
@@ -302,7 +315,7 @@ class DiceReader:
         if side is not None and len(sure) < len(cands):
             # the image's own separate dice teach the die size (a single photo, or a new tray's first
             # throw): dice of it that touch were one blob without it, so it is located again with it
-            cands_again = self.locate(work, background, side)
+            cands_again = self.locate(work, background, side, photo)
             again = self._read_all(work, cands_again)
             if sum(r is not None and r.status == OK for r in again) > len(sure):
                 read = again
@@ -334,23 +347,29 @@ class DiceReader:
         return out
 
     def locate(
-        self, work: np.ndarray, background: np.ndarray | None, die_side: float | None = None
+        self,
+        work: np.ndarray,
+        background: np.ndarray | None,
+        die_side: float | None = None,
+        photo: PhotoLayers | None = None,
     ) -> list[Candidate]:
         """Candidate dice in ``work`` (an image at working size, see :func:`working_copy`).
-        ``die_side``: one die's top-face side when known (on a tray, the size learnt there)."""
+        ``die_side``: one die's top-face side when known (on a tray, the size learnt there).
+        ``photo``: without a background, ``work``'s :meth:`photo_layers` when already at hand."""
         self._estimated_bg = background is None
         if background is None:
-            return self._locate_photo(work, die_side)
+            return self._locate_photo(work, photo or self.photo_layers(work), die_side)
         fg = foreground(work, background)
         fg = fg | _new_blobs(texture_mask(work), fg)
         return locate(work, fg, die_side=die_side or self.tray_dice.side(work.shape))
 
-    def _locate_photo(self, work: np.ndarray, die_side: float | None = None) -> list[Candidate]:
-        """A single photo (no tray model): classical blobs, merged with the detector's dice if loaded."""
-        # the second pass uses a background window fitted to the dice's size. The pips of a pale die
-        # or the glints of a dark one are square blobs too, and a window fitted to them takes dice for
-        # background: the detector's dice give the size when it found several (DET_SIZED); else a
-        # first pass measures the square blobs, and the larger of the two estimates serves
+    def photo_layers(self, work: np.ndarray) -> PhotoLayers:
+        """What locating a single photo's dice needs whatever the die size: the detector's dice, the
+        foreground and the dice standing out against row and column backgrounds (walls)."""
+        # the background window is fitted to the dice's size. The pips of a pale die or the glints of
+        # a dark one are square blobs too, and a window fitted to them takes dice for background: the
+        # detector's dice give the size when it found several (DET_SIZED); else a first pass measures
+        # the square blobs, and the larger of the two estimates serves
         net = self.detector
         dets = detect.detect(net, work, DET_SUPPORT) if net is not None else []
         sized = [TOP_OF_BOX * d.side for d in dets if d.score >= DET_SIZE]
@@ -365,16 +384,22 @@ class DiceReader:
         texture = texture_mask(work)
         fg = foreground(work, background)
         fg = fg | _new_blobs(texture, fg)
-        found = locate(work, fg, die_side=die_side)
-        if side is not None:
-            # a die against a wall or a desk edge merges with it; against row and column medians it
-            # does not: such dice replace the larger blob they were part of (see locate.line_backgrounds)
-            fg = foreground(work, [background, *line_backgrounds(work, side)])
-            fg = fg | _new_blobs(texture, fg)
-            found = _merge_wall_dice(found, locate(work, fg), side, work.shape[:2])
-        if net is None:
+        if side is None:
+            return PhotoLayers(dets if net is not None else None, side, fg, fg, [])
+        # a die against a wall or a desk edge merges with it; against row and column medians it does
+        # not: such dice replace the larger blob they were part of (see locate.line_backgrounds)
+        wall_fg = foreground(work, [background, *line_backgrounds(work, side)])
+        wall_fg = wall_fg | _new_blobs(texture, wall_fg)
+        return PhotoLayers(dets if net is not None else None, side, fg, wall_fg, locate(work, wall_fg))
+
+    def _locate_photo(self, work: np.ndarray, photo: PhotoLayers, die_side: float | None) -> list[Candidate]:
+        """A single photo (no tray model): classical blobs, merged with the detector's dice if loaded."""
+        found = locate(work, photo.fg, die_side=die_side)
+        if photo.side is not None:
+            found = _merge_wall_dice(found, photo.walls, photo.side, work.shape[:2])
+        if photo.dets is None:
             return found
-        return merge_detections(found, dets, fg, work)
+        return merge_detections(found, photo.dets, photo.wall_fg, work)
 
     def read_single(self, image: np.ndarray) -> list[DieReading]:
         """Read a crop that holds one die (no location step beyond separating it from the border)."""
@@ -415,10 +440,10 @@ class DiceReader:
         center = cand.center
         if pr.center is not None:
             center = (pr.center[0] + crop.origin[0], pr.center[1] + crop.origin[1])
-        g = None  # the classifier's reading, once asked for
+        # the classifier's reading: beside every pip count; for an enrolled face, asked for when needed
+        g = self.guess(image, cand) if self.net is not None and pr.value is not None else None
         if self.enrolled is not None:
             seen = pr
-            g = self.guess(image, cand) if self.net is not None else None
             if g is not None and pr.value is not None and float(g.probs[pr.value]) < PIP_REFUTED:
                 # the classifier gives the pip count's face little chance: a star or a zap read as
                 # one big pip, say. The appearance match then does not defer to the pip count
@@ -426,9 +451,10 @@ class DiceReader:
             r = self.enrolled.classify(crop, cand, seen)  # type: ignore[attr-defined]
             if r is not None:
                 r.center = center if r.value is not None and pr.value == r.value else cand.center
-                if r.status == OK and g is not None and r.value in PIPPED and self._pip_faces(r.die):
+                if r.status == OK and self.net is not None and r.value in PIPPED and self._pip_faces(r.die):
                     # a numbered face of an enrolled pipped die: the classifier must read the same
                     # face, surely, or fairly surely when the pip count reads it too (three readers)
+                    g = g if g is not None else self.guess(image, cand)
                     need = NET_OK_ONE if r.value == 1 else NET_OK
                     if pr.value == r.value and pr.confidence >= PIP_MIN and r.value != 1:
                         need = NET_THIRD
@@ -471,9 +497,7 @@ class DiceReader:
                 return DieReading(PIP_DIE, None, None, 0.0, cand.center, UNCERTAIN, [pr.reason])
             return None
         notes = [pr.reason]
-        if self.net is not None:
-            if g is None:
-                g = self.guess(image, cand)
+        if g is not None:
             notes.append(_both_readers(pr, g))
         # a fallback pip reading (its first choice of group was found wanting, or it was split from a
         # side face's pips) may be a side face's: the classifier must be as sure as for a lone pip
