@@ -65,6 +65,8 @@ SPLIT_MAX = 12
 SPLIT_ERR = 0.25
 SPLIT_AXES = 0.08  # the top face's pips at least this much rounder (median minor / major axis) ...
 SPLIT_AREA = 0.75  # ... or the others' median area at most this fraction of theirs
+# a fallback reading this weak gives way to a split of an earlier stage's group that holds it
+SPLIT_AGAIN = 0.2
 
 # another face's pips on the same die, as clearly a face (RIVAL_FIT) and not much smaller (RIVAL_AREA):
 # which face is on top is in doubt, and the reading is a fallback (the classifier must be surer). On a
@@ -299,6 +301,11 @@ def _score(group: list[Pip], side: float, centre: tuple[float, float]) -> tuple[
     return n, max(0.0, min(1.0, conf)), f"err={err:.2f} off={off:.2f} d={d:.2f} rnd={rnd:.2f}"
 
 
+def _misfit(group: list[Pip], value: int | None) -> bool:
+    """Whether ``group`` reads as a face of 3 or more pips whose layout fits it badly."""
+    return value is not None and value >= 3 and pattern_error(_points(group), value) >= SPLIT_ERR
+
+
 def _rival_face(pips: list[Pip], group: list[Pip], side: float) -> int | None:
     """The value of another face, beside ``group``, that the die's other pips form just as clearly:
     an oblique view shows a side face as large as the top face (or larger, when the camera is low),
@@ -454,6 +461,7 @@ def read_pips(
         big = max(p.area for p in pips)
         tops = [p for p in pips if p.area >= 0.6 * big]
         rejected: list[set[int]] = []  # groups tried and found wanting
+        tried: list[tuple[list[Pip], int | None, float]] = []  # each stage's group, value and fit
         for subset, link in ((tops, 0.8), (pips, 0.8), (pips, 0.5)):
             fell_back = False
             groups = _groups(subset, side, link)
@@ -464,6 +472,7 @@ def read_pips(
             g = groups[0]
             value, conf, why = _score(g, side, centre)
             fit = conf  # how well the group itself reads, before the doubts below
+            tried.append((g, value, fit))
             ids = {id(p) for p in g}
             if any(ids < r for r in rejected):
                 # part of a group already found wanting: a fallback reading is never certain
@@ -495,21 +504,37 @@ def read_pips(
                     conf -= 0.25 * (ratio - 0.7) / 0.3 + 0.1
             if value is not None and conf >= 0.5:
                 break
-        misfit = value is not None and value >= 3 and pattern_error(_points(g), value) >= SPLIT_ERR
-        if (value is None and len(g) > 6) or misfit:
-            whole = len(g)
+        # a group too large for one face, or one that reads as a face badly, may be the top face's
+        # pips seen together with a side face's: split off the top face. When a later stage fell back
+        # to part of such a group (a top face's pips cut apart) and reads it hardly at all, an earlier
+        # stage's group is split too, and its split taken if it holds that part and reads better
+        whole = [(g, value, fit)]
+        if fell_back and conf < SPLIT_AGAIN:
+            seen = {frozenset(map(id, g))}
+            for t in tried:
+                if (key := frozenset(map(id, t[0]))) not in seen:
+                    seen.add(key)
+                    whole.append(t)
+        for wg, wv, wfit in whole:
+            misfit = _misfit(wg, wv)
+            if not misfit and not (wv is None and len(wg) > 6):
+                continue
             # a group that reads as a face, if badly, gives way only to a split that reads better
-            top = split_faces(g, side, max(0.5, fit) if misfit else 0.5)
-            if top is not None:
-                g, fell_back = top, True
-                gc = np.array(_mid(g))
-                value, conf, why = _score(g, side, (gc[0], gc[1]))
-                # ink the side face's pips do not explain either still counts against it
-                ink = _unexplained(diff, inner, pips, gc, side)
-                ghost = phantom_pips(diff, inner, g) if value is not None else 0.0
-                conf = min(conf, FALLBACK_CAP) - max(0.0, ink - 0.3) * 0.8
-                conf -= max(0.0, ghost - GHOST_OK) * GHOST_WEIGHT
-                why += f" ink={ink:.2f} ghost={ghost:.2f} split from {whole} pips"
+            top = split_faces(wg, side, max(0.5, wfit) if misfit else 0.5)
+            if top is None:
+                continue
+            gc = np.array(_mid(top))
+            s_value, s_conf, s_why = _score(top, side, (gc[0], gc[1]))
+            # ink the side face's pips do not explain either still counts against it
+            ink = _unexplained(diff, inner, pips, gc, side)
+            ghost = phantom_pips(diff, inner, top) if s_value is not None else 0.0
+            s_conf = min(s_conf, FALLBACK_CAP) - max(0.0, ink - 0.3) * 0.8
+            s_conf -= max(0.0, ghost - GHOST_OK) * GHOST_WEIGHT
+            if wg is not g and (s_conf <= conf or not {id(p) for p in g} <= {id(p) for p in top}):
+                continue  # the earlier group's split must hold, and beat, the part fallen back to
+            g, fell_back, value, conf = top, True, s_value, s_conf
+            why = s_why + f" ink={ink:.2f} ghost={ghost:.2f} split from {len(wg)} pips"
+            break
         # pips of the other polarity compete with this reading
         if conf > best.confidence or best.value is None:
             c = _mid(g)
