@@ -144,7 +144,11 @@ def test_a_top_face_cut_apart_is_read_from_the_group_before() -> None:
 # webcam photos (odd, held-out half): a 2 on top whose pips the closer linking cut apart, read as a
 # lone pip that hardly fits (uncertain) until the earlier group was split; and a lone 1 on top beside
 # a side face's 3, which must stay a 1 (no split pairs it with a side face's pip)
-CUT_APART = [("two_50.jpg", (162, 277), "2"), ("two_29.jpg", (438, 197), "2"), ("dice_11.jpg", (238, 186), "1")]
+CUT_APART = [
+    ("two_50.jpg", (162, 277), "2"),
+    ("two_29.jpg", (438, 197), "2"),
+    ("dice_11.jpg", (238, 186), "1"),
+]
 
 
 @pytest.mark.parametrize("image,center,face", CUT_APART)
