@@ -44,6 +44,19 @@ def test_agreement_is_ok_and_any_doubt_is_uncertain() -> None:
     assert combine(4, 0.85, None)[2] == OK and combine(4, 0.7, None)[2] == UNCERTAIN
 
 
+def test_a_lone_pips_place_is_for_a_sure_classifier_to_judge() -> None:
+    # a lone pip that lost its confidence only for lying off the blob's centre (where an oblique camera
+    # puts a top face's 1): a classifier as sure as a 1 needs decides; a less sure one does not
+    assert combine(1, 0.05, guess(1, NET_OK_ONE), placement=0.6)[2] == OK
+    assert combine(1, 0.05, guess(1, (NET_OK + NET_OK_ONE) / 2), placement=0.6)[2] == UNCERTAIN
+    # without the place, it is as before: too unsure
+    assert combine(1, 0.05, guess(1, 0.999))[2] == UNCERTAIN
+    # a group of several pips is not a lone pip: its place still counts against it
+    assert combine(4, 0.05, guess(4, 0.999), placement=0.6)[2] == UNCERTAIN
+    # the two readers must still read the same face
+    assert combine(1, 0.05, guess(2, 0.999), placement=0.6)[2] == UNCERTAIN
+
+
 def test_shipped_model_is_small_and_loads() -> None:
     assert facenet.DEFAULT_MODEL.is_file(), "vision/models/face_net.onnx is missing (tools/train_face_net.py)"
     assert facenet.DEFAULT_MODEL.stat().st_size < 1_000_000

@@ -319,6 +319,7 @@ def calibrate(model: Path, part: int) -> None:
             rs = reader.read_single(img) if item.single else reader.read(img)
             read[name].append((item, rs))
     pat = re.compile(r"pip (\d) ([\d.]+) net (\w+) ([\d.]+)")
+    place_pat = re.compile(r" place=([\d.]+)")  # the confidence a lone pip lost to its place
     print("net_ok pip_min | " + " | ".join(f"{n}: right/dice silent" for n, _ in sets))
     for net_ok in (0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.98):
         for pip_min in (0.0, 0.1, 0.2, 0.3, 0.5):
@@ -333,7 +334,8 @@ def calibrate(model: Path, part: int) -> None:
                             continue
                         gv = None if m.group(3) == "None" else int(m.group(3))
                         g = FaceGuess(gv, float(m.group(4)), 0.0, np.zeros(CLASSES))
-                        v, c, st = combine(int(m.group(1)), float(m.group(2)), g, net_ok, pip_min)
+                        place = next((float(p.group(1)) for n in r.notes if (p := place_pat.search(n))), 0.0)
+                        v, c, st = combine(int(m.group(1)), float(m.group(2)), g, net_ok, pip_min, place)
                         r.value, r.face, r.confidence = v, str(v), c
                         r.status = CROOKED if r.status == CROOKED else st
                     score_item(item, rs, s)

@@ -43,6 +43,9 @@ class PipRead:
     center: tuple[float, float] | None  # centre of the pip group (top-face centre estimate), crop coords
     reason: str = ""
     fallback: bool = False  # read from part of a group first found wanting (or split): less sure
+    # confidence lost only to the group's place (off the blob's centre, where an oblique camera puts a
+    # top face too): :func:`vision.reader.combine` lets a classifier sure enough judge the place
+    placement: float = 0.0
 
 
 GHOST_OK = 0.3  # phantom-pip contrast (fraction of the read pips') tolerated before doubting the count
@@ -216,7 +219,7 @@ def split_faces(group: list[Pip], side: float, min_conf: float = 0.5) -> list[Pi
                 if not (rounder or larger):
                     continue
                 sub = [group[i] for i in idx]
-                value, conf, _ = _score(sub, side, _mid(sub))  # off the blob's centre, as the top face is
+                value, conf, _, _ = _score(sub, side, _mid(sub))  # off the blob's centre, as the top face is
                 if value is None or conf < min_conf or pattern_error(pts[idx], value) >= SPLIT_ERR:
                     continue
                 if best is None or (len(sub), conf) > best:
@@ -265,10 +268,13 @@ def pattern_error(points: np.ndarray, value: int) -> float:
     return min(1.0, best / 0.6)
 
 
-def _score(group: list[Pip], side: float, centre: tuple[float, float]) -> tuple[int | None, float, str]:
+def _score(
+    group: list[Pip], side: float, centre: tuple[float, float]
+) -> tuple[int | None, float, str, float]:
+    """Value, confidence, notes, and the part of the confidence lost only to the group's place."""
     n = len(group)
     if n == 0 or n > 6:
-        return None, 0.0, f"{n} pips"
+        return None, 0.0, f"{n} pips", 0.0
     pts = _points(group)
     err = pattern_error(pts, n)
     areas = np.array([p.area for p in group])
@@ -287,7 +293,8 @@ def _score(group: list[Pip], side: float, centre: tuple[float, float]) -> tuple[
         conf -= AXES_WEIGHT * max(0.0, max(ax) - min(ax) - AXES_OK)
     # the pip group sits in the middle of the top face
     off = float(np.hypot(*(pts.mean(axis=0) - np.array(centre)))) / side
-    conf -= max(0.0, off - (LONE_OFF if n == 1 else 0.22)) * 3.0
+    place = max(0.0, off - (LONE_OFF if n == 1 else 0.22)) * 3.0
+    conf -= place
     if n == 1:
         # a lone pip is the easiest misreading (a pip of another face, glare): demand a big central one
         d = 2 * math.sqrt(group[0].area / math.pi) / side
@@ -298,7 +305,9 @@ def _score(group: list[Pip], side: float, centre: tuple[float, float]) -> tuple[
     if n > 1:
         # pips of a face with several are small; huge ones mean the die's outline was not found
         conf -= max(0.0, d - BIG_PIP) * BIG_WEIGHT
-    return n, max(0.0, min(1.0, conf)), f"err={err:.2f} off={off:.2f} d={d:.2f} rnd={rnd:.2f}"
+    kept = max(0.0, min(1.0, conf))
+    place = max(0.0, min(1.0, conf + place)) - kept  # what the place alone took
+    return n, kept, f"err={err:.2f} off={off:.2f} d={d:.2f} rnd={rnd:.2f}", place
 
 
 def _misfit(group: list[Pip], value: int | None) -> bool:
@@ -318,7 +327,7 @@ def _rival_face(pips: list[Pip], group: list[Pip], side: float) -> int | None:
     for other in _groups(rest, side, 0.8):
         if len(other) < 2 or float(np.median([p.area for p in other])) < RIVAL_AREA * area:
             continue
-        value, conf, _ = _score(other, side, _mid(other))
+        value, conf, _, _ = _score(other, side, _mid(other))
         if value is not None and conf >= RIVAL_FIT:
             return value
     return None
@@ -470,7 +479,7 @@ def read_pips(
             if view is not None:  # stable: among the groups where the top face is, the same order
                 groups.sort(key=lambda g: math.dist(_mid(g), centre) > VIEW_NEAR * side)
             g = groups[0]
-            value, conf, why = _score(g, side, centre)
+            value, conf, why, place = _score(g, side, centre)
             fit = conf  # how well the group itself reads, before the doubts below
             tried.append((g, value, fit))
             ids = {id(p) for p in g}
@@ -524,7 +533,7 @@ def read_pips(
             if top is None:
                 continue
             gc = np.array(_mid(top))
-            s_value, s_conf, s_why = _score(top, side, (gc[0], gc[1]))
+            s_value, s_conf, s_why, _ = _score(top, side, (gc[0], gc[1]))
             # ink the side face's pips do not explain either still counts against it
             ink = _unexplained(diff, inner, pips, gc, side)
             ghost = phantom_pips(diff, inner, top) if s_value is not None else 0.0
@@ -532,7 +541,7 @@ def read_pips(
             s_conf -= max(0.0, ghost - GHOST_OK) * GHOST_WEIGHT
             if wg is not g and (s_conf <= conf or not {id(p) for p in g} <= {id(p) for p in top}):
                 continue  # the earlier group's split must hold, and beat, the part fallen back to
-            g, fell_back, value, conf = top, True, s_value, s_conf
+            g, fell_back, value, conf, place = top, True, s_value, s_conf, 0.0
             why = s_why + f" ink={ink:.2f} ghost={ghost:.2f} split from {len(wg)} pips"
             break
         # pips of the other polarity compete with this reading
@@ -541,13 +550,17 @@ def read_pips(
             if value is not None and (conf > best.confidence or best.value is None):
                 if best.value is not None and best.confidence > 0.5:
                     conf -= 0.3  # both polarities look like pips
-                best = PipRead(value, max(0.0, conf), g, c, why, fell_back)
+                    place = 0.0  # a doubt beside the place: the place alone is not what is in doubt
+                placement = max(0.0, min(FALLBACK_CAP if fell_back else 1.0, conf + place) - max(0.0, conf))
+                if placement > 0.005:
+                    why += f" place={placement:.2f}"
+                best = PipRead(value, max(0.0, conf), g, c, why, fell_back, placement)
             elif value is None and best.value is None and len(g) > len(best.pips):
                 best = PipRead(None, 0.0, g, c, "unreadable: " + why)  # pips, but no face pattern
             elif best.value is not None and conf > 0.5:
-                best.confidence = max(0.0, best.confidence - 0.3)
+                best.confidence, best.placement = max(0.0, best.confidence - 0.3), 0.0
         elif value is not None and conf > 0.5:
-            best.confidence = max(0.0, best.confidence - 0.3)
+            best.confidence, best.placement = max(0.0, best.confidence - 0.3), 0.0
     return best
 
 

@@ -501,7 +501,9 @@ class DiceReader:
             notes.append(_both_readers(pr, g))
         # a fallback pip reading (its first choice of group was found wanting, or it was split from a
         # side face's pips) may be a side face's: the classifier must be as sure as for a lone pip
-        value, conf, status = combine(pr.value, pr.confidence, g, NET_OK_ONE if pr.fallback else None)
+        value, conf, status = combine(
+            pr.value, pr.confidence, g, NET_OK_ONE if pr.fallback else None, placement=pr.placement
+        )
         if status != OK:
             # the pips read may be those of a side face: the die's own centre is where to tap
             center = cand.center
@@ -584,11 +586,13 @@ def combine(
     guess: facenet.FaceGuess | None,
     net_ok: float | None = None,
     pip_min: float | None = None,
+    placement: float = 0.0,
 ) -> tuple[int, float, str]:
     """Value, confidence and status from the pip count and the classifier (None: pip count alone).
 
     ``ok`` needs both readers to give the same face (classifier probability >= ``net_ok``, or
-    ``NET_OK_ONE`` for a 1; pip-count confidence >= ``pip_min``); any disagreement or doubt is
+    ``NET_OK_ONE`` for a 1; pip-count confidence >= ``pip_min``, for a 1 not counting the
+    ``placement`` it lost for lying off the blob's centre); any disagreement or doubt is
     ``uncertain``, never a confident guess.
     """
     net_ok = NET_OK if net_ok is None else net_ok
@@ -596,7 +600,10 @@ def combine(
     if guess is None:
         return pip_value, pip_conf, OK if pip_conf >= OK_CONFIDENCE else UNCERTAIN
     need = max(net_ok, NET_OK_ONE) if pip_value == 1 else net_ok
-    if guess.value == pip_value and guess.prob >= need and pip_conf >= pip_min:
+    # a lone pip off the blob's centre loses confidence for its place alone; an oblique camera puts a
+    # top face's 1 there too, and the classifier, as sure as a 1 needs, sees which face the pip is on
+    counted = pip_conf + placement if pip_value == 1 else pip_conf
+    if guess.value == pip_value and guess.prob >= need and counted >= pip_min:
         return pip_value, max(OK_CONFIDENCE, 1.0 - (1.0 - guess.prob) * (1.0 - pip_conf)), OK
     value = pip_value
     if guess.value is not None and guess.value != pip_value and guess.prob >= net_ok and pip_conf < 0.5:
