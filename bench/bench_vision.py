@@ -65,6 +65,24 @@ def speed() -> None:
     detector_speed(cam, kinds)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak memory (max RSS of this process): {peak:.0f} MB")
+    # the read alone, 20 times on each throw of the same frames played again after the memory figure
+    # (the median of 5 frames above moves by a few ms from run to run); the tray's die size is known
+    # by then, as on every throw after a new tray's first
+    cam = SimulatedCamera(seed=42)
+    again_watcher, again, throws = ThrowWatcher(), [], 0
+    for f in frames():
+        if again_watcher.feed(f).throw is None or again_watcher.tray.background is None:
+            continue
+        throws += 1
+        for _ in range(20):
+            t = time.perf_counter()
+            again_watcher.reader.read(f, background=again_watcher.tray.background)
+            again.append((time.perf_counter() - t) * 1000)
+    if again:
+        print(
+            f"the read alone, {throws} throws x 20: median {statistics.median(again):.1f} ms, "
+            f"95th percentile {sorted(again)[int(0.95 * len(again))]:.1f} ms"
+        )
 
 
 def detector_speed(cam: object, kinds: list[str]) -> None:
