@@ -319,12 +319,22 @@ def test_outline_flags_are_cleared_only_where_a_flat_die_shows_the_camera_is_obl
     read = reads((a, 0.0, -0.2, OK), (b, 0.0, -0.2, OK), (c, 0.25, 0.1, CROOKED))
     clear_view_flags([a, b, c], read)
     assert read[2].status == CROOKED
-    # a die flagged for another reason (cut from a wall's blob) keeps its flag
+    # a die flagged for another reason (cut from a wall's or a neighbour's blob) does not tell the
+    # view: with only it beside the one square die, there is no view and it keeps its flag
     wall = _square(300, 0)
     wall.crooked = True
     read = reads((a, 0.0, -0.2, OK), (wall, 0.0, -0.2, CROOKED))
     clear_view_flags([a, wall], read)
     assert read[1].status == CROOKED
+    # once the other dice tell the view, a cut die whose top face lies there is flat too; one whose
+    # top face lies elsewhere (leaning on the wall) keeps its flag
+    other = _square(400, 0)
+    other.crooked = True
+    read = reads(
+        (a, 0.0, -0.2, OK), (b, 0.02, -0.19, OK), (wall, 0.01, -0.21, CROOKED), (other, 0.0, 0.1, CROOKED)
+    )
+    clear_view_flags([a, b, wall, other], read)
+    assert [r.status for r in read] == [OK, OK, OK, CROOKED]
 
 
 def test_flat_dice_of_an_oblique_webcam_photo_are_not_flagged_crooked(shared: Path) -> None:
@@ -341,3 +351,13 @@ def test_flat_dice_of_an_oblique_webcam_photo_are_not_flagged_crooked(shared: Pa
     ok = [r for r in readings if r.status == OK]
     assert len(ok) == 2 and all(r.face == "4" for r in ok), readings
     assert sum(any(n.startswith("flat: view") for n in r.notes) for r in ok) == 1
+
+
+def test_a_flat_die_cut_from_a_cable_is_cleared_by_the_view(shared: Path) -> None:
+    """six_58 (webcam, even half): a 5 touching a black cable is cut from the cable's blob, so flagged
+    `crooked` as any part of a wall's blob; its top face lies where the four other dice of the photo,
+    read ok, put a flat die's (0.12, -0.13 side against their 0.06-0.17, -0.05 to -0.19)."""
+    near = _webcam_dice_near(shared, "six_58.jpg", (166, 248), within=25)
+    assert len(near) == 1, near
+    assert (near[0].face, near[0].status) == ("5", OK), near[0]
+    assert any(n.startswith("flat: view") for n in near[0].notes), near[0].notes

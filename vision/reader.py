@@ -553,8 +553,9 @@ def clear_view_flags(cands: list[Candidate], read: list[DieReading | None]) -> N
     VIEW_FLAT_DICE such dice, one of them read ``ok`` with a square outline (flat for certain, yet its
     top face off-centre: the camera is oblique), agree on that offset within VIEW_SPREAD and it is at
     least VIEW_MIN. A camera looking straight down shows flat dice centred: a leaning die there stays
-    flagged. Dice flagged for another reason (cut from a wall's blob, found by the detector alone)
-    keep their flag."""
+    flagged. Dice flagged for another reason (cut from a wall's or a neighbour's blob, found by the
+    detector alone) do not count towards the view, but are cleared too when their top face lies
+    within VIEW_SPREAD of it (a die leaning on a wall or a neighbour shows its top face elsewhere)."""
     agreed: list[tuple[DieReading, tuple[float, float]]] = []
     for c, r in zip(cands, read, strict=True):
         if r is None or r.die != PIP_DIE or r.confidence < OK_CONFIDENCE:
@@ -566,6 +567,14 @@ def clear_view_flags(cands: list[Candidate], read: list[DieReading | None]) -> N
     view = _common_offset([o for _, o in agreed], VIEW_FLAT_DICE)
     if view is None:
         return
+    # dice flagged for another reason (cut from a wall's or a neighbour's blob, found by the detector
+    # alone) do not tell the view, but a flat one's top face lies where the view puts it all the same
+    agreed += [
+        (r, o)
+        for c, r in zip(cands, read, strict=True)
+        if r is not None and r.die == PIP_DIE and r.confidence >= OK_CONFIDENCE and r.status == CROOKED
+        if c.crooked and (o := _pip_offset(c, r)) is not None
+    ]
     near = [r for r, o in agreed if math.dist(o, view) <= VIEW_SPREAD]
     if not any(r.status == OK for r in near):
         return
