@@ -337,6 +337,25 @@ def test_outline_flags_are_cleared_only_where_a_flat_die_shows_the_camera_is_obl
     assert [r.status for r in read] == [OK, OK, OK, CROOKED]
 
 
+def test_enrolled_dice_whose_pips_were_read_tell_and_follow_the_view() -> None:
+    # an enrolled pipped die (die id of its set, a numbered face) whose pip count read it too is placed
+    # by its pip group, as a d6 is; one read by its appearance alone is placed at its blob's centre
+    # and says nothing about the view
+    a, b, c = _square(0, 0), _square(100, 0), _square(200, 0)
+
+    def enrolled(cand: Candidate, dx: float, dy: float, status: str) -> DieReading:
+        x, y = cand.center
+        return DieReading("std-red", "4", 4, 0.99, (x + dx * cand.side, y + dy * cand.side), status)
+
+    read = [enrolled(a, 0.0, -0.2, OK), enrolled(b, 0.02, -0.19, CROOKED)]
+    clear_view_flags([a, b], read)
+    assert [r.status for r in read] == [OK, OK]
+    star = DieReading("rollers-purple", "star", None, 0.99, c.center, OK)
+    read = [star, enrolled(b, 0.02, -0.19, CROOKED)]
+    clear_view_flags([c, b], read)
+    assert read[1].status == CROOKED
+
+
 def test_flat_dice_of_an_oblique_webcam_photo_are_not_flagged_crooked(shared: Path) -> None:
     """four_16.jpg (even half): two flat 4s seen obliquely. One has a square outline and is read `ok`
     with its top face off its blob's centre; the other's outline holds a strip of side face, and it

@@ -512,6 +512,12 @@ class DiceReader:
         return DieReading(PIP_DIE, str(value), value, conf, center, status, notes)
 
 
+def _pip_faced(c: Candidate, r: DieReading) -> bool:
+    """Whether ``r`` was read from its pips: a pip die, or an enrolled die whose numbered face the pip
+    count read too (its centre is then the pip group's, not the blob's)."""
+    return r.die == PIP_DIE or (r.value is not None and r.center != c.center)
+
+
 def _pip_offset(c: Candidate, r: DieReading) -> tuple[float, float] | None:
     """Where the reading's pip group (its top face) lies from the blob's centre, in die sides."""
     mc = mask_centre(c.mask)
@@ -533,32 +539,34 @@ def _common_offset(offsets: list[tuple[float, float]], least: int) -> tuple[floa
 
 
 def view_offset(cands: list[Candidate], read: list[DieReading | None]) -> tuple[float, float] | None:
-    """Where a top face's centre lies from its blob's centre, in die sides, when the camera looks at
-    the dice obliquely: the median over the pip dice read ``ok`` (their pip group's centre is their
-    top face's). None unless at least VIEW_DICE of them agree within VIEW_SPREAD and the offset is at
-    least VIEW_MIN (a camera looking straight down sees no side faces: nothing to correct)."""
+    """Where a top face's centre lies from its blob's centre, in die sides, when the camera looks at the
+    dice obliquely: the median over the dice read ``ok`` from their pips (:func:`_pip_faced`; their pip
+    group's centre is their top face's). None unless at least VIEW_DICE of them agree within VIEW_SPREAD
+    and the offset is at least VIEW_MIN (a camera looking straight down sees no side faces: nothing to
+    correct)."""
     offsets = [
         o
         for c, r in zip(cands, read, strict=True)
-        if r is not None and r.status == OK and r.die == PIP_DIE and (o := _pip_offset(c, r)) is not None
+        if r is not None and r.status == OK and _pip_faced(c, r) and (o := _pip_offset(c, r)) is not None
     ]
     return _common_offset(offsets, max(VIEW_DICE, len(offsets)))  # every one of them agreeing
 
 
 def clear_view_flags(cands: list[Candidate], read: list[DieReading | None]) -> None:
-    """Pip dice flagged ``crooked`` by their outline alone, whose two readers agree, are ``ok`` when the
-    camera's oblique view explains the outline: an oblique camera shows every die's side face toward
-    it, so a flat die's blob is a square top face plus a strip of side face, not a square, and its top
-    face lies off the blob's centre the same way for every die of the image. That holds when at least
-    VIEW_FLAT_DICE such dice, one of them read ``ok`` with a square outline (flat for certain, yet its
-    top face off-centre: the camera is oblique), agree on that offset within VIEW_SPREAD and it is at
-    least VIEW_MIN. A camera looking straight down shows flat dice centred: a leaning die there stays
-    flagged. Dice flagged for another reason (cut from a wall's or a neighbour's blob, found by the
-    detector alone) do not count towards the view, but are cleared too when their top face lies
-    within VIEW_SPREAD of it (a die leaning on a wall or a neighbour shows its top face elsewhere)."""
+    """Dice read from their pips (:func:`_pip_faced`), flagged ``crooked`` by their outline alone, whose
+    readers agree, are ``ok`` when the camera's oblique view explains the outline: an oblique camera
+    shows every die's side face toward it, so a flat die's blob is a square top face plus a strip of
+    side face, not a square, and its top face lies off the blob's centre the same way for every die of
+    the image. That holds when at least VIEW_FLAT_DICE such dice, one of them read ``ok`` with a square
+    outline (flat for certain, yet its top face off-centre: the camera is oblique), agree on that offset
+    within VIEW_SPREAD and it is at least VIEW_MIN. A camera looking straight down shows flat dice
+    centred: a leaning die there stays flagged. Dice flagged for another reason (cut from a wall's or a
+    neighbour's blob, found by the detector alone) do not count towards the view, but are cleared too
+    when their top face lies within VIEW_SPREAD of it (a die leaning on a wall or a neighbour shows its
+    top face elsewhere)."""
     agreed: list[tuple[DieReading, tuple[float, float]]] = []
     for c, r in zip(cands, read, strict=True):
-        if r is None or r.die != PIP_DIE or r.confidence < OK_CONFIDENCE:
+        if r is None or not _pip_faced(c, r) or r.confidence < OK_CONFIDENCE:
             continue
         if r.status == OK or (r.status == CROOKED and not c.crooked):
             o = _pip_offset(c, r)
@@ -572,7 +580,7 @@ def clear_view_flags(cands: list[Candidate], read: list[DieReading | None]) -> N
     agreed += [
         (r, o)
         for c, r in zip(cands, read, strict=True)
-        if r is not None and r.die == PIP_DIE and r.confidence >= OK_CONFIDENCE and r.status == CROOKED
+        if r is not None and _pip_faced(c, r) and r.confidence >= OK_CONFIDENCE and r.status == CROOKED
         if c.crooked and (o := _pip_offset(c, r)) is not None
     ]
     near = [r for r, o in agreed if math.dist(o, view) <= VIEW_SPREAD]
