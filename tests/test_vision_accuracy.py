@@ -25,23 +25,27 @@ ODD: Callable[[int, Item], bool] = lambda i, it: i % 2 == 1  # noqa: E731
 
 # (folder under ../shared, loader, selection, floor on right/labelled, most silent errors allowed)
 SETS: dict[str, tuple[str, Callable[[Path], Iterator[Item]], Callable[[int, Item], bool], float, int]] = {
-    # measured 93.7% right, 0 silent (476 dice; pip count alone: 81.7%), 2026-11-25 (93.3% with NET_OK
-    # 0.9; 92.4% before an oblique view cleared the outline's flags of flat dice)
-    "matteop65 Train odd": ("dice-photos/matteop65-webcam-d6/Train", matteop65, ODD, 0.93, 0),
+    # measured 94.5% right, 0 silent (476 dice; pip count alone: 81.7%), 2026-11-25 evening (93.7% before
+    # a top face cut apart was split again, a lone pip's place was left to the classifier and dice cut
+    # from a blob followed the view; 93.3% with NET_OK 0.9; 92.4% before an oblique view cleared the
+    # outline's flags of flat dice)
+    "matteop65 Train odd": ("dice-photos/matteop65-webcam-d6/Train", matteop65, ODD, 0.94, 0),
     # measured 32.2% right, 0 silent (59 crops; translucent casino dice, glare: mostly flagged), 2026-11-24
     "chase val": ("dice-photos/chase-d6-crops/val", crops, lambda i, it: True, 0.30, 0),
     # measured 38.2% right, 0 silent (55 crops; pip count alone: 25.5%, 2 silent), 2026-11-25 (41.8%
     # with the classifier before it learnt from the rendered throws too: 2 crops fewer)
     "chase train odd": ("dice-photos/chase-d6-crops/train", crops, ODD, 0.38, 0),
-    # measured 16.6% right, 0 silent of 819 dice (phone photos, tiny and oblique dice: far from the target;
-    # pip count alone: 12.8%, 6 silent), 2026-11-25 (15.5% with NET_OK 0.9; 13.8% with the classifier
+    # measured 16.8% right, 0 silent of 819 dice (phone photos, tiny and oblique dice: far from the target;
+    # pip count alone: 12.8%, 5 silent), 2026-11-25 evening (16.6% that afternoon, 15.5% with NET_OK
+    # 0.9; 13.8% with the classifier
     # before it learnt from the rendered throws too; 12.1% before an oblique view cleared outline flags)
     "epanemu train odd": ("dice-photos/epanemu-roboflow-d6/train_one_per_source", epanemu, ODD, 0.16, 0),
-    # the odd throws (the classifier learnt from the even ones): measured 77.8% right, 0 silent (63
-    # standard pipped dice among the custom ones, no set), 2026-11-25 (74.6% before the classifier
+    # the odd throws (the classifier learnt from the even ones): measured 81.0% right, 0 silent (63
+    # standard pipped dice among the custom ones, no set), 2026-11-25 evening (77.8% before dice cut
+    # from a wall's or a neighbour's blob followed the view; 74.6% before the classifier
     # learnt from the even throws; all 60 throws: 72.7% before a photo learnt the die size from its
     # own dice, 54.7% before dice against the tray walls, side by side and shadows were handled)
-    "throwbench throws odd": ("throwbench-dev", throwbench, ODD, 0.77, 0),
+    "throwbench throws odd": ("throwbench-dev", throwbench, ODD, 0.79, 0),
 }
 
 
@@ -81,13 +85,14 @@ def test_enrolled_set_on_rendered_throws(with_set: tuple[Path, DiceReader]) -> N
     tb, reader = with_set
     score = evaluate("throwbench --set odd", throwbench(tb, with_set=True), reader, ODD)
     detail = "\n".join(score.errors[:40])
-    # measured 65.0% right (143 dice), 0 silent, 2026-11-25 (63.6% before the classifier learnt from
+    # measured 66.4% right (143 dice), 0 silent, 2026-11-25 evening (65.0% before enrolled dice read
+    # by their pips too followed the view; 63.6% before the classifier learnt from
     # the even throws. All 303 dice of the 60 throws: 61.7% then; 40.3% before enrolment found its
     # dice as reading does, softened its patches, let the classifier overrule a pip count of a star, a
     # photo learnt its die size from its own dice and three readers could agree at NET_THIRD; 29.7%
     # before the locator work of 2026-11-22)
     assert score.silent == 0, f"{score.silent} silent errors\n{detail}"
-    assert score.accuracy >= 0.64, f"{score.row()}\n{detail}"
+    assert score.accuracy >= 0.65, f"{score.row()}\n{detail}"
 
 
 def test_rollers_stars_and_zaps_are_not_held_back_by_a_pip_count_of_one(
