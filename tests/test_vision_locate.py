@@ -7,7 +7,7 @@ import math
 import cv2
 import numpy as np
 
-from vision.locate import _cut_row
+from vision.locate import _cut_row, locate
 from vision.reader import DiceReader, DieSize, is_crooked
 from vision.simcam import SimDie, SimulatedCamera
 
@@ -111,6 +111,24 @@ def test_a_leaning_die_is_not_cut_in_two() -> None:
     halves = _cut_row(pair, 36.0 * 36.0)
     assert len(halves) == 2
     assert abs(cv2.countNonZero(halves[0]) - cv2.countNonZero(halves[1])) < 0.05 * cv2.countNonZero(pair)
+
+
+def test_a_row_beside_another_die_is_cut_after_the_split() -> None:
+    """Two dice edge to edge, and a third touching the first corner-on: the distance-transform split
+    separates the third but finds one ridge along the row; the row part is then cut as a row is
+    (rendered throw 0020: two white dice and a red one were read as two dice, one of them `crooked`)."""
+    fg = np.zeros((200, 240), np.uint8)
+    cv2.rectangle(fg, (40, 40), (40 + 35, 40 + 35), 255, -1)
+    cv2.rectangle(fg, (76, 42), (76 + 35, 42 + 35), 255, -1)
+    corner_on = cv2.boxPoints(((58, 101), (35, 35), 45)).astype(np.int32)
+    cv2.fillPoly(fg, [corner_on], 255)
+    assert cv2.connectedComponents(fg)[0] == 2  # background and one blob of three dice
+    found = locate(np.full((200, 240, 3), 200, np.uint8), fg, die_side=36.0)
+    centres = sorted((round(c.center[0]), round(c.center[1])) for c in found)
+    assert len(found) == 3, centres
+    assert all(abs(c.side - 34) < 3 for c in found), [c.side for c in found]
+    # without the die size, a row is not cut (a die leaning on another could look like one)
+    assert len(locate(np.full((200, 240, 3), 200, np.uint8), fg)) < 3
 
 
 def test_die_size_is_learnt_per_frame_size() -> None:

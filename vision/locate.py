@@ -174,6 +174,11 @@ def _split(comp: np.ndarray, single_area: float) -> list[np.ndarray]:
     return parts or [comp]
 
 
+def _holds_more(part: np.ndarray, single_area: float) -> bool:
+    """Whether a blob is large enough to hold more than one die (1.7 single-die areas)."""
+    return cv2.countNonZero(part) > 1.7 * single_area
+
+
 def _cut_row(comp: np.ndarray, single_area: float) -> list[np.ndarray]:
     """Two to four dice edge to edge in a row: a solid blob of about ``n`` dice's area, ``n`` times as
     long as it is wide, cut across into ``n`` equal slices. (The distance-transform split finds one
@@ -233,12 +238,11 @@ def locate(
         xa, ya = max(0, x0 - pad), max(0, y0 - pad)
         xb, yb = min(w, x0 + bw + pad), min(h, y0 + bh + pad)
         comp = (labels[ya:yb, xa:xb] == i).astype(np.uint8) * 255
-        area = stats[i, cv2.CC_STAT_AREA]
         parts = [comp]
-        if typical and area > 1.7 * typical:
+        if typical and _holds_more(comp, typical):
             parts = _split(comp, typical)
-            if len(parts) == 1 and die_side:
-                parts = _cut_row(comp, typical)
+            if die_side:  # a part still holding dice edge to edge in a row (alone, or beside others)
+                parts = [q for p in parts for q in (_cut_row(p, typical) if _holds_more(p, typical) else [p])]
         for part in parts:
             cs, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
             if not cs:
