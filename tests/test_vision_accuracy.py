@@ -40,12 +40,13 @@ SETS: dict[str, tuple[str, Callable[[Path], Iterator[Item]], Callable[[int, Item
     # 0.9; 13.8% with the classifier
     # before it learnt from the rendered throws too; 12.1% before an oblique view cleared outline flags)
     "epanemu train odd": ("dice-photos/epanemu-roboflow-d6/train_one_per_source", epanemu, ODD, 0.16, 0),
-    # the odd throws (the classifier learnt from the even ones): measured 81.0% right, 0 silent (63
+    # the odd throws (the classifier learnt from the even ones): measured 82.5% right, 0 silent (63
     # standard pipped dice among the custom ones, no set), 2026-11-25 evening (77.8% before dice cut
-    # from a wall's or a neighbour's blob followed the view; 74.6% before the classifier
+    # from a wall's or a neighbour's blob followed the view and a row beside a die was cut; 74.6%
+    # before the classifier
     # learnt from the even throws; all 60 throws: 72.7% before a photo learnt the die size from its
     # own dice, 54.7% before dice against the tray walls, side by side and shadows were handled)
-    "throwbench throws odd": ("throwbench-dev", throwbench, ODD, 0.79, 0),
+    "throwbench throws odd": ("throwbench-dev", throwbench, ODD, 0.80, 0),
 }
 
 
@@ -85,14 +86,14 @@ def test_enrolled_set_on_rendered_throws(with_set: tuple[Path, DiceReader]) -> N
     tb, reader = with_set
     score = evaluate("throwbench --set odd", throwbench(tb, with_set=True), reader, ODD)
     detail = "\n".join(score.errors[:40])
-    # measured 66.4% right (143 dice), 0 silent, 2026-11-25 evening (65.0% before enrolled dice read
-    # by their pips too followed the view; 63.6% before the classifier learnt from
-    # the even throws. All 303 dice of the 60 throws: 61.7% then; 40.3% before enrolment found its
+    # measured 67.8% right (143 dice), 0 silent, 2026-11-25 evening (65.0% before enrolled dice read
+    # by their pips too followed the view and a row beside a die was cut; 63.6% before the classifier
+    # learnt from the even throws. All 303 dice of the 60 throws: 61.7% then; 40.3% before enrolment found its
     # dice as reading does, softened its patches, let the classifier overrule a pip count of a star, a
     # photo learnt its die size from its own dice and three readers could agree at NET_THIRD; 29.7%
     # before the locator work of 2026-11-22)
     assert score.silent == 0, f"{score.silent} silent errors\n{detail}"
-    assert score.accuracy >= 0.65, f"{score.row()}\n{detail}"
+    assert score.accuracy >= 0.66, f"{score.row()}\n{detail}"
 
 
 def test_rollers_stars_and_zaps_are_not_held_back_by_a_pip_count_of_one(
