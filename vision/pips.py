@@ -517,14 +517,14 @@ def read_pips(
         # pips seen together with a side face's: split off the top face. When a later stage fell back
         # to part of such a group (a top face's pips cut apart) and reads it hardly at all, an earlier
         # stage's group is split too, and its split taken if it holds that part and reads better
-        whole = [(g, value, fit)]
+        to_split = [(g, value, fit)]
         if fell_back and conf < SPLIT_AGAIN:
             seen = {frozenset(map(id, g))}
             for t in tried:
                 if (key := frozenset(map(id, t[0]))) not in seen:
                     seen.add(key)
-                    whole.append(t)
-        for wg, wv, wfit in whole:
+                    to_split.append(t)
+        for wg, wv, wfit in to_split:
             misfit = _misfit(wg, wv)
             if not misfit and not (wv is None and len(wg) > 6):
                 continue
