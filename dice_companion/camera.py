@@ -43,8 +43,8 @@ from companion.protocol import DieSpec, Source
 from hardware.config import Camera
 from ui.reader import NoCamera, ReadDie, ReadResult, SimulatedReader
 from vision.enroll import EnrolledSet
+from vision.reader import PIP_DIE, DieSize
 from vision.reader import DiceReader as VisionReader
-from vision.reader import DieSize
 from vision.sources import (
     FrameSource,
     SourceError,
@@ -169,10 +169,23 @@ def rgb(frame: np.ndarray | None) -> np.ndarray | None:
     return None if frame is None else np.ascontiguousarray(frame[..., ::-1])
 
 
-def to_result(readings: Sequence[DieReading], frame: np.ndarray, message: str = "") -> ReadResult:
-    """Vision readings on a BGR frame -> the app's read (RGB frame kept as the evidence photo)."""
-    dice = tuple(ReadDie(r.face, float(r.confidence), (float(r.center[0]), float(r.center[1])),
-                         kind=r.die, status=r.status) for r in readings)
+# the face classifier's model file is missing or unreadable: a plain die is read by its pip count
+# alone, which gave sure but wrong faces on held-out photos (docs/benchmarks.md, "pip count alone"),
+# so each such die is to be checked (an enrolled die still has its appearance beside its pips)
+ONE_READER = "The face check is not loaded (reinstall Dice Companion): check each die read by its pips alone."
+
+
+def to_result(
+    readings: Sequence[DieReading], frame: np.ndarray, message: str = "", one_reader: bool = False
+) -> ReadResult:
+    """Vision readings on a BGR frame -> the app's read (RGB frame kept as the evidence photo).
+    ``one_reader``: read without the face classifier; no plain die is passed on as sure (ONE_READER)."""
+    alone = [one_reader and r.die == PIP_DIE for r in readings]
+    dice = tuple(ReadDie(r.face, float(r.confidence), (float(r.center[0]), float(r.center[1])), kind=r.die,
+                         status="uncertain" if a and r.status == "ok" else r.status)
+                 for r, a in zip(readings, alone, strict=True))
+    if any(alone):
+        message = " ".join(m for m in (message, ONE_READER) if m)
     return ReadResult(dice, rgb(frame), Source.CAMERA, message)
 
 
@@ -182,14 +195,14 @@ def read_frame(reader: VisionReader, frame: np.ndarray, background: np.ndarray |
         readings = reader.read(frame, background=background)
     except VisionError as exc:
         return ReadResult((), rgb(frame), Source.CAMERA, f"could not read the tray: {exc}")
-    return to_result(readings, frame)
+    return to_result(readings, frame, one_reader=reader.net is None)
 
 
 def read_settle(reader: VisionReader, settle: Settle) -> ReadResult:
     """A settled throw read against the tray it settled on (any thread)."""
     throw = settle.read(reader)
     log.info("throw settled", extra={"event": "camera", "reason": f"{len(throw.dice)} dice read"})
-    return to_result(throw.dice, throw.image)
+    return to_result(throw.dice, throw.image, one_reader=reader.net is None)
 
 
 @dataclass(slots=True)
