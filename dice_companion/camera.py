@@ -175,6 +175,11 @@ def rgb(frame: np.ndarray | None) -> np.ndarray | None:
 ONE_READER = "The face check is not loaded (reinstall Dice Companion): check each die read by its pips alone."
 
 
+def one_reader(reader: VisionReader) -> bool:
+    """Whether ``reader`` reads without the face classifier (none loaded, or a reader that has none)."""
+    return getattr(reader, "net", None) is None
+
+
 def to_result(
     readings: Sequence[DieReading], frame: np.ndarray, message: str = "", one_reader: bool = False
 ) -> ReadResult:
@@ -195,14 +200,14 @@ def read_frame(reader: VisionReader, frame: np.ndarray, background: np.ndarray |
         readings = reader.read(frame, background=background)
     except VisionError as exc:
         return ReadResult((), rgb(frame), Source.CAMERA, f"could not read the tray: {exc}")
-    return to_result(readings, frame, one_reader=reader.net is None)
+    return to_result(readings, frame, one_reader=one_reader(reader))
 
 
 def read_settle(reader: VisionReader, settle: Settle) -> ReadResult:
     """A settled throw read against the tray it settled on (any thread)."""
     throw = settle.read(reader)
     log.info("throw settled", extra={"event": "camera", "reason": f"{len(throw.dice)} dice read"})
-    return to_result(throw.dice, throw.image, one_reader=reader.net is None)
+    return to_result(throw.dice, throw.image, one_reader=one_reader(reader))
 
 
 @dataclass(slots=True)

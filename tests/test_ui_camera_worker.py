@@ -39,6 +39,7 @@ class Gated:
     def __init__(self) -> None:
         self.inner = VisionReader()
         self.tray_dice = self.inner.tray_dice  # the dice's size the app keeps across restarts
+        self.net = self.inner.net  # its face classifier: without one, the app asks for every plain die
         self.gate = threading.Event()
         self.begun = 0
         self.ended = 0
