@@ -40,7 +40,7 @@ def speed() -> None:
     cam = SimulatedCamera(seed=42)
     kinds = ["d6"] * 4 + ["rollers-purple", "rollers-black"]
 
-    def frames():  # generated on the fly (not kept): only the watcher's own memory counts
+    def frames(cam: SimulatedCamera):  # generated on the fly (not kept): only the watcher's memory counts
         for _ in range(6):
             yield cam.render([])
         for _ in range(5):
@@ -49,7 +49,7 @@ def speed() -> None:
 
     watcher = ThrowWatcher()
     times, read_times = [], []
-    for f in frames():
+    for f in frames(cam):
         t = time.perf_counter()
         ev = watcher.feed(f)
         dt = (time.perf_counter() - t) * 1000
@@ -68,9 +68,8 @@ def speed() -> None:
     # the read alone, 20 times on each throw of the same frames played again after the memory figure
     # (the median of 5 frames above moves by a few ms from run to run); the tray's die size is known
     # by then, as on every throw after a new tray's first
-    cam = SimulatedCamera(seed=42)
     again_watcher, again, throws = ThrowWatcher(), [], 0
-    for f in frames():
+    for f in frames(SimulatedCamera(seed=42)):
         if again_watcher.feed(f).throw is None or again_watcher.tray.background is None:
             continue
         throws += 1

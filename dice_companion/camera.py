@@ -175,21 +175,18 @@ def rgb(frame: np.ndarray | None) -> np.ndarray | None:
 ONE_READER = "The face check is not loaded (reinstall Dice Companion): check each die read by its pips alone."
 
 
-def one_reader(reader: VisionReader) -> bool:
-    """Whether ``reader`` reads without the face classifier (none loaded, or a reader that has none)."""
-    return getattr(reader, "net", None) is None
-
-
 def to_result(
     readings: Sequence[DieReading], frame: np.ndarray, message: str = "", one_reader: bool = False
 ) -> ReadResult:
     """Vision readings on a BGR frame -> the app's read (RGB frame kept as the evidence photo).
     ``one_reader``: read without the face classifier; no plain die is passed on as sure (ONE_READER)."""
-    alone = [one_reader and r.die == PIP_DIE for r in readings]
+
+    def alone(r: DieReading) -> bool:
+        return one_reader and r.die == PIP_DIE
+
     dice = tuple(ReadDie(r.face, float(r.confidence), (float(r.center[0]), float(r.center[1])), kind=r.die,
-                         status="uncertain" if a and r.status == "ok" else r.status)
-                 for r, a in zip(readings, alone, strict=True))
-    if any(alone):
+                         status="uncertain" if alone(r) and r.status == "ok" else r.status) for r in readings)
+    if any(alone(r) for r in readings):
         message = " ".join(m for m in (message, ONE_READER) if m)
     return ReadResult(dice, rgb(frame), Source.CAMERA, message)
 
@@ -200,14 +197,14 @@ def read_frame(reader: VisionReader, frame: np.ndarray, background: np.ndarray |
         readings = reader.read(frame, background=background)
     except VisionError as exc:
         return ReadResult((), rgb(frame), Source.CAMERA, f"could not read the tray: {exc}")
-    return to_result(readings, frame, one_reader=one_reader(reader))
+    return to_result(readings, frame, one_reader=reader.net is None)
 
 
 def read_settle(reader: VisionReader, settle: Settle) -> ReadResult:
     """A settled throw read against the tray it settled on (any thread)."""
     throw = settle.read(reader)
     log.info("throw settled", extra={"event": "camera", "reason": f"{len(throw.dice)} dice read"})
-    return to_result(throw.dice, throw.image, one_reader=one_reader(reader))
+    return to_result(throw.dice, throw.image, one_reader=reader.net is None)
 
 
 @dataclass(slots=True)

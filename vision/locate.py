@@ -174,9 +174,9 @@ def _split(comp: np.ndarray, single_area: float) -> list[np.ndarray]:
     return parts or [comp]
 
 
-def _holds_more(part: np.ndarray, single_area: float) -> bool:
-    """Whether a blob is large enough to hold more than one die (1.7 single-die areas)."""
-    return cv2.countNonZero(part) > 1.7 * single_area
+def _holds_more(area: float, single_area: float) -> bool:
+    """Whether a blob of ``area`` pixels is large enough to hold more than one die (1.7 dice's area)."""
+    return area > 1.7 * single_area
 
 
 def _cut_row(comp: np.ndarray, single_area: float) -> list[np.ndarray]:
@@ -239,10 +239,13 @@ def locate(
         xb, yb = min(w, x0 + bw + pad), min(h, y0 + bh + pad)
         comp = (labels[ya:yb, xa:xb] == i).astype(np.uint8) * 255
         parts = [comp]
-        if typical and _holds_more(comp, typical):
+        if typical and _holds_more(stats[i, cv2.CC_STAT_AREA], typical):
             parts = _split(comp, typical)
             if die_side:  # a part still holding dice edge to edge in a row (alone, or beside others)
-                parts = [q for p in parts for q in (_cut_row(p, typical) if _holds_more(p, typical) else [p])]
+                rows: list[np.ndarray] = []
+                for p in parts:
+                    rows += _cut_row(p, typical) if _holds_more(cv2.countNonZero(p), typical) else [p]
+                parts = rows
         for part in parts:
             cs, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
             if not cs:

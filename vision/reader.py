@@ -564,25 +564,21 @@ def clear_view_flags(cands: list[Candidate], read: list[DieReading | None]) -> N
     neighbour's blob, found by the detector alone) do not count towards the view, but are cleared too
     when their top face lies within VIEW_SPREAD of it (a die leaning on a wall or a neighbour shows its
     top face elsewhere)."""
-    agreed: list[tuple[DieReading, tuple[float, float]]] = []
+    agreed: list[tuple[DieReading, tuple[float, float]]] = []  # read from pips, both readers agreeing
+    tells: list[tuple[float, float]] = []  # their offsets that tell the view
     for c, r in zip(cands, read, strict=True):
-        if r is None or not _pip_faced(c, r) or r.confidence < OK_CONFIDENCE:
+        if r is None or not _pip_faced(c, r) or r.confidence < OK_CONFIDENCE or r.status not in (OK, CROOKED):
             continue
-        if r.status == OK or (r.status == CROOKED and not c.crooked):
-            o = _pip_offset(c, r)
-            if o is not None:
-                agreed.append((r, o))
-    view = _common_offset([o for _, o in agreed], VIEW_FLAT_DICE)
+        if (o := _pip_offset(c, r)) is None:
+            continue
+        agreed.append((r, o))
+        # dice flagged for another reason (cut from a wall's or a neighbour's blob, found by the
+        # detector alone) do not tell the view, but a flat one's top face lies where it puts it
+        if not (r.status == CROOKED and c.crooked):
+            tells.append(o)
+    view = _common_offset(tells, VIEW_FLAT_DICE)
     if view is None:
         return
-    # dice flagged for another reason (cut from a wall's or a neighbour's blob, found by the detector
-    # alone) do not tell the view, but a flat one's top face lies where the view puts it all the same
-    agreed += [
-        (r, o)
-        for c, r in zip(cands, read, strict=True)
-        if r is not None and _pip_faced(c, r) and r.confidence >= OK_CONFIDENCE and r.status == CROOKED
-        if c.crooked and (o := _pip_offset(c, r)) is not None
-    ]
     near = [r for r, o in agreed if math.dist(o, view) <= VIEW_SPREAD]
     if not any(r.status == OK for r in near):
         return
