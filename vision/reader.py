@@ -24,6 +24,7 @@ from vision.locate import (
 )
 from vision.pips import PipRead, convex_fill, face_region, mask_centre, read_pips
 from vision.types import CROOKED, OK, OK_CONFIDENCE, UNCERTAIN, Candidate, DieReading, VisionError
+from vision.view import VIEW_MIN, Seen, View, common_offset, perspective
 
 MAX_PIXELS = 40_000_000  # refuse absurd images (decompression bombs) before decoding fully
 PIP_DIE = "d6"
@@ -72,14 +73,13 @@ CUT_TOP = 0.95  # a part cut out of a blob larger than this part of its box's si
 DET_SIZE = 0.3  # detections this sure give the die size the background window is fitted to
 DET_SIZED = 3  # when there are this many of them (with fewer: if larger than the first pass's size)
 FRAGMENT = 0.4  # a blob smaller than this part of a detected die's top face, inside it, is a piece of it
-# an oblique camera sees side faces, and a top face's centre lies off its blob's centre, the same way
-# for every die of the image: learnt from at least VIEW_DICE dice read ok whose offsets lie within
-# VIEW_SPREAD die sides of their median, and used when that median is at least VIEW_MIN (see
-# view_offset); dice left uncertain are then read again with their top face looked for there
+# an oblique camera sees side faces, and a top face's centre lies off its blob's centre as the view
+# puts it (vision/view.py: one offset for the image, or a perspective field), learnt from the dice of
+# the image read ok (see view_offset); dice left uncertain are then read again with their top face
+# looked for there
 VIEW_DICE = 2
-VIEW_SPREAD = 0.1
-VIEW_MIN = 0.06
 VIEW_FLAT_DICE = 2  # dice agreeing on an oblique view before it clears their outline's crooked flags
+VIEW_FIELD_DICE = 3  # dice agreeing on a perspective field (three unknowns) before it is used
 
 
 @dataclass(slots=True)
@@ -338,11 +338,14 @@ class DiceReader:
             return read
         out = list(read)
         for i, (c, r) in enumerate(zip(cands, read, strict=True)):
-            if r is None or r.status != UNCERTAIN:
+            if r is None or r.status != UNCERTAIN or (mc := mask_centre(c.mask)) is None:
                 continue
-            again = self.read_candidate(image, c, view=view)
+            at = view.at((mc[0] + c.origin[0], mc[1] + c.origin[1]), c.side)
+            if math.hypot(*at) < VIEW_MIN:
+                continue  # the view shows no side face here
+            again = self.read_candidate(image, c, view=at)
             if again is not None and again.status == OK:
-                again.notes.append(f"view {view[0]:+.2f},{view[1]:+.2f}")
+                again.notes.append(_view_note(view))
                 out[i] = again
         return out
 
@@ -518,74 +521,75 @@ def _pip_faced(c: Candidate, r: DieReading) -> bool:
     return r.die == PIP_DIE or (r.value is not None and r.center != c.center)
 
 
-def _pip_offset(c: Candidate, r: DieReading) -> tuple[float, float] | None:
-    """Where the reading's pip group (its top face) lies from the blob's centre, in die sides."""
+def _seen(c: Candidate, r: DieReading) -> Seen | None:
+    """The die as its pip group shows it: its blob's centre, its top face's centre and its side."""
     mc = mask_centre(c.mask)
     if mc is None:
         return None
-    x, y = mc[0] + c.origin[0], mc[1] + c.origin[1]
-    return (r.center[0] - x) / c.side, (r.center[1] - y) / c.side
+    return Seen((mc[0] + c.origin[0], mc[1] + c.origin[1]), r.center, c.side)
 
 
-def _common_offset(offsets: list[tuple[float, float]], least: int) -> tuple[float, float] | None:
-    """The median of ``offsets`` when at least ``least`` of them lie within VIEW_SPREAD of it and it is
-    at least VIEW_MIN (a camera looking straight down sees no side faces: no view)."""
-    if len(offsets) < least:
-        return None
-    med = np.median(np.array(offsets), axis=0)
-    if sum(math.dist(o, med) <= VIEW_SPREAD for o in offsets) < least or math.hypot(*med) < VIEW_MIN:
-        return None
-    return float(med[0]), float(med[1])
+def _views(seen: list[Seen], least: int) -> list[View]:
+    """The views ``seen`` agree on: one offset for the whole image (at least ``least`` dice), and a
+    perspective field (at least VIEW_FIELD_DICE)."""
+    views = [common_offset(seen, least), perspective(seen, max(least, VIEW_FIELD_DICE))]
+    return [v for v in views if v is not None]
 
 
-def view_offset(cands: list[Candidate], read: list[DieReading | None]) -> tuple[float, float] | None:
-    """Where a top face's centre lies from its blob's centre, in die sides, when the camera looks at the
-    dice obliquely: the median over the dice read ``ok`` from their pips (:func:`_pip_faced`; their pip
-    group's centre is their top face's). None unless at least VIEW_DICE of them agree within VIEW_SPREAD
-    and the offset is at least VIEW_MIN (a camera looking straight down sees no side faces: nothing to
-    correct)."""
-    offsets = [
-        o
+def view_offset(cands: list[Candidate], read: list[DieReading | None]) -> View | None:
+    """The camera's oblique view (vision/view.py) that every die read ``ok`` from its pips
+    (:func:`_pip_faced`; their pip group's centre is their top face's) agrees on: one offset, when
+    at least VIEW_DICE of them lie within VIEW_SPREAD of their median and it is at least VIEW_MIN,
+    else a perspective field of at least VIEW_FIELD_DICE dice. None when they agree on neither, or
+    when the camera looks straight down (no side faces: nothing to correct)."""
+    seen = [
+        s
         for c, r in zip(cands, read, strict=True)
-        if r is not None and r.status == OK and _pip_faced(c, r) and (o := _pip_offset(c, r)) is not None
+        if r is not None and r.status == OK and _pip_faced(c, r) and (s := _seen(c, r)) is not None
     ]
-    return _common_offset(offsets, max(VIEW_DICE, len(offsets)))  # every one of them agreeing
+    views = _views(seen, max(VIEW_DICE, len(seen)))  # every one of them agreeing
+    return views[0] if views else None
 
 
 def clear_view_flags(cands: list[Candidate], read: list[DieReading | None]) -> None:
     """Dice read from their pips (:func:`_pip_faced`), flagged ``crooked`` by their outline alone, whose
     readers agree, are ``ok`` when the camera's oblique view explains the outline: an oblique camera
     shows every die's side face toward it, so a flat die's blob is a square top face plus a strip of
-    side face, not a square, and its top face lies off the blob's centre the same way for every die of
-    the image. That holds when at least VIEW_FLAT_DICE such dice, one of them read ``ok`` with a square
-    outline (flat for certain, yet its top face off-centre: the camera is oblique), agree on that offset
-    within VIEW_SPREAD and it is at least VIEW_MIN. A camera looking straight down shows flat dice
-    centred: a leaning die there stays flagged. Dice flagged for another reason (cut from a wall's or a
-    neighbour's blob, found by the detector alone) do not count towards the view, but are cleared too
-    when their top face lies within VIEW_SPREAD of it (a die leaning on a wall or a neighbour shows its
-    top face elsewhere)."""
-    agreed: list[tuple[DieReading, tuple[float, float]]] = []  # read from pips, both readers agreeing
-    tells: list[tuple[float, float]] = []  # their offsets that tell the view
+    side face, not a square, and its top face lies off the blob's centre as the view puts it
+    (vision/view.py). The view is one offset that at least VIEW_FLAT_DICE such dice agree on within
+    VIEW_SPREAD, or a perspective field that at least VIEW_FIELD_DICE of them fit within VIEW_SPREAD;
+    one of the dice it explains must be read ``ok`` with a square outline (flat for certain, yet its
+    top face off-centre: the camera is oblique). A camera looking straight down shows flat dice
+    centred (an offset under VIEW_MIN): a leaning die there stays flagged. Dice flagged for another
+    reason (cut from a wall's or a neighbour's blob, found by the detector alone) do not count towards
+    the view, but are cleared too when it explains them (a die leaning on a wall or a neighbour shows
+    its top face elsewhere)."""
+    agreed: list[tuple[DieReading, Seen]] = []  # read from pips, both readers agreeing
+    tells: list[Seen] = []  # those that tell the view
     for c, r in zip(cands, read, strict=True):
         if r is None or not _pip_faced(c, r) or r.confidence < OK_CONFIDENCE or r.status not in (OK, CROOKED):
             continue
-        if (o := _pip_offset(c, r)) is None:
+        if (s := _seen(c, r)) is None:
             continue
-        agreed.append((r, o))
+        agreed.append((r, s))
         # dice flagged for another reason (cut from a wall's or a neighbour's blob, found by the
         # detector alone) do not tell the view, but a flat one's top face lies where it puts it
         if not (r.status == CROOKED and c.crooked):
-            tells.append(o)
-    view = _common_offset(tells, VIEW_FLAT_DICE)
-    if view is None:
-        return
-    near = [r for r, o in agreed if math.dist(o, view) <= VIEW_SPREAD]
-    if not any(r.status == OK for r in near):
-        return
-    for r in near:
-        if r.status == CROOKED:
-            r.status = OK
-            r.notes.append(f"flat: view {view[0]:+.2f},{view[1]:+.2f}")
+            tells.append(s)
+    for view in _views(tells, VIEW_FLAT_DICE):
+        near = [r for r, s in agreed if view.explains(s)]
+        if not any(r.status == OK for r in near):
+            continue
+        for r in near:
+            if r.status == CROOKED:
+                r.status = OK
+                r.notes.append(f"flat: {_view_note(view)}")
+
+
+def _view_note(view: View) -> str:
+    if view.field is None:
+        return f"view {view.offset[0]:+.2f},{view.offset[1]:+.2f}"
+    return "view field {:+.4f},{:+.1f},{:+.1f}".format(*view.field)
 
 
 def _both_readers(pr: PipRead, g: facenet.FaceGuess) -> str:
