@@ -23,6 +23,7 @@ from vision.locate import (
     texture_mask,
 )
 from vision.pips import PipRead, convex_fill, face_region, mask_centre, read_pips
+from vision.speckle import despeckle
 from vision.types import CROOKED, OK, OK_CONFIDENCE, UNCERTAIN, Candidate, DieReading, VisionError
 from vision.view import VIEW_MIN, Seen, View, common_offset, perspective
 
@@ -302,6 +303,7 @@ class DiceReader:
         elif image.shape[2] == 4:
             image = cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
         work, background, scale = working_copy(image, background)
+        work = despeckle(work)  # salt-and-pepper specks look like pips (vision/speckle.py)
         photo = self.photo_layers(work) if background is None else None
         cands = self.locate(work, background, photo=photo)
         read = self._read_all(work, cands)
@@ -409,6 +411,7 @@ class DiceReader:
         if image is None or image.ndim != 3 or image.size == 0:
             raise VisionError("not an image")
         self._estimated_bg = False
+        image = despeckle(image)
         cand = single_candidate(image)
         if cand is None:
             return []
