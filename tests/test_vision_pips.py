@@ -274,6 +274,10 @@ VIEWED = [
     ("dice_31.jpg", (167, 216), "place="),
     ("dice_42.jpg", (177, 200), "view"),
     ("dice_42.jpg", (456, 111), "view"),
+    # odd half: the 1 and a front face's pip read as a perfect 2; the four other 1s of the photo lie
+    # off their blobs' centres differently across the image (the webcam's perspective), which only
+    # the field fits (one of them 0.107 side from the field through the others, inside FIELD_SPREAD)
+    ("dice_43.jpg", (317, 164), "view field"),
 ]
 
 
@@ -377,18 +381,18 @@ def test_a_flat_die_cut_from_a_cable_is_cleared_by_the_view(shared: Path) -> Non
 def test_flat_dice_of_a_phone_photo_in_perspective_are_cleared_by_the_field(shared: Path) -> None:
     """dice_392 (phone, even half): fifteen 2s on a table, photographed from near and at a slant. The
     top faces of the far dice lie farther off their blobs' centres than the near ones' (perspective):
-    one offset for the whole photo explains only some of them, and two flat 2s whose outline holds a
-    strip of side face stayed `crooked`. The field the dice read ok fit (vision/view.py) puts their top
-    faces where they are: both are `ok`."""
+    one offset for the whole photo explains only some of them, and a flat 2 whose outline holds a
+    strip of side face stayed `crooked` (as did the one at (434, 28) until the specks were removed,
+    2026-11-25 night: its outline is square now). The field the dice read ok fit (vision/view.py)
+    puts its top face where it is: it is `ok`."""
     folder = shared / "dice-photos" / "epanemu-roboflow-d6" / "train_one_per_source" / "images"
     found = sorted(folder.glob("dice_392_jpg.*.jpg"))
     if not found:
         pytest.skip(f"dice_392_jpg is absent from {folder}")
     cv2.setNumThreads(1)
     readings = DiceReader().read(decode_image_file(str(found[0])))
-    for centre in ((312, 96), (434, 28)):
-        near = [r for r in readings if math.dist(r.center, centre) < 15]
-        assert len(near) == 1, near
-        assert (near[0].face, near[0].status) == ("2", OK), near[0]
-        assert any(n.startswith("flat: view field") for n in near[0].notes), near[0].notes
+    near = [r for r in readings if math.dist(r.center, (312, 96)) < 15]
+    assert len(near) == 1, near
+    assert (near[0].face, near[0].status) == ("2", OK), near[0]
+    assert any(n.startswith("flat: view field") for n in near[0].notes), near[0].notes
     assert all(r.face == "2" for r in readings if r.status == OK)

@@ -27,6 +27,7 @@ import numpy as np
 
 VIEW_SPREAD = 0.1  # die sides: how closely the dice agree on the view, and a die must lie where it puts it
 VIEW_MIN = 0.06  # die sides: a smaller offset is a camera looking straight down, no view
+FIELD_SPREAD = 0.12  # die sides: the same for a field, which misses by more at the image's edges
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,11 +60,12 @@ class View:
         return (k * blob[0] + cx) / side, (k * blob[1] + cy) / side
 
     def explains(self, seen: Seen) -> bool:
-        """Whether the die lies flat as the view shows it: its top face lies within VIEW_SPREAD of where
-        the view puts it, and the view shows a side face there (at least VIEW_MIN: where the camera
-        looks straight down, an off-centre top face is a leaning die's)."""
+        """Whether the die lies flat as the view shows it: its top face lies within VIEW_SPREAD (a field:
+        FIELD_SPREAD) of where the view puts it, and the view shows a side face there (at least
+        VIEW_MIN: where the camera looks straight down, an off-centre top face is a leaning die's)."""
         at = self.at(seen.blob, seen.side)
-        return math.hypot(*at) >= VIEW_MIN and math.dist(at, seen.offset) <= VIEW_SPREAD
+        spread = VIEW_SPREAD if self.field is None else FIELD_SPREAD
+        return math.hypot(*at) >= VIEW_MIN and math.dist(at, seen.offset) <= spread
 
 
 def common_offset(seen: list[Seen], least: int) -> View | None:
@@ -93,14 +95,14 @@ def _fit_field(seen: list[Seen]) -> tuple[float, float, float]:
 def perspective(seen: list[Seen], least: int) -> View | None:
     """The perspective field of at least ``least`` of the dice (at least 3: the field has three
     unknowns, two dice would fit it exactly): fitted to all of them, the die farthest from it left out
-    while it lies more than VIEW_SPREAD from it. None when fewer than ``least`` dice agree, or when the
+    while it lies more than FIELD_SPREAD from it. None when fewer than ``least`` dice agree, or when the
     field shows no side face at any of them (a camera looking straight down)."""
     keep = list(seen)
     while len(keep) >= max(least, 3):
         view = View(field=_fit_field(keep))
         miss = [math.dist(view.at(s.blob, s.side), s.offset) for s in keep]
         worst = int(np.argmax(miss))
-        if miss[worst] <= VIEW_SPREAD:
+        if miss[worst] <= FIELD_SPREAD:
             if any(view.explains(s) for s in keep):
                 return view
             return None
