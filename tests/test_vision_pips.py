@@ -225,16 +225,21 @@ def test_a_rival_face_on_the_die_makes_the_pip_reading_a_fallback() -> None:
     assert (pr.value, pr.fallback) == (5, False) and pr.confidence > 0.9, pr
 
 
+def _phone_readings(shared: Path, stem: str) -> list[DieReading]:
+    """Every reading of the phone set's photo ``<stem>_jpg.*.jpg`` (skips if absent)."""
+    folder = shared / "dice-photos" / "epanemu-roboflow-d6" / "train_one_per_source" / "images"
+    found = sorted(folder.glob(f"{stem}_jpg.*.jpg"))
+    if not found:
+        pytest.skip(f"{stem}_jpg is absent from {folder}")
+    cv2.setNumThreads(1)
+    return DiceReader().read(decode_image_file(str(found[0])))
+
+
 def test_a_low_cameras_front_face_is_not_passed_on_as_the_top_face(shared: Path) -> None:
     """dice_24 (phone set, odd half): a purple die whose front face (2) looks larger than its top face
     (4). With the face classifier retrained on 2026-11-25 it agreed with the pips at 0.94, and the die
     was reported `ok` as a 2 until the top face's 4 counted as a rival face."""
-    folder = shared / "dice-photos" / "epanemu-roboflow-d6" / "train_one_per_source" / "images"
-    found = sorted(folder.glob("dice_24_jpg.*.jpg"))
-    if not found:
-        pytest.skip(f"dice_24_jpg is absent from {folder}")
-    cv2.setNumThreads(1)
-    readings = DiceReader().read(decode_image_file(str(found[0])))
+    readings = _phone_readings(shared, "dice_24")
     on_die = [r for r in readings if math.dist(r.center, (69, 232)) < 25]
     assert on_die, "the die is not reported at all"
     assert all(r.face == "4" or r.status != OK for r in on_die), on_die
@@ -385,12 +390,7 @@ def test_flat_dice_of_a_phone_photo_in_perspective_are_cleared_by_the_field(shar
     strip of side face stayed `crooked` (as did the one at (434, 28) until the specks were removed,
     2026-11-25 night: its outline is square now). The field the dice read ok fit (vision/view.py)
     puts its top face where it is: it is `ok`."""
-    folder = shared / "dice-photos" / "epanemu-roboflow-d6" / "train_one_per_source" / "images"
-    found = sorted(folder.glob("dice_392_jpg.*.jpg"))
-    if not found:
-        pytest.skip(f"dice_392_jpg is absent from {folder}")
-    cv2.setNumThreads(1)
-    readings = DiceReader().read(decode_image_file(str(found[0])))
+    readings = _phone_readings(shared, "dice_392")
     near = [r for r in readings if math.dist(r.center, (312, 96)) < 15]
     assert len(near) == 1, near
     assert (near[0].face, near[0].status) == ("2", OK), near[0]
