@@ -11,7 +11,14 @@ import numpy as np
 import pytest
 
 from vision.pips import FALLBACK_CAP, SPLIT_ERR, Pip, pattern_error, read_pips, split_faces
-from vision.reader import DiceReader, clear_view_flags, decode_image_file, view_offset
+from vision.reader import (
+    DiceReader,
+    clear_view_flags,
+    crop_candidate,
+    decode_image_file,
+    single_candidate,
+    view_offset,
+)
 from vision.types import CROOKED, OK, UNCERTAIN, Candidate, DieReading
 
 SIDE = 60.0
@@ -396,3 +403,29 @@ def test_flat_dice_of_a_phone_photo_in_perspective_are_cleared_by_the_field(shar
     assert (near[0].face, near[0].status) == ("2", OK), near[0]
     assert any(n.startswith("flat: view field") for n in near[0].notes), near[0].notes
     assert all(r.face == "2" for r in readings if r.status == OK)
+
+
+# chase crops (train, even half): translucent casino dice; their body colour varies across the face,
+# and the body-coloured part of it held only some of the pips
+WHOLE_DIE = [
+    ("3", "DJI_20241005233348_0162_D_detection_1.jpg"),
+    ("5", "DJI_20241005233301_0157_D_detection_1.jpg"),
+    ("6", "DJI_20241005234335_0231_D_detection_1.jpg"),
+]
+
+
+@pytest.mark.parametrize("face,name", WHOLE_DIE)
+def test_a_single_die_crop_s_pips_are_looked_for_on_the_whole_die(face: str, name: str, shared: Path) -> None:
+    path = shared / "dice-photos" / "chase-d6-crops" / "train" / face / name
+    if not path.exists():
+        pytest.skip(f"{path} is absent from this copy of ../shared")
+    cv2.setNumThreads(1)
+    image = decode_image_file(str(path))
+    readings = DiceReader().read_single(image)
+    assert [(r.face, r.status) for r in readings] == [(face, OK)], readings
+    # in the body-coloured part of the die alone, the pips count another face
+    cand = single_candidate(image)
+    assert cand is not None
+    crop = crop_candidate(image, cand)
+    assert read_pips(crop.image, crop.mask, cand.side).value != int(face)
+    assert read_pips(crop.image, crop.mask, cand.side, whole_die=True).value == int(face)

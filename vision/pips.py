@@ -81,6 +81,7 @@ RIVAL_AREA = 0.35
 # an oblique camera (see read_pips's ``view``): groups whose centre is farther than this from where
 # the top face's centre should be are tried after those nearer
 VIEW_NEAR = 0.3
+CROP_RIM = 0.05  # die sides left out round a single-die crop's mask (read_pips, whole_die)
 
 _RING = np.array([[math.cos(t), math.sin(t)] for t in np.linspace(0, 2 * math.pi, 16, endpoint=False)])
 
@@ -435,7 +436,11 @@ def face_region(lab: np.ndarray, mask: np.ndarray, side: float) -> np.ndarray:
 
 
 def read_pips(
-    crop: np.ndarray, mask: np.ndarray | None, side: float, view: tuple[float, float] | None = None
+    crop: np.ndarray,
+    mask: np.ndarray | None,
+    side: float,
+    view: tuple[float, float] | None = None,
+    whole_die: bool = False,
 ) -> PipRead:
     """Read the top face of the die in ``crop`` (BGR) within ``mask``; ``side`` = die side in pixels.
 
@@ -443,13 +448,22 @@ def read_pips(
     looks at the dice obliquely (:func:`vision.reader.view_offset`). The pip group expected in the
     middle of the top face is then looked for there, and groups farther than VIEW_NEAR from it are
     tried last.
+
+    ``whole_die``: ``mask`` is the die and nothing else (a crop holding one die). Its pips are then
+    looked for in the whole mask less a rim of CROP_RIM side, not in the body-coloured part of it
+    (:func:`face_region`): a translucent die's body colour varies across its face, and that part can
+    hold half the face's pips.
     """
     if crop.size == 0 or side < 6:
         return PipRead(None, 0.0, [], None, "too small")
     lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB)
     light = cv2.GaussianBlur(lab[:, :, 0], (3, 3), 0).astype(np.float32)
     mask = np.full(crop.shape[:2], 255, np.uint8) if mask is None else convex_fill(mask)
-    inner = face_region(lab, mask, side)
+    if whole_die:
+        k = max(1, round(CROP_RIM * side))
+        inner = cv2.erode(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * k + 1, 2 * k + 1)))
+    else:
+        inner = face_region(lab, mask, side)
     vals = light[inner > 0]
     if vals.size < 20:
         return PipRead(None, 0.0, [], None, "empty mask")

@@ -415,7 +415,7 @@ class DiceReader:
         cand = single_candidate(image)
         if cand is None:
             return []
-        r = self.read_candidate(image, cand, allow_crooked=False)
+        r = self.read_candidate(image, cand, allow_crooked=False, whole_die=True)
         return [r] if r is not None else []
 
     def guess(self, image: np.ndarray, cand: Candidate) -> facenet.FaceGuess:
@@ -434,10 +434,12 @@ class DiceReader:
         cand: Candidate,
         allow_crooked: bool = True,
         view: tuple[float, float] | None = None,
+        whole_die: bool = False,
     ) -> DieReading | None:
-        """One candidate's reading (None: not a die); ``view``: see :func:`vision.pips.read_pips`."""
+        """One candidate's reading (None: not a die); ``view``, ``whole_die``: see
+        :func:`vision.pips.read_pips`."""
         crop = crop_candidate(image, cand)
-        pr = read_pips(crop.image, crop.mask, cand.side, view)
+        pr = read_pips(crop.image, crop.mask, cand.side, view, whole_die)
         if self._estimated_bg and body_contrast(image, cand) < 12:
             return None  # the "die" looks like the table around it: a pattern on the surface
         crooked = self.top_down and allow_crooked and is_crooked(cand)
