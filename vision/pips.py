@@ -81,6 +81,9 @@ RIVAL_AREA = 0.35
 # an oblique camera (see read_pips's ``view``): groups whose centre is farther than this from where
 # the top face's centre should be are tried after those nearer
 VIEW_NEAR = 0.3
+# a disc whose ring (see _blobs) crosses pips touching it, of its size and a pip apart, counts those
+# crossings out but must then be this round: big or close pips touch, their discs are still pips
+TOUCH_ROUND = 0.8
 CROP_RIM = 0.05  # die sides left out round a single-die crop's mask (read_pips, whole_die)
 
 _RING = np.array([[math.cos(t), math.sin(t)] for t in np.linspace(0, 2 * math.pi, 16, endpoint=False)])
@@ -91,7 +94,8 @@ def _blobs(diff: np.ndarray, inner: np.ndarray, side: float, rejects: list[Pip] 
 
     Pips are found as peaks of the distance transform of the thresholded contrast, so pips that
     touch each other or the die's edge are still separate discs, and thin edge stripes (pips of
-    side faces seen edge-on) are too narrow to count.
+    side faces seen edge-on) are too narrow to count. A disc must be round: the body surrounds it,
+    though pips touching it in a row (a 6's middle pip) may cross its ring (TOUCH_ROUND).
     """
     vals = diff[inner > 0]
     if vals.size < 20:
@@ -115,6 +119,7 @@ def _blobs(diff: np.ndarray, inner: np.ndarray, side: float, rejects: list[Pip] 
         if any(math.hypot(x - ax, y - ay) < 1.3 * max(r, ar) for ax, ay, ar in accepted):
             continue
         accepted.append((x, y, r))
+    for x, y, r in accepted:
         if r > r_max:
             if rejects is not None:
                 rejects.append(Pip(x, y, math.pi * r * r, 0.0, 0.0))
@@ -122,9 +127,19 @@ def _blobs(diff: np.ndarray, inner: np.ndarray, side: float, rejects: list[Pip] 
         # the body must surround the disc: few ring points at 1.7 r are pip-coloured
         ring = np.round(_RING * (1.7 * r + 1.0) + (x, y)).astype(int)
         inside = (ring[:, 0] >= 0) & (ring[:, 0] < w) & (ring[:, 1] >= 0) & (ring[:, 1] < h)
-        hits = int(binary[ring[inside, 1], ring[inside, 0]].sum())
-        roundness = 1.0 - hits / 16.0
-        if roundness < 0.55:
+        hit = np.zeros(len(ring), bool)
+        hit[inside] = binary[ring[inside, 1], ring[inside, 0]] > 0
+        need = 0.55
+        if hit.sum() > 16 * (1 - need):  # not round: unless only pips touching it cross its ring
+            touched = hit.copy()
+            for nx, ny, nr in accepted:
+                d = math.hypot(nx - x, ny - y)
+                if 1.6 * r <= d <= 2.8 * r and 0.7 * r <= nr <= 1.4 * r:
+                    touched &= np.hypot(ring[:, 0] - nx, ring[:, 1] - ny) > 1.1 * nr
+            if touched.sum() < hit.sum():
+                hit, need = touched, TOUCH_ROUND
+        roundness = 1.0 - int(hit.sum()) / 16.0
+        if roundness < need:
             if rejects is not None:
                 rejects.append(Pip(x, y, math.pi * r * r, roundness, 0.0))
             continue
