@@ -30,13 +30,14 @@ SETS: dict[str, tuple[str, Callable[[Path], Iterator[Item]], Callable[[int, Item
     # from a blob followed the view; 93.3% with NET_OK 0.9; 92.4% before an oblique view cleared the
     # outline's flags of flat dice)
     "matteop65 Train odd": ("dice-photos/matteop65-webcam-d6/Train", matteop65, ODD, 0.94, 0),
-    # measured 50.8% right, 0 silent (59 crops; translucent casino dice, glare: mostly flagged), 2026-11-25
-    # night (32.2% before a single-die crop's pips were looked for on the whole die)
-    "chase val": ("dice-photos/chase-d6-crops/val", crops, lambda i, it: True, 0.48, 0),
-    # measured 50.9% right, 0 silent (55 crops; pip count alone: 36.4%, 0 silent), 2026-11-25 night
-    # (38.2% before a single-die crop's pips were looked for on the whole die; 41.8% with the
-    # classifier before it learnt from the rendered throws too: 2 crops fewer)
-    "chase train odd": ("dice-photos/chase-d6-crops/train", crops, ODD, 0.48, 0),
+    # measured 52.5% right, 0 silent (59 crops; translucent casino dice, glare: mostly flagged), 2026-11-25
+    # night (50.8% before touching pips counted, 32.2% before a single-die crop's pips were looked for
+    # on the whole die)
+    "chase val": ("dice-photos/chase-d6-crops/val", crops, lambda i, it: True, 0.50, 0),
+    # measured 54.5% right, 0 silent (55 crops; pip count alone: 36.4%, 0 silent), 2026-11-25 night
+    # (50.9% before touching pips counted, 38.2% before a single-die crop's pips were looked for on the
+    # whole die; 41.8% with the classifier before it learnt from the rendered throws too)
+    "chase train odd": ("dice-photos/chase-d6-crops/train", crops, ODD, 0.52, 0),
     # measured 19.2% right, 0 silent of 819 dice (phone photos, tiny and oblique dice: far from the target),
     # 2026-11-25 night (17.9% before salt-and-pepper specks were removed, 16.8% before the perspective
     # field; 16.6% that afternoon, 15.5% with NET_OK 0.9; 13.8% with the classifier before it learnt
