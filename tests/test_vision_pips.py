@@ -9,10 +9,12 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+from vision_helpers import square
 
 from vision import pips
 from vision.pips import FALLBACK_CAP, SPLIT_ERR, Pip, pattern_error, read_pips, split_faces
 from vision.reader import (
+    Crop,
     DiceReader,
     clear_view_flags,
     crop_candidate,
@@ -253,12 +255,6 @@ def test_a_low_cameras_front_face_is_not_passed_on_as_the_top_face(shared: Path)
     assert all(r.face == "4" or r.status != OK for r in on_die), on_die
 
 
-def _square(x0: int, y0: int, side: int = 40) -> Candidate:
-    mask = np.full((side, side), 255, np.uint8)
-    box = np.array([[x0, y0], [x0 + side, y0], [x0 + side, y0 + side], [x0, y0 + side]], np.float32)
-    return Candidate((x0 + side / 2, y0 + side / 2), float(side), box, 0.0, mask, (x0, y0), 1.0, 1.0)
-
-
 def _read_at(cand: Candidate, dx: float, dy: float, status: str = OK) -> DieReading:
     """A pip die read with its pip group's centre (dx, dy) die sides from its blob's centre."""
     x, y = cand.center
@@ -266,7 +262,7 @@ def _read_at(cand: Candidate, dx: float, dy: float, status: str = OK) -> DieRead
 
 
 def test_the_view_offset_is_what_the_dice_read_surely_agree_on() -> None:
-    a, b, c = _square(0, 0), _square(100, 0), _square(200, 0)
+    a, b, c = square(0, 0), square(100, 0), square(200, 0)
     got = view_offset([a, b, c], [_read_at(a, 0.0, -0.2), _read_at(b, 0.02, -0.18), None])
     assert got is not None and got.field is None
     assert math.dist(got.offset, (0.01, -0.19)) < 0.03  # pixel-centre rounding
@@ -305,7 +301,7 @@ def test_a_lone_pip_where_the_view_puts_the_top_face_is_read(
 
 
 def test_outline_flags_are_cleared_only_where_a_flat_die_shows_the_camera_is_oblique() -> None:
-    a, b, c = _square(0, 0), _square(100, 0), _square(200, 0)
+    a, b, c = square(0, 0), square(100, 0), square(200, 0)
 
     def reads(*spec: tuple[Candidate, float, float, str]) -> list[DieReading | None]:
         return [_read_at(cand, dx, dy, status) for cand, dx, dy, status in spec]
@@ -330,14 +326,14 @@ def test_outline_flags_are_cleared_only_where_a_flat_die_shows_the_camera_is_obl
     assert read[2].status == CROOKED
     # a die flagged for another reason (cut from a wall's or a neighbour's blob) does not tell the
     # view: with only it beside the one square die, there is no view and it keeps its flag
-    wall = _square(300, 0)
+    wall = square(300, 0)
     wall.crooked = True
     read = reads((a, 0.0, -0.2, OK), (wall, 0.0, -0.2, CROOKED))
     clear_view_flags([a, wall], read)
     assert read[1].status == CROOKED
     # once the other dice tell the view, a cut die whose top face lies there is flat too; one whose
     # top face lies elsewhere (leaning on the wall) keeps its flag
-    other = _square(400, 0)
+    other = square(400, 0)
     other.crooked = True
     read = reads(
         (a, 0.0, -0.2, OK), (b, 0.02, -0.19, OK), (wall, 0.01, -0.21, CROOKED), (other, 0.0, 0.1, CROOKED)
@@ -350,7 +346,7 @@ def test_enrolled_dice_whose_pips_were_read_tell_and_follow_the_view() -> None:
     # an enrolled pipped die (die id of its set, a numbered face) whose pip count read it too is placed
     # by its pip group, as a d6 is; one read by its appearance alone is placed at its blob's centre
     # and says nothing about the view
-    a, b, c = _square(0, 0), _square(100, 0), _square(200, 0)
+    a, b, c = square(0, 0), square(100, 0), square(200, 0)
 
     def enrolled(cand: Candidate, dx: float, dy: float, status: str) -> DieReading:
         x, y = cand.center
@@ -415,19 +411,25 @@ WHOLE_DIE = [
 ]
 
 
-@pytest.mark.parametrize("face,name", WHOLE_DIE)
-def test_a_single_die_crop_s_pips_are_looked_for_on_the_whole_die(face: str, name: str, shared: Path) -> None:
+def _chase_crop(shared: Path, face: str, name: str) -> tuple[np.ndarray, Candidate, Crop]:
+    """A chase crop of the train folder, its die and that die's crop as the reader cuts it (skips if
+    absent)."""
     path = shared / "dice-photos" / "chase-d6-crops" / "train" / face / name
     if not path.exists():
         pytest.skip(f"{path} is absent from this copy of ../shared")
     cv2.setNumThreads(1)
     image = decode_image_file(str(path))
+    cand = single_candidate(image)
+    assert cand is not None
+    return image, cand, crop_candidate(image, cand)
+
+
+@pytest.mark.parametrize("face,name", WHOLE_DIE)
+def test_a_single_die_crop_s_pips_are_looked_for_on_the_whole_die(face: str, name: str, shared: Path) -> None:
+    image, cand, crop = _chase_crop(shared, face, name)
     readings = DiceReader().read_single(image)
     assert [(r.face, r.status) for r in readings] == [(face, OK)], readings
     # in the body-coloured part of the die alone, the pips count another face
-    cand = single_candidate(image)
-    assert cand is not None
-    crop = crop_candidate(image, cand)
     assert read_pips(crop.image, crop.mask, cand.side).value != int(face)
     assert read_pips(crop.image, crop.mask, cand.side, whole_die=True).value == int(face)
 
@@ -435,15 +437,7 @@ def test_a_single_die_crop_s_pips_are_looked_for_on_the_whole_die(face: str, nam
 def test_pips_touching_in_a_row_still_count(shared: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A chase crop (train, even half) of a translucent 5 whose big pips touch: the ring round the
     middle pip crosses its neighbours, which made it "not round" and the face a 4."""
-    path = shared / "dice-photos" / "chase-d6-crops" / "train" / "5"
-    path = path / "DJI_20241005234306_0227_D_detection_2.jpg"
-    if not path.exists():
-        pytest.skip(f"{path} is absent from this copy of ../shared")
-    cv2.setNumThreads(1)
-    image = decode_image_file(str(path))
-    cand = single_candidate(image)
-    assert cand is not None
-    crop = crop_candidate(image, cand)
+    image, cand, crop = _chase_crop(shared, "5", "DJI_20241005234306_0227_D_detection_2.jpg")
     assert read_pips(crop.image, crop.mask, cand.side, whole_die=True).value == 5
     assert [(r.face, r.status) for r in DiceReader().read_single(image)] == [("5", OK)]
     monkeypatch.setattr(pips, "TOUCH_ROUND", 2.0)  # no disc is that round: touching pips count as before

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
+from vision_helpers import square
 
 from vision.reader import clear_view_flags, view_offset
 from vision.types import CROOKED, OK, Candidate, DieReading
@@ -58,12 +58,10 @@ def test_no_field_from_two_dice_nor_from_a_camera_looking_straight_down() -> Non
     assert math.hypot(*view.at(at_nadir.blob, at_nadir.side)) < 0.06 and not view.explains(at_nadir)
 
 
-def _square_at(s: Seen, crooked: bool = False) -> Candidate:
+def _square_at(s: Seen) -> Candidate:
+    """A square blob whose centre is the die's blob centre ``s.blob``."""
     side = int(s.side)
-    x0, y0 = round(s.blob[0] - side / 2 + 0.5), round(s.blob[1] - side / 2 + 0.5)
-    mask = np.full((side, side), 255, np.uint8)
-    box = np.array([[x0, y0], [x0 + side, y0], [x0 + side, y0 + side], [x0, y0 + side]], np.float32)
-    return Candidate(s.blob, s.side, box, 0.0, mask, (x0, y0), 1.0, 1.0, crooked)
+    return square(round(s.blob[0] - side / 2 + 0.5), round(s.blob[1] - side / 2 + 0.5), side)
 
 
 def test_the_field_clears_flat_dice_flagged_by_their_outline() -> None:

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.locate import disk
+
 # Canonical pip layouts on a face spanning [-1, 1]^2.
 PATTERNS: dict[int, np.ndarray] = {
     1: np.array([[0.0, 0.0]]),
@@ -81,12 +83,14 @@ RIVAL_AREA = 0.35
 # an oblique camera (see read_pips's ``view``): groups whose centre is farther than this from where
 # the top face's centre should be are tried after those nearer
 VIEW_NEAR = 0.3
-# a disc whose ring (see _blobs) crosses pips touching it, of its size and a pip apart, counts those
-# crossings out but must then be this round: big or close pips touch, their discs are still pips
+ROUND_MIN = 0.55  # part of a disc's ring (see _blobs) that must be body-coloured
+# a disc whose ring crosses pips touching it, of its size and a pip apart, counts those crossings out
+# but must then be this round: big or close pips touch, their discs are still pips
 TOUCH_ROUND = 0.8
 CROP_RIM = 0.05  # die sides left out round a single-die crop's mask (read_pips, whole_die)
 
 _RING = np.array([[math.cos(t), math.sin(t)] for t in np.linspace(0, 2 * math.pi, 16, endpoint=False)])
+Disc = tuple[float, float, float]  # a pip candidate: x, y, radius
 
 
 def _blobs(diff: np.ndarray, inner: np.ndarray, side: float, rejects: list[Pip] | None = None) -> list[Pip]:
@@ -111,7 +115,7 @@ def _blobs(diff: np.ndarray, inner: np.ndarray, side: float, rejects: list[Pip] 
     peaks = (dt >= r_min) & (dt >= cv2.dilate(dt, np.ones((3, 3), np.uint8)))
     ys, xs = np.nonzero(peaks)
     order = np.argsort(-dt[ys, xs])
-    accepted: list[tuple[float, float, float]] = []
+    accepted: list[Disc] = []
     h, w = binary.shape
     pips: list[Pip] = []
     for k in order:
@@ -129,15 +133,11 @@ def _blobs(diff: np.ndarray, inner: np.ndarray, side: float, rejects: list[Pip] 
         inside = (ring[:, 0] >= 0) & (ring[:, 0] < w) & (ring[:, 1] >= 0) & (ring[:, 1] < h)
         hit = np.zeros(len(ring), bool)
         hit[inside] = binary[ring[inside, 1], ring[inside, 0]] > 0
-        need = 0.55
-        if hit.sum() > 16 * (1 - need):  # not round: unless only pips touching it cross its ring
-            touched = hit.copy()
-            for nx, ny, nr in accepted:
-                d = math.hypot(nx - x, ny - y)
-                if 1.6 * r <= d <= 2.8 * r and 0.7 * r <= nr <= 1.4 * r:
-                    touched &= np.hypot(ring[:, 0] - nx, ring[:, 1] - ny) > 1.1 * nr
-            if touched.sum() < hit.sum():
-                hit, need = touched, TOUCH_ROUND
+        need = ROUND_MIN
+        if 1.0 - hit.sum() / 16.0 < need:  # not round: unless only pips touching it cross its ring
+            apart = _apart_from_touching(ring, hit, (x, y, r), accepted)
+            if apart.sum() < hit.sum():
+                hit, need = apart, TOUCH_ROUND
         roundness = 1.0 - int(hit.sum()) / 16.0
         if roundness < need:
             if rejects is not None:
@@ -153,6 +153,17 @@ def _blobs(diff: np.ndarray, inner: np.ndarray, side: float, rejects: list[Pip] 
             rejects.extend(p for p in small if p.area > 0.2 * ref)
         pips = [p for p in pips if p.area >= 0.35 * ref]
     return pips
+
+
+def _apart_from_touching(ring: np.ndarray, hit: np.ndarray, disc: Disc, discs: list[Disc]) -> np.ndarray:
+    """``hit`` (ring points of ``disc`` that are pip-coloured) less those inside a disc of ``discs``
+    touching it: of its size (0.7-1.4 radii) and a pip apart (1.6-2.8 radii between centres)."""
+    x, y, r = disc
+    apart = hit.copy()
+    for nx, ny, nr in discs:
+        if 1.6 * r <= math.hypot(nx - x, ny - y) <= 2.8 * r and 0.7 * r <= nr <= 1.4 * r:
+            apart &= np.hypot(ring[:, 0] - nx, ring[:, 1] - ny) > 1.1 * nr
+    return apart
 
 
 def _axes(binary: np.ndarray, x: float, y: float, r: float) -> float:
@@ -429,8 +440,7 @@ def convex_fill(mask: np.ndarray) -> np.ndarray:
 
 def face_region(lab: np.ndarray, mask: np.ndarray, side: float) -> np.ndarray:
     """The die's body (and what it encloses) inside ``mask``: drops shadow and background fringes."""
-    k = max(1, round(0.2 * side))
-    core = cv2.erode(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * k + 1, 2 * k + 1)))
+    core = cv2.erode(mask, disk(0.2 * side))
     if cv2.countNonZero(core) < 10:
         core = mask
     ref = np.median(lab[core > 0].reshape(-1, 3).astype(np.float32), axis=0)
@@ -474,11 +484,7 @@ def read_pips(
     lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB)
     light = cv2.GaussianBlur(lab[:, :, 0], (3, 3), 0).astype(np.float32)
     mask = np.full(crop.shape[:2], 255, np.uint8) if mask is None else convex_fill(mask)
-    if whole_die:
-        k = max(1, round(CROP_RIM * side))
-        inner = cv2.erode(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * k + 1, 2 * k + 1)))
-    else:
-        inner = face_region(lab, mask, side)
+    inner = cv2.erode(mask, disk(CROP_RIM * side)) if whole_die else face_region(lab, mask, side)
     vals = light[inner > 0]
     if vals.size < 20:
         return PipRead(None, 0.0, [], None, "empty mask")

@@ -340,9 +340,9 @@ class DiceReader:
             return read
         out = list(read)
         for i, (c, r) in enumerate(zip(cands, read, strict=True)):
-            if r is None or r.status != UNCERTAIN or (mc := mask_centre(c.mask)) is None:
+            if r is None or r.status != UNCERTAIN or (blob := _blob_centre(c)) is None:
                 continue
-            at = view.at((mc[0] + c.origin[0], mc[1] + c.origin[1]), c.side)
+            at = view.at(blob, c.side)
             if math.hypot(*at) < VIEW_MIN:
                 continue  # the view shows no side face here
             again = self.read_candidate(image, c, view=at)
@@ -526,12 +526,16 @@ def _pip_faced(c: Candidate, r: DieReading) -> bool:
     return r.die == PIP_DIE or (r.value is not None and r.center != c.center)
 
 
+def _blob_centre(c: Candidate) -> tuple[float, float] | None:
+    """The centre of the candidate's blob, in pixels of the image."""
+    mc = mask_centre(c.mask)
+    return None if mc is None else (mc[0] + c.origin[0], mc[1] + c.origin[1])
+
+
 def _seen(c: Candidate, r: DieReading) -> Seen | None:
     """The die as its pip group shows it: its blob's centre, its top face's centre and its side."""
-    mc = mask_centre(c.mask)
-    if mc is None:
-        return None
-    return Seen((mc[0] + c.origin[0], mc[1] + c.origin[1]), r.center, c.side)
+    blob = _blob_centre(c)
+    return None if blob is None else Seen(blob, r.center, c.side)
 
 
 def _views(seen: list[Seen], least: int) -> list[View]:
@@ -552,8 +556,8 @@ def view_offset(cands: list[Candidate], read: list[DieReading | None]) -> View |
         for c, r in zip(cands, read, strict=True)
         if r is not None and r.status == OK and _pip_faced(c, r) and (s := _seen(c, r)) is not None
     ]
-    views = _views(seen, max(VIEW_DICE, len(seen)))  # every one of them agreeing
-    return views[0] if views else None
+    least = max(VIEW_DICE, len(seen))  # every one of them agreeing
+    return common_offset(seen, least) or perspective(seen, max(least, VIEW_FIELD_DICE))
 
 
 def clear_view_flags(cands: list[Candidate], read: list[DieReading | None]) -> None:
@@ -562,7 +566,7 @@ def clear_view_flags(cands: list[Candidate], read: list[DieReading | None]) -> N
     shows every die's side face toward it, so a flat die's blob is a square top face plus a strip of
     side face, not a square, and its top face lies off the blob's centre as the view puts it
     (vision/view.py). The view is one offset that at least VIEW_FLAT_DICE such dice agree on within
-    VIEW_SPREAD, or a perspective field that at least VIEW_FIELD_DICE of them fit within VIEW_SPREAD;
+    VIEW_SPREAD, or a perspective field that at least VIEW_FIELD_DICE of them fit within FIELD_SPREAD;
     one of the dice it explains must be read ``ok`` with a square outline (flat for certain, yet its
     top face off-centre: the camera is oblique). A camera looking straight down shows flat dice
     centred (an offset under VIEW_MIN): a leaning die there stays flagged. Dice flagged for another

@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 
 SPECKLE_MIN = 0.001  # part of the pixels: fewer specks (a real camera's frame) are left alone
-SPECKLE_COUNT = 50
+SPECKLE_COUNT = 50  # ... and at least this many (a small crop's few glints are not noise)
 SPECKLE_PURE = 0.5  # part of the strong jumps that are specks
 SPECKLE_JUMP = 60  # grey levels between a speck and its neighbourhood's median
 DARK, LIGHT = 40, 215  # a speck is darker or lighter than these

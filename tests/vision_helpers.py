@@ -1,0 +1,14 @@
+"""Small real inputs for the vision tests: a square die's candidate."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.types import Candidate
+
+
+def square(x0: int, y0: int, side: int = 40, crooked: bool = False) -> Candidate:
+    """A located flat die: a ``side`` x ``side`` square blob whose top-left corner is at (x0, y0)."""
+    mask = np.full((side, side), 255, np.uint8)
+    box = np.array([[x0, y0], [x0 + side, y0], [x0 + side, y0 + side], [x0, y0 + side]], np.float32)
+    return Candidate((x0 + side / 2, y0 + side / 2), float(side), box, 0.0, mask, (x0, y0), 1.0, 1.0, crooked)
