@@ -59,7 +59,7 @@ def test_a_lone_pips_place_is_for_a_sure_classifier_to_judge() -> None:
 
 def test_shipped_model_is_small_and_loads() -> None:
     assert facenet.DEFAULT_MODEL.is_file(), "vision/models/face_net.onnx is missing (tools/train_face_net.py)"
-    assert facenet.DEFAULT_MODEL.stat().st_size < 1_000_000
+    assert facenet.DEFAULT_MODEL.stat().st_size < 3_000_000  # two small networks (docs/vision.md)
     net = facenet.load()
     assert net is not None
     blank = np.zeros((facenet.SIZE, facenet.SIZE), np.float32)

@@ -7,8 +7,8 @@ Training needs torch and onnx, which are NOT runtime dependencies. Set up a sepa
         onnx numpy opencv-python-headless
     # (elsewhere: pip install torch --index-url https://download.pytorch.org/whl/cpu)
 
-Reproduce the shipped model (150 epochs: about 8 minutes of training on one core of the 2-core dev
-box, after 1-2 of data preparation; the file comes out byte for byte the same)::
+Reproduce the shipped model (two networks, ``MEMBERS``, 150 epochs each: about 8 and 17 minutes of
+training on one core of the 2-core dev box, after 1-2 of data preparation)::
 
     nice .venv-train/bin/python tools/train_face_net.py --split even --out vision/models/face_net.onnx
 
@@ -59,6 +59,10 @@ SHARED = Path(os.environ.get("DICE_COMPANION_SHARED", ROOT.parent / "shared"))
 PATCH = 96  # stored source patch, pixels; it spans PATCH_SPAN die sides round the die
 PATCH_SPAN = 3.0
 SEED = 20261122
+# the networks whose probabilities the shipped model averages: channels of the three conv blocks and
+# units of the hidden layer, per member (docs/vision.md, The face classifier)
+WIDTHS = {"small": (24, 48, 64, 64), "wide": (48, 96, 128, 128)}
+MEMBERS = ("small", "wide")
 SIM_SCENES = 80
 LEANING = "leaning"  # a throwbench label of a die with no flat top face: its crop is not learnt
 PIP_FACED = {"std-white", "std-red", "rollers-purple", "rollers-black"}  # numbered faces are pips
@@ -215,32 +219,34 @@ def augment(patch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return face_crop(g, (float(c[0]), float(c[1])), side, float(angle))
 
 
-def build_model():  # torch is imported lazily: not a runtime dependency
+def build_model(widths: tuple[int, int, int, int] = WIDTHS["small"]):  # torch is imported lazily
     import torch.nn as nn
 
     def block(i: int, o: int) -> list[nn.Module]:
         return [nn.Conv2d(i, o, 3, padding=1, bias=False), nn.BatchNorm2d(o), nn.ReLU(), nn.MaxPool2d(2)]
 
+    a, b, c, hidden = widths
     return nn.Sequential(
-        *block(1, 24),  # 16x16
-        *block(24, 48),  # 8x8
-        *block(48, 64),  # 4x4
+        *block(1, a),  # 16x16
+        *block(a, b),  # 8x8
+        *block(b, c),  # 4x4
         nn.Flatten(),
         nn.Dropout(0.2),
-        nn.Linear(64 * 4 * 4, 64),
+        nn.Linear(c * 4 * 4, hidden),
         nn.ReLU(),
-        nn.Linear(64, CLASSES),
+        nn.Linear(hidden, CLASSES),
     )
 
 
-def train(samples: list[Sample], epochs: int, out: Path) -> None:
+def train(samples: list[Sample], epochs: int, widths: tuple[int, int, int, int], seed: int = SEED):
+    """One member: ``build_model(widths)`` trained from ``seed`` (weights, draws and augmentations)."""
     import torch
 
-    torch.manual_seed(SEED)
+    torch.manual_seed(seed)
     torch.set_num_threads(1)
     torch.use_deterministic_algorithms(True)
-    rng = np.random.default_rng(SEED)
-    model = build_model()
+    rng = np.random.default_rng(seed)
+    model = build_model(widths)
     labels = np.array([s.label for s in samples])
     # balance the classes: rarer classes are drawn more often
     w = 1.0 / np.bincount(labels, minlength=CLASSES)[labels]
@@ -276,7 +282,28 @@ def train(samples: list[Sample], epochs: int, out: Path) -> None:
                 f"({time.perf_counter() - t0:.0f} s)",
                 flush=True,
             )
-    model.eval()
+    return model.eval()
+
+
+def export(models: list, out: Path) -> None:
+    """Write ``models`` as one ONNX file: a single member's logits as they are; several members as
+    the log of their averaged class probabilities (a deep ensemble: what ``facenet.classify`` turns
+    back into probabilities with its softmax is exactly that average)."""
+    import torch
+    import torch.nn as nn
+
+    class Average(nn.Module):
+        def __init__(self, members: list) -> None:
+            super().__init__()
+            self.members = nn.ModuleList(members)
+
+        def forward(self, x):
+            total = self.members[0](x).softmax(1)
+            for m in self.members[1:]:
+                total = total + m(x).softmax(1)
+            return torch.log(total * (1.0 / len(self.members)) + 1e-12)
+
+    model = models[0] if len(models) == 1 else Average(models).eval()
     out.parent.mkdir(parents=True, exist_ok=True)
     torch.onnx.export(
         model,
@@ -348,15 +375,21 @@ def main() -> int:
     ap.add_argument("--split", choices=["even", "quarter", "all"], default="even")
     ap.add_argument("--epochs", type=int, default=150)
     ap.add_argument("--out", type=Path, default=ROOT / "vision" / "models" / "face_net.onnx")
+    ap.add_argument(
+        "--members", default=",".join(MEMBERS), help=f"networks averaged, of: {', '.join(WIDTHS)}"
+    )
     ap.add_argument("--calibrate", type=int, metavar="PART", help="score images i %% 4 == PART with --out")
     args = ap.parse_args()
     cv2.setNumThreads(1)
     if args.calibrate is not None:
         calibrate(args.out, args.calibrate)
         return 0
+    members = args.members.split(",")
+    if len(set(members)) != len(members) or not set(members) <= set(WIDTHS):
+        ap.error(f"--members: distinct names of {', '.join(WIDTHS)}; got {args.members!r}")
     samples = collect(args.split)
     print(f"{len(samples)} crops", flush=True)
-    train(samples, args.epochs, args.out)
+    export([train(samples, args.epochs, WIDTHS[m]) for m in members], args.out)
     return 0
 
 

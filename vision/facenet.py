@@ -6,8 +6,11 @@ die ``ok`` only when both agree (see :func:`vision.reader.DiceReader.read_candid
 Input: the die cut out of the image as a square around the located blob, turned by the blob's
 min-area-rectangle angle so the die's edges are axis-aligned, grey, ``SIZE`` x ``SIZE``, normalised
 per crop (zero mean, unit spread). Output: scores for classes 0..6, class 0 = "not a die face",
-1..6 the faces. The four 90-degree turns of the crop are classified together and their
-probabilities averaged (the net is not exactly rotation-invariant).
+1..6 the faces, whose softmax is the class probabilities. The shipped file is a small ensemble: two
+networks of different widths, trained alike, its scores the log of their averaged probabilities
+(the average is better calibrated than either network; docs/vision.md). The four 90-degree turns of
+the crop are classified together and their probabilities averaged (the nets are not exactly
+rotation-invariant).
 
 The model file ships as package data (``vision/models/face_net.onnx``) and is reproduced by
 ``tools/train_face_net.py`` (see docs/vision.md). It is loaded lazily, once per path; a missing or
