@@ -8,7 +8,8 @@ Training needs torch and onnx, which are NOT runtime dependencies. Set up a sepa
     # (elsewhere: pip install torch --index-url https://download.pytorch.org/whl/cpu)
 
 Reproduce the shipped model (two networks, ``MEMBERS``, 150 epochs each: about 8 and 17 minutes of
-training on one core of the 2-core dev box, after 1-2 of data preparation)::
+training on one core of the 2-core dev box, after 1-2 of data preparation; a second run writes the
+same file, byte for byte)::
 
     nice .venv-train/bin/python tools/train_face_net.py --split even --out vision/models/face_net.onnx
 
