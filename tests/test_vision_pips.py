@@ -235,12 +235,13 @@ def test_a_rival_face_on_the_die_makes_the_pip_reading_a_fallback() -> None:
     assert (pr.value, pr.fallback) == (5, False) and pr.confidence > 0.9, pr
 
 
-def _phone_readings(shared: Path, stem: str) -> list[DieReading]:
-    """Every reading of the phone set's photo ``<stem>_jpg.*.jpg`` (skips if absent)."""
+def _phone_readings(shared: Path, stem: str, export: str = "") -> list[DieReading]:
+    """Every reading of the phone set's photo ``<stem>_jpg.rf.<export>*.jpg`` (skips if absent); the
+    set holds some photos as several exports, told apart by the start of their hash."""
     folder = shared / "dice-photos" / "epanemu-roboflow-d6" / "train_one_per_source" / "images"
-    found = sorted(folder.glob(f"{stem}_jpg.*.jpg"))
+    found = sorted(folder.glob(f"{stem}_[jJ][pP][gG].rf.{export}*.jpg"))
     if not found:
-        pytest.skip(f"{stem}_jpg is absent from {folder}")
+        pytest.skip(f"{stem}_jpg.rf.{export} is absent from {folder}")
     cv2.setNumThreads(1)
     return DiceReader().read(decode_image_file(str(found[0])))
 
@@ -253,6 +254,18 @@ def test_a_low_cameras_front_face_is_not_passed_on_as_the_top_face(shared: Path)
     on_die = [r for r in readings if math.dist(r.center, (69, 232)) < 25]
     assert on_die, "the die is not reported at all"
     assert all(r.face == "4" or r.status != OK for r in on_die), on_die
+
+
+@pytest.mark.parametrize("export", ["5c8037", "9d1fda"])
+def test_a_steep_close_ups_side_face_is_not_passed_on_as_the_top_face(shared: Path, export: str) -> None:
+    """dice_371 (phone set, even half): a translucent die photographed from near and low, its top face
+    (3) foreshortened above a front face (6) that fills most of the die. Both readers take the 6: the
+    wide classifier network alone at 0.93, and the die was reported `ok` as a 6 with it. The shipped
+    pair of networks averages it down to 0.68-0.71, below `NET_OK`: the die stays `uncertain`."""
+    readings = _phone_readings(shared, "dice_371", export)
+    on_die = [r for r in readings if math.dist(r.center, (276, 137)) < 45]
+    assert on_die, "the die is not reported at all"
+    assert all(r.face == "3" or r.status != OK for r in on_die), on_die
 
 
 def _read_at(cand: Candidate, dx: float, dy: float, status: str = OK) -> DieReading:
