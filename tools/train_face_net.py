@@ -239,14 +239,14 @@ def build_model(widths: tuple[int, int, int, int] = WIDTHS["small"]):  # torch i
     )
 
 
-def train(samples: list[Sample], epochs: int, widths: tuple[int, int, int, int], seed: int = SEED):
-    """One member: ``build_model(widths)`` trained from ``seed`` (weights, draws and augmentations)."""
+def train(samples: list[Sample], epochs: int, widths: tuple[int, int, int, int]):  # -> torch.nn.Module
+    """One member: ``build_model(widths)`` trained from ``SEED`` (weights, draws and augmentations)."""
     import torch
 
-    torch.manual_seed(seed)
+    torch.manual_seed(SEED)
     torch.set_num_threads(1)
     torch.use_deterministic_algorithms(True)
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(SEED)
     model = build_model(widths)
     labels = np.array([s.label for s in samples])
     # balance the classes: rarer classes are drawn more often

@@ -133,12 +133,11 @@ def _blobs(diff: np.ndarray, inner: np.ndarray, side: float, rejects: list[Pip] 
         inside = (ring[:, 0] >= 0) & (ring[:, 0] < w) & (ring[:, 1] >= 0) & (ring[:, 1] < h)
         hit = np.zeros(len(ring), bool)
         hit[inside] = binary[ring[inside, 1], ring[inside, 0]] > 0
-        need = ROUND_MIN
-        if 1.0 - hit.sum() / 16.0 < need:  # not round: unless only pips touching it cross its ring
-            apart = _apart_from_touching(ring, hit, (x, y, r), accepted)
-            if apart.sum() < hit.sum():
-                hit, need = apart, TOUCH_ROUND
-        roundness = 1.0 - int(hit.sum()) / 16.0
+        roundness, need = 1.0 - int(hit.sum()) / 16.0, ROUND_MIN
+        if roundness < need:  # not round: unless only pips touching it cross its ring
+            apart = int(_apart_from_touching(ring, hit, (x, y, r), accepted).sum())
+            if apart < hit.sum():
+                roundness, need = 1.0 - apart / 16.0, TOUCH_ROUND
         if roundness < need:
             if rejects is not None:
                 rejects.append(Pip(x, y, math.pi * r * r, roundness, 0.0))

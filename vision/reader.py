@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections import deque
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -538,11 +539,13 @@ def _seen(c: Candidate, r: DieReading) -> Seen | None:
     return None if blob is None else Seen(blob, r.center, c.side)
 
 
-def _views(seen: list[Seen], least: int) -> list[View]:
-    """The views ``seen`` agree on: one offset for the whole image (at least ``least`` dice), and a
-    perspective field (at least VIEW_FIELD_DICE)."""
-    views = [common_offset(seen, least), perspective(seen, max(least, VIEW_FIELD_DICE))]
-    return [v for v in views if v is not None]
+def _views(seen: list[Seen], least: int) -> Iterator[View]:
+    """The views ``seen`` agree on: one offset for the whole image (at least ``least`` dice), then a
+    perspective field (at least VIEW_FIELD_DICE), fitted only when asked for."""
+    if (offset := common_offset(seen, least)) is not None:
+        yield offset
+    if (field := perspective(seen, max(least, VIEW_FIELD_DICE))) is not None:
+        yield field
 
 
 def view_offset(cands: list[Candidate], read: list[DieReading | None]) -> View | None:
@@ -556,8 +559,7 @@ def view_offset(cands: list[Candidate], read: list[DieReading | None]) -> View |
         for c, r in zip(cands, read, strict=True)
         if r is not None and r.status == OK and _pip_faced(c, r) and (s := _seen(c, r)) is not None
     ]
-    least = max(VIEW_DICE, len(seen))  # every one of them agreeing
-    return common_offset(seen, least) or perspective(seen, max(least, VIEW_FIELD_DICE))
+    return next(_views(seen, max(VIEW_DICE, len(seen))), None)  # every one of them agreeing
 
 
 def clear_view_flags(cands: list[Candidate], read: list[DieReading | None]) -> None:
