@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -91,14 +92,15 @@ def test_enrolled_set_on_rendered_throws(with_set: tuple[Path, DiceReader]) -> N
     tb, reader = with_set
     score = evaluate("throwbench --set odd", throwbench(tb, with_set=True), reader, ODD)
     detail = "\n".join(score.errors[:40])
-    # measured 67.8% right (143 dice), 0 silent, 2026-11-25 evening (65.0% before enrolled dice read
+    # measured 71.3% right (143 dice), 0 silent, 2026-11-26 (67.8% before the classifier's "no pipped
+    # face" ruled out a star's pipped rivals; 65.0% before enrolled dice read
     # by their pips too followed the view and a row beside a die was cut; 63.6% before the classifier
     # learnt from the even throws. All 303 dice of the 60 throws: 61.7% then; 40.3% before enrolment found its
     # dice as reading does, softened its patches, let the classifier overrule a pip count of a star, a
     # photo learnt its die size from its own dice and three readers could agree at NET_THIRD; 29.7%
     # before the locator work of 2026-11-22)
     assert score.silent == 0, f"{score.silent} silent errors\n{detail}"
-    assert score.accuracy >= 0.66, f"{score.row()}\n{detail}"
+    assert score.accuracy >= 0.70, f"{score.row()}\n{detail}"
 
 
 def test_rollers_stars_and_zaps_are_not_held_back_by_a_pip_count_of_one(
@@ -107,7 +109,8 @@ def test_rollers_stars_and_zaps_are_not_held_back_by_a_pip_count_of_one(
     """A star or a zap looks like one big pip to the pip counter. Before 2026-11-25 that count, sure
     of a 1, kept every star the appearance match found at `uncertain` (0 of 21 `ok`); the classifier,
     which gives such faces little chance of being a 1, now overrules it (reader.PIP_REFUTED).
-    Measured: 6 of the 21 stars and zaps `ok`, none read `ok` as a 1."""
+    Measured: 6 of the 21 stars and zaps `ok`, none read `ok` as a 1; 9 since 2026-11-26, when the
+    classifier's "no pipped face" rules the die's pipped faces out as the star's rivals."""
     tb, reader = with_set
     symbols = Score("stars and zaps")
     for item in throwbench(tb, with_set=True):
@@ -116,7 +119,40 @@ def test_rollers_stars_and_zaps_are_not_held_back_by_a_pip_count_of_one(
             score_item(item, reader.read(decode_image_file(str(item.path))), symbols)
     assert symbols.labelled >= 15
     assert symbols.silent == 0, symbols.errors
-    assert symbols.right >= 5, symbols.row()
+    assert symbols.right >= 8, symbols.row()
+
+
+def test_a_star_is_told_from_its_dies_pipped_faces_by_the_classifier(
+    with_set: tuple[Path, DiceReader],
+) -> None:
+    """Held-out throw 0002: a Rollers star whose look is only 0.17 clearer than its die's pipped faces
+    (the appearance alone: `uncertain`). The classifier is sure no pipped face is up (class 0 at 0.94),
+    so those faces are no rivals and the star is `ok`; every reading made so is the labelled face."""
+    from vision.reader import crop_candidate, read_pips
+
+    tb, reader = with_set
+    item = next(it for it in throwbench(tb, with_set=True) if it.path.name == "0002.jpg")
+    star = next(lab for lab in item.labels if lab.face == "star")
+    work = decode_image_file(str(item.path))
+    cand = min(reader.locate(work, None), key=lambda c: math.dist(c.center, star.center))
+    crop = crop_candidate(work, cand)
+    pr = read_pips(crop.image, crop.mask, cand.side)
+    assert pr.value == 1  # one big pip to the pip counter, which the classifier refutes (PIP_REFUTED)
+    pr = replace(pr, confidence=min(pr.confidence, 0.5))
+    alone = reader.enrolled.classify(crop, cand, pr)
+    ruled_out = reader.enrolled.classify(crop, cand, pr, no_pip_face=True)
+    assert (alone.face, alone.status) == ("star", "uncertain")
+    assert (ruled_out.face, ruled_out.status) == ("star", OK)
+    guess = reader.guess(work, cand)
+    assert guess.value is None and guess.prob >= 0.9
+    by_net = Score("no pipped face")
+    for it in throwbench(tb, with_set=True):
+        got = [r for r in reader.read(decode_image_file(str(it.path))) if "net none" in " ".join(r.notes)]
+        it.labels = [
+            lab for lab in it.labels if any(math.dist(r.center, lab.center) <= lab.radius for r in got)
+        ]
+        score_item(it, got, by_net)
+    assert by_net.right >= 4 and by_net.wrong == 0 and by_net.extra == 0, by_net.errors
 
 
 def test_three_readers_agreeing_on_an_enrolled_numbered_face(with_set: tuple[Path, DiceReader]) -> None:

@@ -167,8 +167,14 @@ class EnrolledSet:
         return cls(name, dice, skipped)
 
     # ---- reading --------------------------------------------------------------------------
-    def classify(self, crop: Crop, cand: Candidate, pr: PipRead) -> DieReading | None:
-        """The enrolled die and face for this candidate, or None if it is none of this set's dice."""
+    def classify(
+        self, crop: Crop, cand: Candidate, pr: PipRead, no_pip_face: bool = False
+    ) -> DieReading | None:
+        """The enrolled die and face for this candidate, or None if it is none of this set's dice.
+
+        ``no_pip_face``: the face classifier is sure that no pipped face is up. The pipped faces then
+        do not count as rivals of a face that is not pipped (a Rollers star whose look is close to
+        its die's 1 or 2 is still told from them: the pips are ruled out by another reader)."""
         try:
             body, patch = face_patch(crop, cand)
         except VisionError:
@@ -193,7 +199,10 @@ class EnrolledSet:
             return None
         scores.sort(reverse=True)
         best, die_id, label = scores[0]
-        other = next((s for s, d, f in scores[1:] if (d, f) != (die_id, label)), -1.0)
+        rivals = scores[1:]
+        if no_pip_face and label not in self.dice[die_id].pip_faces:
+            rivals = [(s, d, f) for s, d, f in rivals if f not in self.dice[d].pip_faces]
+        other = next((s for s, d, f in rivals if (d, f) != (die_id, label)), -1.0)
         margin = best - other
         conf = max(0.0, min(1.0, (best - 0.5) / 0.3)) * max(0.0, min(1.0, margin / 0.2))
         die = self.dices(die_id)

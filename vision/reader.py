@@ -33,6 +33,7 @@ PIP_DIE = "d6"
 # a located blob whose pips cannot be read is reported `uncertain` (face null) if it is this die-like
 UNREAD_SQUARENESS = 0.65
 UNREAD_SOLIDITY = 0.8
+BODY_CONTRAST = 12.0  # Lab distance from the surface round it under which a blob is the surface's own
 # two independent readers: the pip count and the learnt face classifier (vision/facenet.py). A die is
 # `ok` only when both give the same face, the classifier with at least NET_OK probability and the pip
 # count with at least PIP_MIN confidence. Chosen on a calibration quarter of the development photos
@@ -441,8 +442,14 @@ class DiceReader:
         :func:`vision.pips.read_pips`."""
         crop = crop_candidate(image, cand)
         pr = read_pips(crop.image, crop.mask, cand.side, view, whole_die)
-        if self._estimated_bg and body_contrast(image, cand) < 12:
-            return None  # the "die" looks like the table around it: a pattern on the surface
+        if (
+            self._estimated_bg
+            and cand.detected < detect.THRESHOLD
+            and body_contrast(image, cand) < BODY_CONTRAST
+        ):
+            # the "die" looks like the table around it: a pattern on the surface. Unless the detector
+            # is sure of a die there: a white die on white paper, a black one on black rubber
+            return None
         crooked = self.top_down and allow_crooked and is_crooked(cand)
         if crooked and not cand.crooked and (shadow_only(image, cand) or flat_without_shadow(image, cand)):
             crooked = False  # the blob is a square top face plus its shadow
@@ -458,6 +465,22 @@ class DiceReader:
                 # one big pip, say. The appearance match then does not defer to the pip count
                 seen = replace(pr, confidence=min(pr.confidence, 0.5))
             r = self.enrolled.classify(crop, cand, seen)  # type: ignore[attr-defined]
+            if (
+                r is not None
+                and r.status == UNCERTAIN
+                and self.net is not None
+                and r.face not in (pipped := self._pip_faces(r.die))
+                and pipped
+            ):
+                # a face without pips (a star, a zap) of a die that has pipped faces, read by a narrow
+                # margin over its pipped look-alikes: when the classifier is sure no pipped face is
+                # up, those are ruled out and only the other faces count as rivals
+                g = g if g is not None else self.guess(image, cand)
+                if g.value is None and g.prob >= NET_OK:
+                    again = self.enrolled.classify(crop, cand, seen, no_pip_face=True)  # type: ignore[attr-defined]
+                    if again is not None and (again.die, again.face) == (r.die, r.face):
+                        r = again
+                        r.notes.append(f"net none {g.prob:.4f}")
             if r is not None:
                 r.center = center if r.value is not None and pr.value == r.value else cand.center
                 if r.status == OK and self.net is not None and r.value in PIPPED and self._pip_faces(r.die):
@@ -747,6 +770,7 @@ def merge_detections(
             continue
         if len(of) == len(near):
             continue  # only weak detections of a far larger die round it: a piece of that die
+        c.detected = max(dets[k].score for k in near)
         inside = [k for k in strong if owner[k] == i]
         # a die's top face is about 0.8 of its box (the box holds side faces, or the turned square)
         tops = sum((TOP_OF_BOX * dets[k].side) ** 2 for k in inside)
@@ -757,6 +781,7 @@ def merge_detections(
             parts = _cut_between(c, [dets[k] for k in inside])
             if len(parts) >= 2:
                 for part, d in parts:
+                    part.detected = d.score
                     # as dice cut out of a wall's blob: flat only if clearly square, and no larger than
                     # a top face of its detected box can be (a die leaning on its neighbour adds a side)
                     part.crooked = core_shape(part)[0] < DET_SQUARE or part.side > CUT_TOP * d.side
@@ -773,6 +798,7 @@ def merge_detections(
             continue
         cand = detected_candidate(d, fg, work)
         if cand is not None:
+            cand.detected = d.score
             added.append(cand)
     for cand in added:
         if not cand.crooked:  # a shape was found: flat only if clearly square or beside another die

@@ -31,6 +31,7 @@ class Candidate:
     squareness: float  # short side / long side of the min-area rectangle
     solidity: float  # area / convex-hull area
     crooked: bool = False
+    detected: float = 0.0  # the dice detector's score for a die here (single photos; 0: not run or none)
 
 
 @dataclass(slots=True)
