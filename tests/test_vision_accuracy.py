@@ -92,7 +92,7 @@ def test_enrolled_set_on_rendered_throws(with_set: tuple[Path, DiceReader]) -> N
     tb, reader = with_set
     score = evaluate("throwbench --set odd", throwbench(tb, with_set=True), reader, ODD)
     detail = "\n".join(score.errors[:40])
-    # measured 71.3% right (143 dice), 0 silent, 2026-11-26 (67.8% before the classifier's "no pipped
+    # measured 71.3% right (143 dice), 0 silent, 2026-11-25, last (67.8% before the classifier's "no pipped
     # face" ruled out a star's pipped rivals; 65.0% before enrolled dice read
     # by their pips too followed the view and a row beside a die was cut; 63.6% before the classifier
     # learnt from the even throws. All 303 dice of the 60 throws: 61.7% then; 40.3% before enrolment found its
@@ -109,7 +109,7 @@ def test_rollers_stars_and_zaps_are_not_held_back_by_a_pip_count_of_one(
     """A star or a zap looks like one big pip to the pip counter. Before 2026-11-25 that count, sure
     of a 1, kept every star the appearance match found at `uncertain` (0 of 21 `ok`); the classifier,
     which gives such faces little chance of being a 1, now overrules it (reader.PIP_REFUTED).
-    Measured: 6 of the 21 stars and zaps `ok`, none read `ok` as a 1; 9 since 2026-11-26, when the
+    Measured: 6 of the 21 stars and zaps `ok`, none read `ok` as a 1; 9 since 2026-11-25, last, when the
     classifier's "no pipped face" rules the die's pipped faces out as the star's rivals."""
     tb, reader = with_set
     symbols = Score("stars and zaps")

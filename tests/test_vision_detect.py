@@ -206,7 +206,7 @@ def test_a_die_the_colour_of_the_surface_is_kept_when_the_detector_is_sure_of_it
 ) -> None:
     """A black die on dark felt or black rubber differs from the surface round it by less than
     ``BODY_CONTRAST``, the mark of a pattern on the surface, and was dropped: not found at all. Where
-    the detector is sure of a die (score >= detect.THRESHOLD) it is kept and read (2026-11-26:
+    the detector is sure of a die (score >= detect.THRESHOLD) it is kept and read (2026-11-25, last:
     rendered throws, --set, missed 23 -> 16 and 11 -> 9; phone photos missed 163 -> 157, 291 -> 279)."""
     import json
 
