@@ -464,23 +464,12 @@ class DiceReader:
                 # the classifier gives the pip count's face little chance: a star or a zap read as
                 # one big pip, say. The appearance match then does not defer to the pip count
                 seen = replace(pr, confidence=min(pr.confidence, 0.5))
-            r = self.enrolled.classify(crop, cand, seen)  # type: ignore[attr-defined]
-            if (
-                r is not None
-                and r.status == UNCERTAIN
-                and self.net is not None
-                and r.face not in (pipped := self._pip_faces(r.die))
-                and pipped
-            ):
-                # a face without pips (a star, a zap) of a die that has pipped faces, read by a narrow
-                # margin over its pipped look-alikes: when the classifier is sure no pipped face is
-                # up, those are ruled out and only the other faces count as rivals
-                g = g if g is not None else self.guess(image, cand)
-                if g.value is None and g.prob >= NET_OK:
-                    again = self.enrolled.classify(crop, cand, seen, no_pip_face=True)  # type: ignore[attr-defined]
-                    if again is not None and (again.die, again.face) == (r.die, r.face):
-                        r = again
-                        r.notes.append(f"net none {g.prob:.4f}")
+            # a face without pips (a star, a zap) is often close in look to its die's pipped faces:
+            # when the classifier is sure no pipped face is up, those are no rivals of it
+            no_pips = g is not None and g.value is None and g.prob >= NET_OK
+            r = self.enrolled.classify(crop, cand, seen, no_pip_face=no_pips)  # type: ignore[attr-defined]
+            if r is not None and no_pips and r.face not in self._pip_faces(r.die):
+                r.notes.append(f"net none {g.prob:.4f}")  # type: ignore[union-attr]
             if r is not None:
                 r.center = center if r.value is not None and pr.value == r.value else cand.center
                 if r.status == OK and self.net is not None and r.value in PIPPED and self._pip_faces(r.die):
