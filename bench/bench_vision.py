@@ -24,15 +24,8 @@ import subprocess  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
 from pathlib import Path  # noqa: E402
-from typing import TYPE_CHECKING  # noqa: E402
 
 import cv2  # noqa: E402
-
-if TYPE_CHECKING:
-    from collections.abc import Callable, Iterator
-
-    from vision.evaluate import Item, Score
-    from vision.reader import DiceReader
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -122,7 +115,7 @@ def detector_speed(cam: object, kinds: list[str]) -> None:
 
 def accuracy() -> None:
     from vision.enroll import EnrolledSet
-    from vision.evaluate import HEADER, evaluate, standard_sets, throwbench
+    from vision.evaluate import HEADER, Score, evaluate, standard_sets, throwbench
     from vision.reader import DiceReader
 
     print(f"shared data: {SHARED}")
@@ -171,9 +164,11 @@ def accuracy() -> None:
             s = evaluate(f"throwbench std pips, no set ({half})", throwbench(tb), reader, sel)
             print(s.row(), flush=True)
             kinds = throwbench(tb, with_set=True)
-            s, per_kind = by_kind(f"throwbench all kinds, --set ({half})", kinds, with_set, sel)
+            per_kind: dict[str, Score] = {}
+            s = evaluate(f"throwbench all kinds, --set ({half})", kinds, with_set, sel, per_kind)
             print(s.row(), flush=True)
-            print("  by kind, right / dice:", ", ".join(f"{k.name} {k.right}/{k.labelled}" for k in per_kind))
+            by_kind = ", ".join(f"{k} {v.right}/{v.labelled}" for k, v in sorted(per_kind.items()))
+            print(f"  by kind, right / dice: {by_kind}", flush=True)
     else:
         print("absent (not scored): throwbench-dev")
     if (tb / "enroll" / "labels.jsonl").exists():
@@ -181,28 +176,6 @@ def accuracy() -> None:
         s = evaluate("throwbench enroll photos, std pips, no set", items, reader)
         print(s.row(), flush=True)
         print(enroll_leave_one_out(tb).row(), flush=True)
-
-
-def by_kind(
-    name: str, items: Iterator[Item], reader: DiceReader, select: Callable[[int, Item], bool]
-) -> tuple[Score, list[Score]]:
-    """The score of the selected items, and one score per die kind (each image read once; the other
-    kinds' readings count as a kind's extras, so only its right / labelled are meaningful)."""
-    from dataclasses import replace
-
-    from vision.evaluate import Score, score_item
-    from vision.reader import decode_image_file
-
-    total, kinds = Score(name), {}
-    for i, item in enumerate(items):
-        if not select(i, item):
-            continue
-        readings = reader.read(decode_image_file(str(item.path)))
-        score_item(item, readings, total)
-        for kind in {lab.die for lab in item.labels if lab.die is not None}:
-            mine = replace(item, labels=[lab for lab in item.labels if lab.die == kind])
-            score_item(mine, readings, kinds.setdefault(kind, Score(kind)))
-    return total, [kinds[k] for k in sorted(kinds)]
 
 
 def enroll_leave_one_out(tb: Path) -> object:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from vision.reader import DiceReader, decode_image_file
@@ -172,7 +172,11 @@ def evaluate(
     items: Iterator[Item],
     reader: DiceReader,
     select: Callable[[int, Item], bool] = lambda i, it: True,
+    kinds: dict[str, Score] | None = None,
 ) -> Score:
+    """Read the selected items and score them. ``kinds``: also scored per labelled die id into it
+    (each image read once; another kind's readings count as a kind's extras, so only its right and
+    labelled are meaningful)."""
     score = Score(name)
     for i, item in enumerate(items):
         if not select(i, item):
@@ -180,6 +184,9 @@ def evaluate(
         img = decode_image_file(str(item.path))
         readings = reader.read_single(img) if item.single else reader.read(img)
         score_item(item, readings, score)
+        for kind in {lab.die for lab in item.labels if lab.die is not None} if kinds is not None else ():
+            mine = replace(item, labels=[lab for lab in item.labels if lab.die == kind])
+            score_item(mine, readings, kinds.setdefault(kind, Score(kind)))
     return score
 
 

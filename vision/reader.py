@@ -466,10 +466,10 @@ class DiceReader:
                 seen = replace(pr, confidence=min(pr.confidence, 0.5))
             # a face without pips (a star, a zap) is often close in look to its die's pipped faces:
             # when the classifier is sure no pipped face is up, those are no rivals of it
-            no_pips = g is not None and g.value is None and g.prob >= NET_OK
-            r = self.enrolled.classify(crop, cand, seen, no_pip_face=no_pips)  # type: ignore[attr-defined]
-            if r is not None and no_pips and r.face not in self._pip_faces(r.die):
-                r.notes.append(f"net none {g.prob:.4f}")  # type: ignore[union-attr]
+            no_pips = g.prob if g is not None and g.value is None and g.prob >= NET_OK else None
+            r = self.enrolled.classify(crop, cand, seen, no_pip_face=no_pips is not None)  # type: ignore[attr-defined]
+            if r is not None and no_pips is not None and r.face not in self._pip_faces(r.die):
+                r.notes.append(f"net none {no_pips:.4f}")
             if r is not None:
                 r.center = center if r.value is not None and pr.value == r.value else cand.center
                 if r.status == OK and self.net is not None and r.value in PIPPED and self._pip_faces(r.die):
