@@ -7,9 +7,10 @@ import math
 import cv2
 import numpy as np
 
-from vision.locate import _cut_row, locate
+from vision.locate import _cut_row, core_shape, locate
 from vision.reader import DiceReader, DieSize, is_crooked
 from vision.simcam import SimDie, SimulatedCamera
+from vision.types import Candidate
 
 SIDE = 34
 
@@ -51,6 +52,41 @@ def test_die_against_a_wall_is_found_and_not_merged_with_it() -> None:
     for x, y in ((200, 200), (320, 260), (450, 150), (260, 340)):
         assert len(_near(cands, x, y)) == 1
         assert not is_crooked(_near(cands, x, y)[0])
+
+
+def _blob(mask: np.ndarray) -> Candidate:
+    """A candidate for binary ``mask`` at the origin."""
+    ys, xs = np.nonzero(mask)
+    side = float(min(np.ptp(xs), np.ptp(ys)) + 1)  # a die's side: the short side of its box
+    h, w = mask.shape
+    box = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    return Candidate((float(xs.mean()), float(ys.mean())), side, box, 0.0, mask, (0, 0), 1.0, 1.0)
+
+
+def test_a_flat_six_whose_pips_the_foreground_missed_is_square() -> None:
+    """A white 6 on a pale desk: its pips are holes in the blob, two of them near its edges. Opened
+    as they were, the holes grew until they cut the face into an H (solidity 0.73: flagged crooked,
+    webcam photo six_44); with the holes filled it is the square it is."""
+    mask = np.zeros((60, 60), np.uint8)
+    mask[5:55, 5:55] = 255
+    for x in (13, 40):
+        for y in (10, 26, 42):
+            mask[y : y + 8, x : x + 7] = 0  # two columns of three pips, close to the left and right edges
+    squareness, solidity = core_shape(_blob(mask))
+    assert squareness >= 0.9 and solidity >= 0.9
+    assert not is_crooked(_blob(mask))
+
+
+def test_a_leaning_die_stays_oblong_with_its_holes_filled() -> None:
+    """A top face with a whole side face beside it (a die leaning on a wall, seen from above) is
+    oblong: filling the holes of its top face's pips must not square it."""
+    mask = np.zeros((60, 90), np.uint8)
+    mask[5:55, 5:80] = 255  # the top face 50 wide plus a side face 25 wide along its whole edge
+    for x in (13, 40):
+        for y in (10, 26, 42):
+            mask[y : y + 8, x : x + 7] = 0  # the top face's 6, holes in the blob
+    assert core_shape(_blob(mask))[0] < 0.72
+    assert is_crooked(_blob(mask))
 
 
 # ---- dice that all touch one another, on a tray (the die size learnt from earlier throws) ----

@@ -137,14 +137,27 @@ def core_shape(cand: Candidate) -> tuple[float, float]:
     A die's mask often carries strips of a side face, broken up by that face's pips, or a wisp of
     shadow: they make the raw outline look oblong and ragged although the top face is square. An
     opening about a third of a die side wide removes them; a leaning die's side face, a band along a
-    whole edge, survives it and keeps the blob oblong.
+    whole edge, survives it and keeps the blob oblong. Holes in the blob (pips the foreground
+    missed) are a second matter: an opening widens them until they cut a flat 6 into bars, yet a
+    side face's strip often falls away only through its pips. So the blob is opened as it is and
+    with its holes filled, and each measure is the better of the two.
     """
     k = max(1, round(CORE_OPEN * cand.side))
     m = cv2.copyMakeBorder(cand.mask, k + 1, k + 1, k + 1, k + 1, cv2.BORDER_CONSTANT, value=0)
+    outer, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    filled = cv2.drawContours(np.zeros_like(m), outer, -1, 255, -1)
+    shapes = [s for s in (_opened_shape(m, k), _opened_shape(filled, k)) if s is not None]
+    if not shapes:
+        return cand.squareness, cand.solidity
+    return max(s[0] for s in shapes), max(s[1] for s in shapes)
+
+
+def _opened_shape(m: np.ndarray, k: int) -> tuple[float, float] | None:
+    """Squareness and solidity of the largest part of binary ``m`` opened with a disc of radius k."""
     m = cv2.morphologyEx(m, cv2.MORPH_OPEN, disk(k))
     cs, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     if not cs:
-        return cand.squareness, cand.solidity
+        return None
     c = max(cs, key=cv2.contourArea)
     _, (w, h), _ = cv2.minAreaRect(c)
     hull = cv2.contourArea(cv2.convexHull(c))
