@@ -206,6 +206,16 @@ def _points(group: list[Pip]) -> np.ndarray:
     return np.array([[p.x, p.y] for p in group])
 
 
+def _between(blob: Pip, group: list[Pip], side: float) -> bool:
+    """True when ``blob`` lies within the outline of ``group``'s pip centres (or 0.05 side outside
+    it): for a 6 that is no place for a pip it lacks (no face has more), only for the smear that
+    blur leaves between its pips."""
+    if len(group) < 3:
+        return False
+    hull = cv2.convexHull(np.array([[p.x, p.y] for p in group], np.float32))
+    return cv2.pointPolygonTest(hull, (float(blob.x), float(blob.y)), True) >= -0.05 * side
+
+
 def _mid(group: list[Pip]) -> tuple[float, float]:
     return float(np.mean([p.x for p in group])), float(np.mean([p.y for p in group]))
 
@@ -525,7 +535,12 @@ def read_pips(
             rejected.append(ids)
             gc = np.array(_mid(g))
             # blobs that nearly passed as pips, on this face: the count is in doubt
-            near = sum(1 for r in rejects if math.hypot(r.x - gc[0], r.y - gc[1]) < 0.45 * side)
+            near = sum(
+                1
+                for r in rejects
+                if math.hypot(r.x - gc[0], r.y - gc[1]) < 0.45 * side
+                and not (value == 6 and _between(r, g, side))  # a 6 misses no pip among its own
+            )
             conf -= 0.3 * near
             ink = _unexplained(diff, inner, g, gc, side)
             conf -= max(0.0, ink - 0.3) * 0.8
