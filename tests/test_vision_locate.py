@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 
 from vision.locate import _cut_row, core_shape, locate
-from vision.reader import DiceReader, DieSize, is_crooked
+from vision.reader import DiceReader, DieSize, flat_body, is_crooked
 from vision.simcam import SimDie, SimulatedCamera
 from vision.types import Candidate
 
@@ -87,6 +87,32 @@ def test_a_leaning_die_stays_oblong_with_its_holes_filled() -> None:
             mask[y : y + 8, x : x + 7] = 0  # the top face's 6, holes in the blob
     assert core_shape(_blob(mask))[0] < 0.72
     assert is_crooked(_blob(mask))
+
+
+def _red_die_scene(side_face: bool) -> tuple[np.ndarray, Candidate]:
+    """A red die (top face 40 px) on grey card, and its blob: with a dark grey shadow 20 px wide
+    on its left, or (``side_face``) a darker red side face there, as a die leaning 30 degrees shows."""
+    img = np.full((120, 140, 3), (150, 150, 150), np.uint8)
+    cv2.rectangle(img, (50, 40), (89, 79), (30, 30, 170), -1)  # top face (BGR red)
+    left = (20, 20, 105) if side_face else (70, 70, 70)
+    cv2.rectangle(img, (30, 44), (49, 79), left, -1)
+    for x, y in ((58, 48), (80, 70)):
+        cv2.circle(img, (x, y), 4, (235, 235, 235), -1)  # a 2's white pips
+    mask = np.full((40, 60), 255, np.uint8)
+    mask[:4, :20] = 0  # the strip starts a little below the top edge
+    box = np.array([[30, 40], [90, 40], [90, 80], [30, 80]], np.float32)
+    cand = Candidate((60.0, 60.0), 40.0, box, 0.0, mask, (30, 40), 0.67, 0.97)
+    return img, cand
+
+
+def test_a_coloured_dies_shadow_is_told_from_a_side_face_by_its_colour() -> None:
+    """The blob of a flat red die and its shadow is oblong, as a leaning die's is; the shadow has the
+    card's grey chromaticity however dark, a side face the body's red: only the first is flat."""
+    img, cand = _red_die_scene(side_face=False)
+    assert is_crooked(cand)
+    assert flat_body(img, cand)
+    img, cand = _red_die_scene(side_face=True)
+    assert not flat_body(img, cand)
 
 
 # ---- dice that all touch one another, on a tray (the die size learnt from earlier throws) ----

@@ -64,6 +64,7 @@ SHADOW_CHROMA = 0.08  # numbered faces of enrolled pipped dice need the classifi
 SHADOW_DARK = 0.15
 SHADOW_HUE = 0.1
 SHADOW_BODY = 0.06
+BODY_HUE = 0.1  # flat_body: body and surface chromaticities at least this far apart (L1)
 # the detector (vision/detect.py, single photos only): a classical blob with no detector peak of at
 # least DET_SUPPORT near it is dropped; a peak of at least detect.THRESHOLD that no blob explains is a
 # die of its own; a blob holding two or more such peaks is cut between them. A detector-only die is
@@ -190,6 +191,39 @@ def flat_without_shadow(image: np.ndarray, cand: Candidate) -> bool:
     one = cv2.drawContours(np.zeros_like(clean), [c], -1, 255, -1) & clean  # the largest piece only
     stripped = replace(cand, mask=one[by : by + bh, bx : bx + bw], origin=(xa + bx, ya + by))
     sq, so = core_shape(stripped)
+    return sq >= CROOKED_SQUARE and so >= CROOKED_SOLID
+
+
+def flat_body(image: np.ndarray, cand: Candidate) -> bool:
+    """True when the blob's pixels of the body's own chromaticity (holes for pips filled) make a
+    flat die's outline: a coloured die's shadow on a grey or white table takes the table's
+    chromaticity, however dark, while a side face of the die keeps the body's. Needs body and
+    surface of clearly different chromaticity (``BODY_HUE`` apart, L1); else False."""
+    crop = crop_candidate(image, cand, pad=0.6)
+    sub, mask, (xa, ya) = crop.image, crop.mask, crop.origin
+    ring = _surface_ring(mask, cand.side)
+    core = cv2.erode(mask, disk(0.2 * cand.side)) > 0
+    if ring.sum() < 10 or core.sum() < 10:
+        return False
+    f = cv2.blur(sub, (3, 3)).astype(np.float32) + 1.0
+    chroma = f / f.sum(axis=2)[:, :, None]
+    surf_c = np.median(chroma[ring], axis=0)
+    body_c = np.median(chroma[core], axis=0)
+    if float(np.abs(body_c - surf_c).sum()) < BODY_HUE:
+        return False
+    to_surf = np.abs(chroma - surf_c).sum(axis=2)
+    to_body = np.abs(chroma - body_c).sum(axis=2)
+    body = ((mask > 0) & (to_body < to_surf)).astype(np.uint8) * 255
+    cs, _ = cv2.findContours(body, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not cs:
+        return False
+    c = max(cs, key=cv2.contourArea)
+    if cv2.contourArea(c) < 0.5 * cand.side**2:
+        return False
+    bx, by, bw, bh = cv2.boundingRect(c)
+    one = cv2.drawContours(np.zeros_like(body), [c], -1, 255, -1)  # holes (pips, glints) filled
+    part = replace(cand, mask=one[by : by + bh, bx : bx + bw], origin=(xa + bx, ya + by))
+    sq, so = core_shape(part)
     return sq >= CROOKED_SQUARE and so >= CROOKED_SOLID
 
 
@@ -451,7 +485,9 @@ class DiceReader:
             # is sure of a die there: a white die on white paper, a black one on black rubber
             return None
         crooked = self.top_down and allow_crooked and is_crooked(cand)
-        if crooked and not cand.crooked and (shadow_only(image, cand) or flat_without_shadow(image, cand)):
+        if crooked and not cand.crooked and (
+            shadow_only(image, cand) or flat_without_shadow(image, cand) or flat_body(image, cand)
+        ):
             crooked = False  # the blob is a square top face plus its shadow
         center = cand.center
         if pr.center is not None:
