@@ -279,7 +279,7 @@ def targets(boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return heat, reg, wts
 
 
-def build_model():  # torch is imported lazily: not a runtime dependency
+def build_model(width: float = 1.0):  # torch is imported lazily: not a runtime dependency
     import torch
     import torch.nn as nn
 
@@ -297,18 +297,20 @@ def build_model():  # torch is imported lazily: not a runtime dependency
             nn.ReLU(),
         )
 
+    c1, c2, c3, c4 = (round(c * width) for c in (16, 32, 64, 128))
+
     class Net(nn.Module):
         def __init__(self) -> None:
             super().__init__()
-            self.s2 = conv(3, 16, 2)  # 160
-            self.s4 = nn.Sequential(sep(16, 32, 2), sep(32, 32))  # 80
-            self.s8 = nn.Sequential(sep(32, 64, 2), sep(64, 64))  # 40
-            self.s16 = nn.Sequential(sep(64, 128, 2), sep(128, 128), sep(128, 128, dil=2))  # 20
-            self.lat16 = nn.Conv2d(128, 64, 1)
-            self.up8 = sep(64, 64)
-            self.lat8 = nn.Conv2d(64, 32, 1)
-            self.up4 = sep(32, 32)
-            self.head = nn.Sequential(sep(32, 32), nn.Conv2d(32, OUTPUTS, 1))
+            self.s2 = conv(3, c1, 2)  # 160
+            self.s4 = nn.Sequential(sep(c1, c2, 2), sep(c2, c2))  # 80
+            self.s8 = nn.Sequential(sep(c2, c3, 2), sep(c3, c3))  # 40
+            self.s16 = nn.Sequential(sep(c3, c4, 2), sep(c4, c4), sep(c4, c4, dil=2))  # 20
+            self.lat16 = nn.Conv2d(c4, c3, 1)
+            self.up8 = sep(c3, c3)
+            self.lat8 = nn.Conv2d(c3, c2, 1)
+            self.up4 = sep(c2, c2)
+            self.head = nn.Sequential(sep(c2, c2), nn.Conv2d(c2, OUTPUTS, 1))
             self.head[-1].bias.data[0] = -2.19  # heat starts near 0.1 (CenterNet's prior)
 
         def forward(self, x):
@@ -360,6 +362,8 @@ def train(
     out: Path,
     batch: int = 16,
     snapshots: Path | None = None,
+    width: float = 1.0,
+    phone_weight: float = 2.0,
 ) -> None:
     import torch
 
@@ -367,10 +371,10 @@ def train(
     torch.set_num_threads(1)
     torch.use_deterministic_algorithms(True)
     rng = np.random.default_rng(SEED)
-    model = build_model()
+    model = build_model(width)
     print(f"model: {sum(p.numel() for p in model.parameters())} parameters", flush=True)
     # real photos are drawn more often than rendered scenes
-    wsrc = {"epanemu": 2.0, "matteop65": 1.5, "sim": 1.0}
+    wsrc = {"epanemu": phone_weight, "matteop65": 1.5, "sim": 1.0}
     w = np.array([wsrc[s.source] for s in scenes])
     w /= w.sum()
     steps = epochs * math.ceil(per_epoch / batch)
@@ -426,6 +430,8 @@ def main() -> int:
     ap.add_argument("--per-epoch", type=int, default=1000, help="augmented scenes per epoch")
     ap.add_argument("--sim", type=int, default=SIM_SCENES, help="simulated scenes")
     ap.add_argument("--out", type=Path, default=ROOT / "vision" / "models" / "dice_det.onnx")
+    ap.add_argument("--width", type=float, default=1.0, help="channel width multiplier (1: shipped)")
+    ap.add_argument("--phone-weight", type=float, default=2.0, help="draw weight of a phone photo (sim: 1)")
     ap.add_argument("--snapshots", type=Path, help="also export the model every 5 epochs into this folder")
     args = ap.parse_args()
     cv2.setNumThreads(1)
@@ -438,7 +444,15 @@ def main() -> int:
         sized = sum(int(s.boxes[:, 4].sum()) for s in got)
         print(f"{src}: {len(got)} images, {n} dice ({sized} with a size)", flush=True)
     print(f"data ready in {time.perf_counter() - t:.0f} s", flush=True)
-    train(scenes, args.epochs, args.per_epoch, args.out, snapshots=args.snapshots)
+    train(
+        scenes,
+        args.epochs,
+        args.per_epoch,
+        args.out,
+        snapshots=args.snapshots,
+        width=args.width,
+        phone_weight=args.phone_weight,
+    )
     return 0
 
 
