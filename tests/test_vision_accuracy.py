@@ -26,33 +26,36 @@ ODD: Callable[[int, Item], bool] = lambda i, it: i % 2 == 1  # noqa: E731
 
 # (folder under ../shared, loader, selection, floor on right/labelled, most silent errors allowed)
 SETS: dict[str, tuple[str, Callable[[Path], Iterator[Item]], Callable[[int, Item], bool], float, int]] = {
-    # measured 95.4% right, 0 silent (476 dice; pip count alone: 82.1%), 2026-11-25 late, with the
+    # measured 96.0% right, 0 silent (476 dice; pip count alone: 83.2%), 2026-11-26 (pip holes in the
+    # outline test, a 6's own smear); 95.4%, 2026-11-25 late, with the
     # two-network classifier (95.0% with the small network alone); 94.5%, 2026-11-25 evening (93.7% before
     # a top face cut apart was split again, a lone pip's place was left to the classifier and dice cut
     # from a blob followed the view; 93.3% with NET_OK 0.9; 92.4% before an oblique view cleared the
     # outline's flags of flat dice)
-    "matteop65 Train odd": ("dice-photos/matteop65-webcam-d6/Train", matteop65, ODD, 0.94, 0),
-    # measured 52.5% right, 0 silent (59 crops; translucent casino dice, glare: mostly flagged), 2026-11-25
+    "matteop65 Train odd": ("dice-photos/matteop65-webcam-d6/Train", matteop65, ODD, 0.95, 0),
+    # measured 54.2% right, 0 silent (59 crops; translucent casino dice, glare: mostly flagged), 2026-11-26
+    # (one crop filed under 3 shows a 6: vision.evaluate.ERRATA); 52.5%, 2026-11-25
     # night (50.8% before touching pips counted, 32.2% before a single-die crop's pips were looked for
     # on the whole die)
-    "chase val": ("dice-photos/chase-d6-crops/val", crops, lambda i, it: True, 0.50, 0),
+    "chase val": ("dice-photos/chase-d6-crops/val", crops, lambda i, it: True, 0.52, 0),
     # measured 54.5% right, 0 silent (55 crops; pip count alone: 36.4%, 0 silent), 2026-11-25 night
     # (50.9% before touching pips counted, 38.2% before a single-die crop's pips were looked for on the
     # whole die; 41.8% with the classifier before it learnt from the rendered throws too)
     "chase train odd": ("dice-photos/chase-d6-crops/train", crops, ODD, 0.52, 0),
-    # measured 20.1% right, 0 silent of 819 dice (phone photos, tiny and oblique dice: far from the target),
-    # 2026-11-25 late, with the two-network classifier; 19.2%, 2026-11-25 night (17.9% before
+    # measured 21.0% right, 0 silent of 819 dice (phone photos, tiny and oblique dice: far from the target),
+    # 2026-11-26 (pip holes, a coloured die's shadow told by colour); 20.1%, 2026-11-25 late, with the
+    # two-network classifier; 19.2%, 2026-11-25 night (17.9% before
     # salt-and-pepper specks were removed, 16.8% before the perspective field; 16.6% that afternoon,
     # 15.5% with NET_OK 0.9; 13.8% with the classifier before it learnt from the rendered throws too;
     # 12.1% before an oblique view cleared outline flags)
-    "epanemu train odd": ("dice-photos/epanemu-roboflow-d6/train_one_per_source", epanemu, ODD, 0.19, 0),
-    # the odd throws (the classifier learnt from the even ones): measured 82.5% right, 0 silent (63
-    # standard pipped dice among the custom ones, no set), 2026-11-25 evening (77.8% before dice cut
-    # from a wall's or a neighbour's blob followed the view and a row beside a die was cut; 74.6%
+    "epanemu train odd": ("dice-photos/epanemu-roboflow-d6/train_one_per_source", epanemu, ODD, 0.20, 0),
+    # the odd throws (the classifier learnt from the even ones): measured 84.1% right, 0 silent (63
+    # standard pipped dice among the custom ones, no set), 2026-11-26; 82.5%, 2026-11-25 evening
+    # (77.8% before dice cut from a wall's or a neighbour's blob followed the view and a row beside a die was cut; 74.6%
     # before the classifier
     # learnt from the even throws; all 60 throws: 72.7% before a photo learnt the die size from its
     # own dice, 54.7% before dice against the tray walls, side by side and shadows were handled)
-    "throwbench throws odd": ("throwbench-dev", throwbench, ODD, 0.80, 0),
+    "throwbench throws odd": ("throwbench-dev", throwbench, ODD, 0.82, 0),
 }
 
 
@@ -295,3 +298,19 @@ def test_a_red_die_with_its_shadow_on_grey_is_read_flat(
     near = [r for r in reader.read(decode_image_file(str(found[0]))) if math.dist(r.center, center) < 20]
     assert len(near) == 1, near
     assert (near[0].face, near[0].status) == (face, OK), near[0]
+
+
+def test_a_die_whose_shadow_is_half_its_blob_is_read_by_its_body(
+    shared: Path, reader: DiceReader
+) -> None:
+    """Phone photo dice_124: a red 5 on grey card with a long black shadow, which is half of its
+    blob. The body region was taken from the blob's main colour, the shadow's, and no pip was found
+    on it; the die's red, the blob's second colour, holds the 5."""
+    folder = shared / "dice-photos" / "epanemu-roboflow-d6" / "train_one_per_source" / "images"
+    found = sorted(folder.glob("dice_124_jpg.*.jpg")) if folder.is_dir() else []
+    if not found:
+        pytest.skip(f"{folder}/dice_124_jpg* is absent from this copy of ../shared")
+    near = [r for r in reader.read(decode_image_file(str(found[0]))) if math.dist(r.center, (320, 306)) < 25]
+    assert len(near) == 1, near
+    assert (near[0].face, near[0].status) == ("5", OK), near[0]
+    assert "second colour" in near[0].notes[0]

@@ -447,12 +447,32 @@ def convex_fill(mask: np.ndarray) -> np.ndarray:
     return cv2.drawContours(np.zeros_like(mask), [hull], -1, 255, -1)
 
 
-def face_region(lab: np.ndarray, mask: np.ndarray, side: float) -> np.ndarray:
-    """The die's body (and what it encloses) inside ``mask``: drops shadow and background fringes."""
+def _core(mask: np.ndarray, side: float) -> np.ndarray:
     core = cv2.erode(mask, disk(0.2 * side))
-    if cv2.countNonZero(core) < 10:
-        core = mask
-    ref = np.median(lab[core > 0].reshape(-1, 3).astype(np.float32), axis=0)
+    return mask if cv2.countNonZero(core) < 10 else core
+
+
+def _near_colour(lab: np.ndarray, ref: np.ndarray) -> np.ndarray:
+    d = lab.astype(np.float32) - ref
+    return (np.abs(d[:, :, 0]) < 30) & (np.hypot(d[:, :, 1], d[:, :, 2]) < 18)
+
+
+def second_colour(lab: np.ndarray, mask: np.ndarray, side: float) -> np.ndarray | None:
+    """The median Lab colour of the blob's core pixels unlike its main colour, when they are at least
+    a quarter of the core (a die whose shadow fills half its blob: the main colour is the shadow's)."""
+    core = _core(mask, side) > 0
+    ref = np.median(lab[core].reshape(-1, 3).astype(np.float32), axis=0)
+    rest = core & ~_near_colour(lab, ref)
+    if rest.sum() < max(10, core.sum() / 4):
+        return None
+    return np.median(lab[rest].reshape(-1, 3).astype(np.float32), axis=0)
+
+
+def face_region(lab: np.ndarray, mask: np.ndarray, side: float, ref: np.ndarray | None = None) -> np.ndarray:
+    """The die's body (and what it encloses) inside ``mask``: drops shadow and background fringes.
+    ``ref``: the body's Lab colour (default: the median of the blob's core)."""
+    if ref is None:
+        ref = np.median(lab[_core(mask, side) > 0].reshape(-1, 3).astype(np.float32), axis=0)
     d = lab.astype(np.float32) - ref
     close = ((np.abs(d[:, :, 0]) < 30) & (np.hypot(d[:, :, 1], d[:, :, 2]) < 18) & (mask > 0)).astype(
         np.uint8
@@ -494,6 +514,31 @@ def read_pips(
     light = cv2.GaussianBlur(lab[:, :, 0], (3, 3), 0).astype(np.float32)
     mask = np.full(crop.shape[:2], 255, np.uint8) if mask is None else convex_fill(mask)
     inner = cv2.erode(mask, disk(CROP_RIM * side)) if whole_die else face_region(lab, mask, side)
+    centre = _moments_centre(mask) or (crop.shape[1] / 2, crop.shape[0] / 2)
+    if view is not None:
+        centre = (centre[0] + view[0] * side, centre[1] + view[1] * side)
+    best = _read_face(lab, light, inner, side, centre, view)
+    if best.value is None and not best.pips and not whole_die:
+        # no pips on the blob's main colour: when half the blob is the die's shadow, that colour
+        # is the shadow's; the die's body is then its second colour
+        ref = second_colour(lab, mask, side)
+        if ref is not None:
+            other = _read_face(lab, light, face_region(lab, mask, side, ref), side, centre, view)
+            if other.value is not None:
+                other.reason += " second colour"
+                return other
+    return best
+
+
+def _read_face(
+    lab: np.ndarray,
+    light: np.ndarray,
+    inner: np.ndarray,
+    side: float,
+    centre: tuple[float, float],
+    view: tuple[float, float] | None,
+) -> PipRead:
+    """:func:`read_pips` within ``inner``, the die's body."""
     vals = light[inner > 0]
     if vals.size < 20:
         return PipRead(None, 0.0, [], None, "empty mask")
@@ -501,9 +546,6 @@ def read_pips(
     ab = lab[:, :, 1:].astype(np.float32)
     chroma = np.linalg.norm(ab - np.median(ab[inner > 0], axis=0), axis=2)
     best = PipRead(None, 0.0, [], None, "no pips")
-    centre = _moments_centre(mask) or (crop.shape[1] / 2, crop.shape[0] / 2)
-    if view is not None:
-        centre = (centre[0] + view[0] * side, centre[1] + view[1] * side)
     for polarity in (1.0, -1.0):
         diff = polarity * (light - body)
         diff = np.maximum(diff, 0) + 0.5 * chroma * (diff > 8)
