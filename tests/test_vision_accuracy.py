@@ -51,8 +51,8 @@ SETS: dict[str, tuple[str, Callable[[Path], Iterator[Item]], Callable[[int, Item
     "epanemu train odd": ("dice-photos/epanemu-roboflow-d6/train_one_per_source", epanemu, ODD, 0.20, 0),
     # the odd throws (the classifier learnt from the even ones): measured 84.1% right, 0 silent (63
     # standard pipped dice among the custom ones, no set), 2026-11-26; 82.5%, 2026-11-25 evening
-    # (77.8% before dice cut from a wall's or a neighbour's blob followed the view and a row beside a die was cut; 74.6%
-    # before the classifier
+    # (77.8% before dice cut from a wall's or a neighbour's blob followed the view and a row beside a
+    # die was cut; 74.6% before the classifier
     # learnt from the even throws; all 60 throws: 72.7% before a photo learnt the die size from its
     # own dice, 54.7% before dice against the tray walls, side by side and shadows were handled)
     "throwbench throws odd": ("throwbench-dev", throwbench, ODD, 0.82, 0),
