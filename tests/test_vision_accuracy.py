@@ -18,7 +18,18 @@ from pathlib import Path
 import cv2
 import pytest
 
-from vision.evaluate import Item, Score, crops, epanemu, evaluate, matteop65, score_item, throwbench
+from vision.evaluate import (
+    ERRATA,
+    NOT_THERE,
+    Item,
+    Score,
+    crops,
+    epanemu,
+    evaluate,
+    matteop65,
+    score_item,
+    throwbench,
+)
 from vision.reader import DiceReader, decode_image_file
 from vision.types import OK, DieReading
 
@@ -314,3 +325,23 @@ def test_a_die_whose_shadow_is_half_its_blob_is_read_by_its_body(
     assert len(near) == 1, near
     assert (near[0].face, near[0].status) == ("5", OK), near[0]
     assert "second colour" in near[0].notes[0]
+
+
+def test_every_label_erratum_names_a_label_in_the_shared_sets(shared: Path) -> None:
+    """A corrected or dropped label must name a label that is there: a typo would silently do nothing."""
+    photos = shared / "dice-photos"
+    for key, face in ERRATA.items():
+        path = photos / key
+        if not path.parent.parent.is_dir():
+            pytest.skip(f"{path.parent.parent} is absent from this copy of ../shared")
+        assert path.exists(), key
+        assert path.parent.name != face, f"{key}: the erratum repeats the folder's face"
+    for key, centres in NOT_THERE.items():
+        txt = photos / key
+        assert txt.exists(), key
+        lines = [line for line in txt.read_text().splitlines() if line.strip()]
+        boxes = [tuple(map(float, line.split()[1:3])) for line in lines]
+        for cx, cy in centres:
+            assert any(abs(cx - x) < 1e-3 and abs(cy - y) < 1e-3 for x, y in boxes), (key, cx, cy)
+    labels = {it.path.name: it.labels for it in matteop65(photos / "matteop65-webcam-d6" / "Train")}
+    assert [lab.face for lab in labels["five_1.jpg"]] == ["5"]
