@@ -150,6 +150,51 @@ def _surface_ring(mask: np.ndarray, side: float) -> np.ndarray:
     return (cv2.dilate(mask, disk(0.45 * side)) > 0) & (cv2.dilate(mask, disk(0.15 * side)) == 0)
 
 
+@dataclass(slots=True)
+class _Colours:
+    """A blob's pixels round it (3x3 means) as chromaticity and brightness, for the shadow tests."""
+
+    mask: np.ndarray  # the blob in the crop
+    origin: tuple[int, int]  # the crop's top-left corner in the image
+    chroma: np.ndarray  # per pixel: (b, g, r) / (b + g + r)
+    total: np.ndarray  # per pixel: b + g + r
+    surface: np.ndarray  # the median chromaticity of the surface round the die
+    body: np.ndarray  # ... and of the blob's core
+    ring: np.ndarray  # where the surface round the die was taken (bool)
+
+
+def _colours(image: np.ndarray, cand: Candidate) -> _Colours | None:
+    """The blob with room for a ring of surface round it; None when ring or core is too small."""
+    crop = crop_candidate(image, cand, pad=0.6)
+    ring = _surface_ring(crop.mask, cand.side)
+    core = cv2.erode(crop.mask, disk(0.2 * cand.side)) > 0
+    if ring.sum() < 10 or core.sum() < 10:
+        return None
+    f = cv2.blur(crop.image, (3, 3)).astype(np.float32) + 1.0
+    total = f.sum(axis=2)
+    chroma = f / total[:, :, None]
+    surface, body = np.median(chroma[ring], axis=0), np.median(chroma[core], axis=0)
+    return _Colours(crop.mask, crop.origin, chroma, total, surface, body, ring)
+
+
+def _flat_piece(part: np.ndarray, cand: Candidate, origin: tuple[int, int], fill: bool) -> bool:
+    """True when the largest piece of binary ``part`` (a crop at ``origin``) is at least half a top
+    face and a flat die's outline; ``fill``: its holes filled, else kept."""
+    cs, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not cs:
+        return False
+    c = max(cs, key=cv2.contourArea)
+    if cv2.contourArea(c) < 0.5 * cand.side**2:
+        return False
+    bx, by, bw, bh = cv2.boundingRect(c)
+    one = cv2.drawContours(np.zeros_like(part), [c], -1, 255, -1)
+    if not fill:
+        one &= part
+    piece = replace(cand, mask=one[by : by + bh, bx : bx + bw], origin=(origin[0] + bx, origin[1] + by))
+    sq, so = core_shape(piece)
+    return sq >= CROOKED_SQUARE and so >= CROOKED_SOLID
+
+
 def flat_without_shadow(image: np.ndarray, cand: Candidate) -> bool:
     """True when the blob, without the pixels that look like the surface in shadow, is a flat die.
 
@@ -160,38 +205,17 @@ def flat_without_shadow(image: np.ndarray, cand: Candidate) -> bool:
     Body and surface of alike chromaticity (``SHADOW_BODY``) cannot be told apart: False, the die
     stays flagged.
     """
-    crop = crop_candidate(image, cand, pad=0.6)  # room for the ring of surface round the die
-    sub, mask, (xa, ya) = crop.image, crop.mask, crop.origin
-
-    ring = _surface_ring(mask, cand.side)
-    core = cv2.erode(mask, disk(0.2 * cand.side)) > 0
-    if ring.sum() < 10 or core.sum() < 10:
-        return False
-    f = cv2.blur(sub, (3, 3)).astype(np.float32) + 1.0
-    total = f.sum(axis=2)
-    chroma = f / total[:, :, None]
-    surf_c = np.median(chroma[ring], axis=0)
-    surf_t = float(np.median(total[ring]))
-    body_c = np.median(chroma[core], axis=0)
-    if float(np.abs(body_c - surf_c).sum()) < SHADOW_BODY:
+    c = _colours(image, cand)
+    if c is None or float(np.abs(c.body - c.surface).sum()) < SHADOW_BODY:
         return False  # body and surface alike: a shadow cannot be told from a side face
-    k = total / surf_t
-    to_surf = np.abs(chroma - surf_c).sum(axis=2)
-    to_body = np.abs(chroma - body_c).sum(axis=2)
-    shadow = (mask > 0) & (k >= SHADOW_DARK) & (k < 0.95) & (to_surf < SHADOW_HUE) & (to_surf < 0.5 * to_body)
-    clean = np.where(shadow, 0, mask).astype(np.uint8)
+    k = c.total / float(np.median(c.total[c.ring]))
+    to_surf = np.abs(c.chroma - c.surface).sum(axis=2)
+    to_body = np.abs(c.chroma - c.body).sum(axis=2)
+    hue = (to_surf < SHADOW_HUE) & (to_surf < 0.5 * to_body)
+    shadow = (c.mask > 0) & (k >= SHADOW_DARK) & (k < 0.95) & hue
+    clean = np.where(shadow, 0, c.mask).astype(np.uint8)
     clean = cv2.morphologyEx(clean, cv2.MORPH_OPEN, disk(1))
-    cs, _ = cv2.findContours(clean, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    if not cs:
-        return False
-    c = max(cs, key=cv2.contourArea)
-    if cv2.contourArea(c) < 0.5 * cand.side**2:
-        return False
-    bx, by, bw, bh = cv2.boundingRect(c)
-    one = cv2.drawContours(np.zeros_like(clean), [c], -1, 255, -1) & clean  # the largest piece only
-    stripped = replace(cand, mask=one[by : by + bh, bx : bx + bw], origin=(xa + bx, ya + by))
-    sq, so = core_shape(stripped)
-    return sq >= CROOKED_SQUARE and so >= CROOKED_SOLID
+    return _flat_piece(clean, cand, c.origin, fill=False)
 
 
 def flat_body(image: np.ndarray, cand: Candidate) -> bool:
@@ -199,32 +223,13 @@ def flat_body(image: np.ndarray, cand: Candidate) -> bool:
     flat die's outline: a coloured die's shadow on a grey or white table takes the table's
     chromaticity, however dark, while a side face of the die keeps the body's. Needs body and
     surface of clearly different chromaticity (``BODY_HUE`` apart, L1); else False."""
-    crop = crop_candidate(image, cand, pad=0.6)
-    sub, mask, (xa, ya) = crop.image, crop.mask, crop.origin
-    ring = _surface_ring(mask, cand.side)
-    core = cv2.erode(mask, disk(0.2 * cand.side)) > 0
-    if ring.sum() < 10 or core.sum() < 10:
+    c = _colours(image, cand)
+    if c is None or float(np.abs(c.body - c.surface).sum()) < BODY_HUE:
         return False
-    f = cv2.blur(sub, (3, 3)).astype(np.float32) + 1.0
-    chroma = f / f.sum(axis=2)[:, :, None]
-    surf_c = np.median(chroma[ring], axis=0)
-    body_c = np.median(chroma[core], axis=0)
-    if float(np.abs(body_c - surf_c).sum()) < BODY_HUE:
-        return False
-    to_surf = np.abs(chroma - surf_c).sum(axis=2)
-    to_body = np.abs(chroma - body_c).sum(axis=2)
-    body = ((mask > 0) & (to_body < to_surf)).astype(np.uint8) * 255
-    cs, _ = cv2.findContours(body, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    if not cs:
-        return False
-    c = max(cs, key=cv2.contourArea)
-    if cv2.contourArea(c) < 0.5 * cand.side**2:
-        return False
-    bx, by, bw, bh = cv2.boundingRect(c)
-    one = cv2.drawContours(np.zeros_like(body), [c], -1, 255, -1)  # holes (pips, glints) filled
-    part = replace(cand, mask=one[by : by + bh, bx : bx + bw], origin=(xa + bx, ya + by))
-    sq, so = core_shape(part)
-    return sq >= CROOKED_SQUARE and so >= CROOKED_SOLID
+    to_surf = np.abs(c.chroma - c.surface).sum(axis=2)
+    to_body = np.abs(c.chroma - c.body).sum(axis=2)
+    body = ((c.mask > 0) & (to_body < to_surf)).astype(np.uint8) * 255
+    return _flat_piece(body, cand, c.origin, fill=True)
 
 
 def shadow_only(image: np.ndarray, cand: Candidate) -> bool:
