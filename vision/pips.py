@@ -473,10 +473,7 @@ def face_region(lab: np.ndarray, mask: np.ndarray, side: float, ref: np.ndarray 
     ``ref``: the body's Lab colour (default: the median of the blob's core)."""
     if ref is None:
         ref = np.median(lab[_core(mask, side) > 0].reshape(-1, 3).astype(np.float32), axis=0)
-    d = lab.astype(np.float32) - ref
-    close = ((np.abs(d[:, :, 0]) < 30) & (np.hypot(d[:, :, 1], d[:, :, 2]) < 18) & (mask > 0)).astype(
-        np.uint8
-    )
+    close = (_near_colour(lab, ref) & (mask > 0)).astype(np.uint8)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(close)
     if n <= 1:
         return mask
