@@ -152,15 +152,14 @@ def _surface_ring(mask: np.ndarray, side: float) -> np.ndarray:
 
 @dataclass(slots=True)
 class _Colours:
-    """A blob's pixels round it (3x3 means) as chromaticity and brightness, for the shadow tests."""
+    """A blob and the surface round it (3x3 means), as the per-pixel shadow tests see them."""
 
     mask: np.ndarray  # the blob in the crop
     origin: tuple[int, int]  # the crop's top-left corner in the image
-    chroma: np.ndarray  # per pixel: (b, g, r) / (b + g + r)
-    total: np.ndarray  # per pixel: b + g + r
-    surface: np.ndarray  # the median chromaticity of the surface round the die
-    body: np.ndarray  # ... and of the blob's core
-    ring: np.ndarray  # where the surface round the die was taken (bool)
+    light: np.ndarray  # per pixel: brightness (b + g + r) over the surface's median
+    apart: float  # L1 distance between the body's and the surface's median chromaticities
+    to_surf: np.ndarray  # per pixel: L1 distance of its chromaticity to the surface's median
+    to_body: np.ndarray  # ... and to the body's (the blob's core)
 
 
 def _colours(image: np.ndarray, cand: Candidate) -> _Colours | None:
@@ -174,7 +173,14 @@ def _colours(image: np.ndarray, cand: Candidate) -> _Colours | None:
     total = f.sum(axis=2)
     chroma = f / total[:, :, None]
     surface, body = np.median(chroma[ring], axis=0), np.median(chroma[core], axis=0)
-    return _Colours(crop.mask, crop.origin, chroma, total, surface, body, ring)
+    return _Colours(
+        crop.mask,
+        crop.origin,
+        total / float(np.median(total[ring])),
+        float(np.abs(body - surface).sum()),
+        np.abs(chroma - surface).sum(axis=2),
+        np.abs(chroma - body).sum(axis=2),
+    )
 
 
 def _flat_piece(part: np.ndarray, cand: Candidate, origin: tuple[int, int], fill: bool) -> bool:
@@ -195,6 +201,15 @@ def _flat_piece(part: np.ndarray, cand: Candidate, origin: tuple[int, int], fill
     return sq >= CROOKED_SQUARE and so >= CROOKED_SOLID
 
 
+def flat_beside_shadow(image: np.ndarray, cand: Candidate) -> bool:
+    """True when one of the shadow tests finds a flat die in the blob: :func:`shadow_only`,
+    :func:`flat_without_shadow` or :func:`flat_body` (the last two share their colour layers)."""
+    if shadow_only(image, cand):
+        return True
+    c = _colours(image, cand)
+    return c is not None and (_without_shadow(c, cand) or _body_only(c, cand))
+
+
 def flat_without_shadow(image: np.ndarray, cand: Candidate) -> bool:
     """True when the blob, without the pixels that look like the surface in shadow, is a flat die.
 
@@ -206,13 +221,14 @@ def flat_without_shadow(image: np.ndarray, cand: Candidate) -> bool:
     stays flagged.
     """
     c = _colours(image, cand)
-    if c is None or float(np.abs(c.body - c.surface).sum()) < SHADOW_BODY:
+    return c is not None and _without_shadow(c, cand)
+
+
+def _without_shadow(c: _Colours, cand: Candidate) -> bool:
+    if c.apart < SHADOW_BODY:
         return False  # body and surface alike: a shadow cannot be told from a side face
-    k = c.total / float(np.median(c.total[c.ring]))
-    to_surf = np.abs(c.chroma - c.surface).sum(axis=2)
-    to_body = np.abs(c.chroma - c.body).sum(axis=2)
-    hue = (to_surf < SHADOW_HUE) & (to_surf < 0.5 * to_body)
-    shadow = (c.mask > 0) & (k >= SHADOW_DARK) & (k < 0.95) & hue
+    hue = (c.to_surf < SHADOW_HUE) & (c.to_surf < 0.5 * c.to_body)
+    shadow = (c.mask > 0) & (c.light >= SHADOW_DARK) & (c.light < 0.95) & hue
     clean = np.where(shadow, 0, c.mask).astype(np.uint8)
     clean = cv2.morphologyEx(clean, cv2.MORPH_OPEN, disk(1))
     return _flat_piece(clean, cand, c.origin, fill=False)
@@ -224,11 +240,13 @@ def flat_body(image: np.ndarray, cand: Candidate) -> bool:
     chromaticity, however dark, while a side face of the die keeps the body's. Needs body and
     surface of clearly different chromaticity (``BODY_HUE`` apart, L1); else False."""
     c = _colours(image, cand)
-    if c is None or float(np.abs(c.body - c.surface).sum()) < BODY_HUE:
+    return c is not None and _body_only(c, cand)
+
+
+def _body_only(c: _Colours, cand: Candidate) -> bool:
+    if c.apart < BODY_HUE:
         return False
-    to_surf = np.abs(c.chroma - c.surface).sum(axis=2)
-    to_body = np.abs(c.chroma - c.body).sum(axis=2)
-    body = ((c.mask > 0) & (to_body < to_surf)).astype(np.uint8) * 255
+    body = ((c.mask > 0) & (c.to_body < c.to_surf)).astype(np.uint8) * 255
     return _flat_piece(body, cand, c.origin, fill=True)
 
 
@@ -490,9 +508,7 @@ class DiceReader:
             # is sure of a die there: a white die on white paper, a black one on black rubber
             return None
         crooked = self.top_down and allow_crooked and is_crooked(cand)
-        if crooked and not cand.crooked and (
-            shadow_only(image, cand) or flat_without_shadow(image, cand) or flat_body(image, cand)
-        ):
+        if crooked and not cand.crooked and flat_beside_shadow(image, cand):
             crooked = False  # the blob is a square top face plus its shadow
         center = cand.center
         if pr.center is not None:
