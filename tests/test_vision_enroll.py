@@ -118,6 +118,29 @@ def test_a_photo_whose_die_is_unlike_the_others_is_left_out_and_listed(enrolled,
     assert sum(len(p) for p in es.dice["rollers-purple"].faces.values()) == 9
 
 
+def test_two_dice_alike_are_never_told_apart_by_chance(enrolled, tmp_path: Path) -> None:
+    """Two enrolled dice with the same print and body colour (here the same die enrolled twice): the
+    pips and the classifier may agree on the face, but which die it is rests on noise, so no reading
+    of either is passed on as certain, and the reading names the other die."""
+    folder, _ = enrolled
+    twins = tmp_path / "twins"
+    for die_id in ("purple-a", "purple-b"):
+        for face_dir in (folder / "rollers-purple").iterdir():
+            (twins / die_id / face_dir.name).mkdir(parents=True)
+            for src in face_dir.iterdir():
+                (twins / die_id / face_dir.name / src.name).write_bytes(src.read_bytes())
+    reader = DiceReader(EnrolledSet.learn("twins", twins))
+    cam = SimulatedCamera(seed=8)
+    read = 0
+    for face in ("1", "2", "3", "4", "5", "star"):
+        for got in reader.read(cam.render(cam.random_scene(["rollers-purple"], [face]))):
+            if got.die in ("purple-a", "purple-b"):
+                read += 1
+                assert got.status != "ok", (face, got)
+                assert got.rival_die == ({"purple-a", "purple-b"} - {got.die}).pop()
+    assert read >= 4
+
+
 def test_a_set_of_a_newer_format_is_refused_not_misread(enrolled, tmp_path: Path) -> None:
     """A set saved by a newer version of the program may store its patches differently: loading it
     says so instead of reading dice with patches it does not understand. Its own format loads."""

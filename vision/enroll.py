@@ -35,6 +35,8 @@ PATCH = 24
 PATCH_BLUR = 1.0  # Gaussian sigma, pixels of the patch (see soften)
 SET_VERSION = 1  # the format of stored sets; a set of a newer format is refused, not misread
 RESEMBLE = 4.0  # a body colour within this many tolerances of an enrolled die looks like it
+ID_MARGIN = 0.1  # another die whose look scores within this of the best is a rival: which die, unsettled
+ID_COLOUR = 0.1  # so is one printing the number the pips read whose colour penalty is within this
 L_WEIGHT = 0.5  # lightness counts this much in a body colour distance (see colour_distance)
 BODY_TOL = 14.0  # Lab distance: the least tolerance of a die's body colour
 CONSIDER = 3.0  # only dice whose body colour is within this many tolerances are matched
@@ -180,6 +182,7 @@ class EnrolledSet:
         except VisionError:
             return None
         scores: list[tuple[float, str, str]] = []
+        pens: dict[str, float] = {}
         ink = ink_colour(patch)
         soft = soften(patch)
         for die in self.dice.values():
@@ -188,6 +191,7 @@ class EnrolledSet:
             if dist > CONSIDER * tol:
                 continue
             colour_pen = max(0.0, dist - tol) / tol * 0.3
+            pens[die.id] = colour_pen
             for label, looks in die.looks.items():
                 # shape (correlation) and the colour of the print (disco faces differ by colour only)
                 s = max(
@@ -204,6 +208,30 @@ class EnrolledSet:
             rivals = [(s, d, f) for s, d, f in rivals if f not in self.dice[d].pip_faces]
         other = next((s for s, d, f in rivals if (d, f) != (die_id, label)), -1.0)
         margin = best - other
+        # which die: another die whose look scores nearly as well is a rival, unless the pips read a
+        # number surely and it has no face of that number (a disco die is no rival of a white die's 2)
+        pips_sure = pr.value is not None and pr.confidence >= OK_CONFIDENCE
+        other_die = next(
+            (
+                (s, d)
+                for s, d, f in scores[1:]
+                if d != die_id and (not pips_sure or self.dice[d].pip_faces.get(f) == pr.value)
+            ),
+            (-1.0, None),
+        )
+        rival_die = other_die[1] if best - other_die[0] < ID_MARGIN else None
+        if pips_sure and rival_die is None:
+            # the pips read a number two dice both print: only their colour tells them apart
+            rival_die = next(
+                (
+                    d
+                    for d, pen in pens.items()
+                    if d != die_id
+                    and pen <= pens[die_id] + ID_COLOUR
+                    and pr.value in self.dice[d].pip_faces.values()
+                ),
+                None,
+            )
         conf = max(0.0, min(1.0, (best - 0.5) / 0.3)) * max(0.0, min(1.0, margin / 0.2))
         die = self.dices(die_id)
         if pr.value is not None and pr.confidence >= OK_CONFIDENCE and die.pip_faces:
@@ -217,11 +245,15 @@ class EnrolledSet:
                 conf = min(conf, 0.6)
         if best < 0.45 or float((np.linalg.norm(patch, axis=2) > 25).mean()) < 0.02:
             return None
+        notes = [f"match {best:.2f} margin {margin:.2f}"]
+        if rival_die is not None:
+            # as like another die as this one (same print, colours alike): the face may be sure, the
+            # die is not
+            conf = min(conf, OK_CONFIDENCE - 0.01)
+            notes.append(f"or die {rival_die}")
         value = _face_number(die_id, label)
         status = OK if conf >= OK_CONFIDENCE else UNCERTAIN
-        return DieReading(
-            die_id, label, value, conf, cand.center, status, [f"match {best:.2f} margin {margin:.2f}"]
-        )
+        return DieReading(die_id, label, value, conf, cand.center, status, notes, rival_die)
 
     def resembles(self, crop: Crop, cand: Candidate) -> bool:
         """Whether the body colour is that of one of this set's dice (whatever :meth:`classify` said)."""

@@ -543,6 +543,7 @@ class DiceReader:
                         r.status, r.confidence = UNCERTAIN, min(r.confidence, OK_CONFIDENCE - 0.01)
                 elif (
                     r.status == UNCERTAIN
+                    and r.rival_die is None
                     and g is not None
                     and r.value in PIPPED
                     and self._pip_faces(r.die).get(r.face) == r.value == pr.value

@@ -45,6 +45,7 @@ class DieReading:
     center: tuple[float, float]
     status: str
     notes: list[str] = field(default_factory=list)
+    rival_die: str | None = None  # another die that looks as much like it: which die it is is unsettled
 
     def to_json(self) -> dict[str, object]:
         return {
