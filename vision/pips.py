@@ -57,6 +57,8 @@ BIG_PIP = 0.3  # pips wider than this fraction of the side, on a face of 2-6, ar
 BIG_WEIGHT = 8.0
 LONE_OFF = 0.15  # a lone pip must sit closer to the face centre than the pips of a group (0.22 side)
 FALLBACK_CAP = 0.7  # a reading from part of a group already rejected is at most this sure
+SECOND_WEAK = 0.7  # a reading of the blob's main colour less sure than this tries its second colour
+SECOND_BETTER = 0.2  # ... whose reading replaces it when at least this much surer
 SIZE_OK = 0.7  # smallest / largest pip area on one face tolerated
 SIZE_WEIGHT = 3.0
 AXES_OK = 0.2  # spread of the pips' axis ratios on one face tolerated
@@ -515,13 +517,18 @@ def read_pips(
     if view is not None:
         centre = (centre[0] + view[0] * side, centre[1] + view[1] * side)
     best = _read_face(lab, light, inner, side, centre, view)
-    if best.value is None and not best.pips and not whole_die:
-        # no pips on the blob's main colour: when half the blob is the die's shadow, that colour
-        # is the shadow's; the die's body is then its second colour
+    if best.confidence < SECOND_WEAK and not whole_die:
+        # no pips, or a poor reading, on the blob's main colour: when half the blob is the die's
+        # shadow, that colour is the shadow's; the die's body is then its second colour
         ref = second_colour(lab, mask, side)
         if ref is not None:
-            other = _read_face(lab, light, face_region(lab, mask, side, ref), side, centre, view)
-            if other.value is not None:
+            region = face_region(lab, mask, side, ref)
+            at = centre if view is not None else (_moments_centre(region) or centre)
+            other = _read_face(lab, light, region, side, at, view)
+            # never a 1: one big blob on the second colour is the main colour's patch (a shadow's
+            # edge, a highlight) seen from the other side
+            better = best.value is None or other.confidence >= best.confidence + SECOND_BETTER
+            if other.value is not None and other.value > 1 and better:
                 other.reason += " second colour"
                 return other
     return best
