@@ -175,6 +175,10 @@ def rgb(frame: np.ndarray | None) -> np.ndarray | None:
 ONE_READER = "The face check is not loaded (reinstall Dice Companion): check each die read by its pips alone."
 
 
+# two enrolled dice print the same faces in colours alike: the face may be sure, which die it is not
+RIVAL = "The {0} die or the {1}? Tap the die to say which."
+
+
 def to_result(
     readings: Sequence[DieReading], frame: np.ndarray, message: str = "", one_reader: bool = False
 ) -> ReadResult:
@@ -188,6 +192,8 @@ def to_result(
                          status="uncertain" if alone(r) and r.status == "ok" else r.status) for r in readings)
     if any(alone(r) for r in readings):
         message = " ".join(m for m in (message, ONE_READER) if m)
+    for pair in sorted({(r.die, r.rival_die) for r in readings if r.rival_die is not None}):
+        message = " ".join(m for m in (message, RIVAL.format(*pair)) if m)
     return ReadResult(dice, rgb(frame), Source.CAMERA, message)
 
 

@@ -109,3 +109,18 @@ def test_without_the_face_check_no_plain_die_is_passed_on_as_sure():
     both = read_frame(VisionReader(), frame, empty)
     assert any(d.status == "ok" for d in both.dice), both.dice  # the same throw, both readers: sure dice
     assert ONE_READER not in both.message
+
+
+def test_a_die_told_from_another_only_by_chance_is_asked_about():
+    """Two enrolled dice alike (same print, colours close): the reader keeps the die `uncertain` and
+    names the other (vision.enroll, ``rival_die``); the table says which two dice to tell apart."""
+    from dice_companion.camera import RIVAL, to_result
+    from vision.types import DieReading
+
+    frame = np.zeros((48, 64, 3), np.uint8)
+    twin = DieReading("purple-a", "3", 3, 0.79, (20.0, 20.0), "uncertain", ["or die purple-b"], "purple-b")
+    plain = DieReading("d6", "5", 5, 0.97, (40.0, 20.0), "ok", [])
+    result = to_result([twin, plain], frame)
+    assert result.message == RIVAL.format("purple-a", "purple-b")
+    assert [d.status for d in result.dice] == ["uncertain", "ok"]
+    assert to_result([plain], frame).message == ""
