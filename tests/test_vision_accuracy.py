@@ -235,6 +235,22 @@ def test_leaning_dice_in_rendered_throws_are_not_read_ok(shared: Path, reader: D
     assert len(read_ok) <= 1, read_ok
 
 
+def _phone_photo(shared: Path, prefix: str) -> Path:
+    """The public phone photo whose name starts with ``prefix`` (skips when absent)."""
+    folder = shared / "dice-photos" / "epanemu-roboflow-d6" / "train_one_per_source" / "images"
+    found = sorted(folder.glob(f"{prefix}.*.jpg")) if folder.is_dir() else []
+    if not found:
+        pytest.skip(f"{folder}/{prefix}* is absent from this copy of ../shared")
+    return found[0]
+
+
+def _the_one_near(readings: list[DieReading], center: tuple[int, int], within: float) -> DieReading:
+    """The single reading within ``within`` pixels of ``center``."""
+    near = [r for r in readings if math.dist(r.center, center) < within]
+    assert len(near) == 1, near
+    return near[0]
+
+
 # flat dice whose blob holds their shadow on a coloured surface (green cloth, blue felt, dark wood):
 # (image, top-face centre, face, status); before vision.reader.flat_without_shadow each was flagged
 # crooked. (The purple die on blue felt was read `uncertain` with the detector of 2026-11-24 and the
@@ -255,9 +271,8 @@ def test_flat_die_with_its_shadow_is_read_not_flagged_crooked(
     if not path.exists():
         pytest.skip(f"{path} is absent from this copy of ../shared")
     # within half a die: a reading that is not `ok` is marked at its blob's centre, shadow included
-    near = [r for r in reader.read(decode_image_file(str(path))) if math.dist(r.center, center) < 16]
-    assert len(near) == 1, near
-    assert (near[0].face, near[0].status) == (face, status), near[0]
+    got = _the_one_near(reader.read(decode_image_file(str(path))), center, 16)
+    assert (got.face, got.status) == (face, status), got
 
 
 def test_a_flat_six_with_its_pips_missing_from_the_foreground_is_not_flagged(
@@ -271,9 +286,8 @@ def test_a_flat_six_with_its_pips_missing_from_the_foreground_is_not_flagged(
         pytest.skip(f"{path} is absent from this copy of ../shared")
     readings = reader.read(decode_image_file(str(path)))
     for center in ((400, 128), (380, 293)):
-        near = [r for r in readings if math.dist(r.center, center) < 20]
-        assert len(near) == 1, near
-        assert (near[0].face, near[0].status) == ("6", OK), near[0]
+        got = _the_one_near(readings, center, 20)
+        assert (got.face, got.status) == ("6", OK), got
 
 
 def test_a_blurred_six_is_not_doubted_for_the_smear_between_its_pips(
@@ -285,9 +299,8 @@ def test_a_blurred_six_is_not_doubted_for_the_smear_between_its_pips(
     path = shared / "dice-photos" / "matteop65-webcam-d6" / "Train" / "six_46.jpg"
     if not path.exists():
         pytest.skip(f"{path} is absent from this copy of ../shared")
-    near = [r for r in reader.read(decode_image_file(str(path))) if math.dist(r.center, (431, 233)) < 20]
-    assert len(near) == 1, near
-    assert (near[0].face, near[0].status) == ("6", OK), near[0]
+    got = _the_one_near(reader.read(decode_image_file(str(path))), (431, 233), 20)
+    assert (got.face, got.status) == ("6", OK), got
 
 
 # red dice on grey card, each with a dark shadow in its blob (public phone photos): (name prefix,
@@ -304,13 +317,8 @@ SHADOWED_RED = [
 def test_a_red_die_with_its_shadow_on_grey_is_read_flat(
     prefix: str, center: tuple[int, int], face: str, shared: Path, reader: DiceReader
 ) -> None:
-    folder = shared / "dice-photos" / "epanemu-roboflow-d6" / "train_one_per_source" / "images"
-    found = sorted(folder.glob(f"{prefix}.*.jpg")) if folder.is_dir() else []
-    if not found:
-        pytest.skip(f"{folder}/{prefix}* is absent from this copy of ../shared")
-    near = [r for r in reader.read(decode_image_file(str(found[0]))) if math.dist(r.center, center) < 20]
-    assert len(near) == 1, near
-    assert (near[0].face, near[0].status) == (face, OK), near[0]
+    got = _the_one_near(reader.read(decode_image_file(str(_phone_photo(shared, prefix)))), center, 20)
+    assert (got.face, got.status) == (face, OK), got
 
 
 def test_a_die_whose_shadow_is_half_its_blob_is_read_by_its_body(
@@ -319,14 +327,10 @@ def test_a_die_whose_shadow_is_half_its_blob_is_read_by_its_body(
     """Phone photo dice_124: a red 5 on grey card with a long black shadow, which is half of its
     blob. The body region was taken from the blob's main colour, the shadow's, and no pip was found
     on it; the die's red, the blob's second colour, holds the 5."""
-    folder = shared / "dice-photos" / "epanemu-roboflow-d6" / "train_one_per_source" / "images"
-    found = sorted(folder.glob("dice_124_jpg.*.jpg")) if folder.is_dir() else []
-    if not found:
-        pytest.skip(f"{folder}/dice_124_jpg* is absent from this copy of ../shared")
-    near = [r for r in reader.read(decode_image_file(str(found[0]))) if math.dist(r.center, (320, 306)) < 25]
-    assert len(near) == 1, near
-    assert (near[0].face, near[0].status) == ("5", OK), near[0]
-    assert "second colour" in near[0].notes[0]
+    photo = decode_image_file(str(_phone_photo(shared, "dice_124_jpg")))
+    got = _the_one_near(reader.read(photo), (320, 306), 25)
+    assert (got.face, got.status) == ("5", OK), got
+    assert "second colour" in got.notes[0]
 
 
 # dice whose main-colour reading was weak and whose second colour holds the face (held-out phone
@@ -342,25 +346,16 @@ SECOND_COLOUR = [
 def test_a_weak_reading_gives_way_to_the_blobs_second_colour(
     prefix: str, center: tuple[int, int], face: str, shared: Path, reader: DiceReader
 ) -> None:
-    folder = shared / "dice-photos" / "epanemu-roboflow-d6" / "train_one_per_source" / "images"
-    found = sorted(folder.glob(f"{prefix}.*.jpg")) if folder.is_dir() else []
-    if not found:
-        pytest.skip(f"{folder}/{prefix}* is absent from this copy of ../shared")
-    near = [r for r in reader.read(decode_image_file(str(found[0]))) if math.dist(r.center, center) < 20]
-    assert len(near) == 1, near
-    assert (near[0].face, near[0].status) == (face, OK), near[0]
-    assert "second colour" in near[0].notes[0]
+    got = _the_one_near(reader.read(decode_image_file(str(_phone_photo(shared, prefix)))), center, 20)
+    assert (got.face, got.status) == (face, OK), got
+    assert "second colour" in got.notes[0]
 
 
 def test_a_blobs_second_colour_never_reads_a_lone_pip(shared: Path) -> None:
     """Phone photo dice_173, many red dice with black shadows, read by the pip count alone: one big
     blob on a blob's second colour is the main colour's patch seen from the other side (a shadow's
     edge), and it once read a 6 as an `ok` 1 there. A second colour never reads a 1."""
-    folder = shared / "dice-photos" / "epanemu-roboflow-d6" / "train_one_per_source" / "images"
-    found = sorted(folder.glob("dice_173_jpg.*.jpg")) if folder.is_dir() else []
-    if not found:
-        pytest.skip(f"{folder}/dice_173_jpg* is absent from this copy of ../shared")
-    readings = DiceReader(classifier=False).read(decode_image_file(str(found[0])))
+    readings = DiceReader(classifier=False).read(decode_image_file(str(_phone_photo(shared, "dice_173_jpg"))))
     assert len(readings) >= 10
     assert not [r for r in readings if r.face == "1" and "second colour" in r.notes[0]]
 
