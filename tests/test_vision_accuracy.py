@@ -251,6 +251,13 @@ def _the_one_near(readings: list[DieReading], center: tuple[int, int], within: f
     return near[0]
 
 
+def _phone_die(
+    shared: Path, reader: DiceReader, prefix: str, center: tuple[int, int], within: float = 20
+) -> DieReading:
+    """The single reading near ``center`` of the phone photo named ``prefix`` (skips when absent)."""
+    return _the_one_near(reader.read(decode_image_file(str(_phone_photo(shared, prefix)))), center, within)
+
+
 # flat dice whose blob holds their shadow on a coloured surface (green cloth, blue felt, dark wood):
 # (image, top-face centre, face, status); before vision.reader.flat_without_shadow each was flagged
 # crooked. (The purple die on blue felt was read `uncertain` with the detector of 2026-11-24 and the
@@ -317,7 +324,7 @@ SHADOWED_RED = [
 def test_a_red_die_with_its_shadow_on_grey_is_read_flat(
     prefix: str, center: tuple[int, int], face: str, shared: Path, reader: DiceReader
 ) -> None:
-    got = _the_one_near(reader.read(decode_image_file(str(_phone_photo(shared, prefix)))), center, 20)
+    got = _phone_die(shared, reader, prefix, center)
     assert (got.face, got.status) == (face, OK), got
 
 
@@ -327,8 +334,7 @@ def test_a_die_whose_shadow_is_half_its_blob_is_read_by_its_body(
     """Phone photo dice_124: a red 5 on grey card with a long black shadow, which is half of its
     blob. The body region was taken from the blob's main colour, the shadow's, and no pip was found
     on it; the die's red, the blob's second colour, holds the 5."""
-    photo = decode_image_file(str(_phone_photo(shared, "dice_124_jpg")))
-    got = _the_one_near(reader.read(photo), (320, 306), 25)
+    got = _phone_die(shared, reader, "dice_124_jpg", (320, 306), 25)
     assert (got.face, got.status) == ("5", OK), got
     assert "second colour" in got.notes[0]
 
@@ -346,7 +352,7 @@ SECOND_COLOUR = [
 def test_a_weak_reading_gives_way_to_the_blobs_second_colour(
     prefix: str, center: tuple[int, int], face: str, shared: Path, reader: DiceReader
 ) -> None:
-    got = _the_one_near(reader.read(decode_image_file(str(_phone_photo(shared, prefix)))), center, 20)
+    got = _phone_die(shared, reader, prefix, center)
     assert (got.face, got.status) == (face, OK), got
     assert "second colour" in got.notes[0]
 
