@@ -209,6 +209,47 @@ def test_three_readers_agreeing_on_an_enrolled_numbered_face(
     assert agreed.right >= 110, agreed.row()
 
 
+def test_a_glare_lit_coloured_die_is_named_by_its_hue(
+    with_set: tuple[Path, DiceReader], set_readings: dict[str, list[DieReading]]
+) -> None:
+    """Throw 0033: two purple Rollers dice whose top faces a lamp's glare washes to a pale lilac, more
+    than 1.9 of the purple die's colour tolerances away (and nearer the white and green dice), so no
+    die matched them and they were read as plain d6s, `uncertain` ("resembles an enrolled die").
+    Glare keeps a coloured die's hue (enroll.glare_distance): they are now the purple die, their faces
+    read by the pips and the classifier (three readers), `ok`. A white face has no hue to keep: it is
+    never taken for a glare-lit coloured die. Every reading named by glare on the 60 throws is its
+    labelled die, and the `ok` ones its labelled face too."""
+    from vision.enroll import colour_distance, face_patch, glare_distance
+    from vision.reader import crop_candidate
+
+    tb, reader = with_set
+    item = next(it for it in throwbench(tb, with_set=True) if it.path.name == "0033.jpg")
+    work = decode_image_file(str(item.path))
+    purple = reader.enrolled.dices("rollers-purple")
+    cands = reader.locate(work, None)
+    washed = []
+    for lab in (lab for lab in item.labels if lab.die == "rollers-purple"):
+        cand = min(cands, key=lambda c: math.dist(c.center, lab.center))
+        body, _ = face_patch(crop_candidate(work, cand), cand)
+        if colour_distance(body, purple.body) > 1.9 * purple.tolerance:  # unlike the die's own colour
+            washed.append(lab.face)
+            assert glare_distance(body, purple.body) < 0.5 * purple.tolerance  # its hue, washed out
+            got = [r for r in set_readings["0033.jpg"] if math.dist(r.center, lab.center) <= lab.radius]
+            assert [(r.die, r.face, r.status) for r in got] == [("rollers-purple", lab.face, OK)], got
+    assert sorted(washed) == ["2", "3"]
+    white = reader.enrolled.dices("std-white")
+    assert glare_distance(white.body, purple.body) == math.inf
+    named, dice_right = [], 0
+    for it in throwbench(tb, with_set=True):
+        for r in set_readings[it.path.name]:
+            if "glare-lit" in r.notes:
+                lab = min(it.labels, key=lambda lab: math.dist(r.center, lab.center))
+                named.append((it.path.name, lab.die, lab.face, r.die, r.face, r.status))
+                dice_right += r.die == lab.die and math.dist(r.center, lab.center) <= lab.radius
+    assert len(named) >= 3 and dice_right == len(named), named
+    assert all(face == read or status != OK for _, _, face, _, read, status in named), named
+
+
 def test_leaning_dice_in_rendered_throws_are_not_read_ok(shared: Path, reader: DiceReader) -> None:
     """A die leaning on a wall or another die (``crooked`` in the labels) must not be passed on as ``ok``.
 

@@ -20,6 +20,7 @@ import json
 import math
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -40,6 +41,11 @@ ID_COLOUR = 0.1  # so is one printing the number the pips read whose colour pena
 L_WEIGHT = 0.5  # lightness counts this much in a body colour distance (see colour_distance)
 BODY_TOL = 14.0  # Lab distance: the least tolerance of a die's body colour
 CONSIDER = 3.0  # only dice whose body colour is within this many tolerances are matched
+# a glossy coloured die under a lamp's glare (see glare_distance): only a die of at least this chroma
+# (Lab a, b distance from grey), seen with at least GLARE_SEEN_CHROMA, GLARE_LEAST of its own colour left
+GLARE_DIE_CHROMA = 20.0
+GLARE_SEEN_CHROMA = 12.0
+GLARE_LEAST = 0.3
 OUTLIER = 3.0  # an enrolment photo this many typical deviations from its die's colour is left out
 OUTLIER_MIN_PHOTOS = 4  # ... once the die has this many photos
 PIP_FACE_CONF = 0.5  # a numbered face read by the pip reader at least this surely counts as pipped
@@ -93,6 +99,41 @@ def colour_distance(a: np.ndarray, b: np.ndarray) -> float:
     die's lightness far more than its hue."""
     d = np.asarray(a, np.float32) - np.asarray(b, np.float32)
     return float(np.sqrt((L_WEIGHT * d[..., 0]) ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2))
+
+
+def glare_distance(seen: np.ndarray, body: np.ndarray) -> float:
+    """Chroma distance of the Lab colour ``seen`` from the die colour ``body`` lit by glare.
+
+    A glossy coloured die's face under a lamp's glare keeps its hue but loses chroma (part of the
+    light is reflected white) and gains lightness: ``seen``'s (a, b) is compared with ``alpha`` times
+    the die's, ``alpha`` (GLARE_LEAST..1) being how much of the die's colour is left along its own hue.
+    inf when glare cannot explain ``seen``: a die without a clear colour (white, black, grey: glare
+    turns them into one another), a ``seen`` colour too grey, darker than the die, or of another hue.
+
+    >>> purple = np.array([75, 159, 98])
+    >>> round(glare_distance(np.array([152, 144, 119]), purple), 1)  # washed-out purple
+    4.7
+    >>> glare_distance(np.array([190, 130, 136]), purple)  # a white face
+    inf
+    >>> glare_distance(np.array([150, 160, 150]), purple)  # pale red: another hue
+    inf
+    """
+    s = np.asarray(seen, np.float32)
+    b = np.asarray(body, np.float32)
+    cb, cs = b[1:] - 128.0, s[1:] - 128.0
+    nb = float(np.linalg.norm(cb))
+    if nb < GLARE_DIE_CHROMA or float(np.linalg.norm(cs)) < GLARE_SEEN_CHROMA or s[0] < b[0]:
+        return math.inf
+    alpha = float(cs @ cb) / nb**2  # how much of the die's own colour is left
+    if alpha < GLARE_LEAST:
+        return math.inf
+    alpha = min(1.0, alpha)
+    return float(np.linalg.norm(cs - alpha * cb))
+
+
+def body_distance(seen: np.ndarray, body: np.ndarray) -> float:
+    """The smaller of :func:`colour_distance` and :func:`glare_distance`."""
+    return min(colour_distance(seen, body), glare_distance(seen, body))
 
 
 def _ncc(a: np.ndarray, b: np.ndarray) -> float:
@@ -176,7 +217,26 @@ class EnrolledSet:
 
         ``no_pip_face``: the face classifier is sure that no pipped face is up. The pipped faces then
         do not count as rivals of a face that is not pipped (a Rollers star whose look is close to
-        its die's 1 or 2 is still told from them: the pips are ruled out by another reader)."""
+        its die's 1 or 2 is still told from them: the pips are ruled out by another reader).
+
+        When no die matches by its colour, a glare-lit coloured die is looked for (:func:`body_distance`):
+        its colour then names the die, the pips the face, and the reading is never sure on its own."""
+        r = self._classify(crop, cand, pr, no_pip_face, colour_distance)
+        if r is None:
+            r = self._classify(crop, cand, pr, no_pip_face, body_distance)
+            if r is not None:
+                r.notes.append("glare-lit")
+        return r
+
+    def _classify(
+        self,
+        crop: Crop,
+        cand: Candidate,
+        pr: PipRead,
+        no_pip_face: bool,
+        distance: Callable[[np.ndarray, np.ndarray], float],
+    ) -> DieReading | None:
+        """:meth:`classify` with body colours compared by ``distance``."""
         try:
             body, patch = face_patch(crop, cand)
         except VisionError:
@@ -186,7 +246,7 @@ class EnrolledSet:
         ink = ink_colour(patch)
         soft = soften(patch)
         for die in self.dice.values():
-            dist = colour_distance(body, die.body)
+            dist = distance(body, die.body)
             tol = die.tolerance
             if dist > CONSIDER * tol:
                 continue
@@ -246,6 +306,12 @@ class EnrolledSet:
         if best < 0.45 or float((np.linalg.norm(patch, axis=2) > 25).mean()) < 0.02:
             return None
         notes = [f"match {best:.2f} margin {margin:.2f}"]
+        if distance is not colour_distance:
+            # a glare-lit face: its colour names the die, but glare washes its print out, so the face is
+            # the one the pips read (when the die prints that number), and never sure on its look
+            if pips_sure:
+                label = next((f for f, v in die.pip_faces.items() if v == pr.value), label)
+            conf = min(conf, OK_CONFIDENCE - 0.01)
         if rival_die is not None:
             # as like another die as this one (same print, colours alike): the face may be sure, the
             # die is not
@@ -262,7 +328,7 @@ class EnrolledSet:
         except VisionError:
             return False
         return any(
-            colour_distance(body, d.body) <= RESEMBLE * d.tolerance
+            body_distance(body, d.body) <= RESEMBLE * d.tolerance
             for d in self.dice.values()
         )
 
