@@ -20,7 +20,6 @@ import json
 import math
 import os
 import re
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -221,22 +220,18 @@ class EnrolledSet:
 
         When no die matches by its colour, a glare-lit coloured die is looked for (:func:`body_distance`):
         its colour then names the die, the pips the face, and the reading is never sure on its own."""
-        r = self._classify(crop, cand, pr, no_pip_face, colour_distance)
+        r = self._classify(crop, cand, pr, no_pip_face, glare=False)
         if r is None:
-            r = self._classify(crop, cand, pr, no_pip_face, body_distance)
+            r = self._classify(crop, cand, pr, no_pip_face, glare=True)
             if r is not None:
                 r.notes.append("glare-lit")
         return r
 
     def _classify(
-        self,
-        crop: Crop,
-        cand: Candidate,
-        pr: PipRead,
-        no_pip_face: bool,
-        distance: Callable[[np.ndarray, np.ndarray], float],
+        self, crop: Crop, cand: Candidate, pr: PipRead, no_pip_face: bool, glare: bool
     ) -> DieReading | None:
-        """:meth:`classify` with body colours compared by ``distance``."""
+        """:meth:`classify` with body colours compared by :func:`colour_distance`, or with ``glare`` by
+        :func:`body_distance`."""
         try:
             body, patch = face_patch(crop, cand)
         except VisionError:
@@ -246,7 +241,7 @@ class EnrolledSet:
         ink = ink_colour(patch)
         soft = soften(patch)
         for die in self.dice.values():
-            dist = distance(body, die.body)
+            dist = body_distance(body, die.body) if glare else colour_distance(body, die.body)
             tol = die.tolerance
             if dist > CONSIDER * tol:
                 continue
@@ -306,7 +301,7 @@ class EnrolledSet:
         if best < 0.45 or float((np.linalg.norm(patch, axis=2) > 25).mean()) < 0.02:
             return None
         notes = [f"match {best:.2f} margin {margin:.2f}"]
-        if distance is not colour_distance:
+        if glare:
             # a glare-lit face: its colour names the die, but glare washes its print out, so the face is
             # the one the pips read (when the die prints that number), and never sure on its look
             if pips_sure:
