@@ -157,7 +157,8 @@ def test_a_star_is_told_from_its_dies_pipped_faces_by_the_classifier(
     """Held-out throw 0002: a Rollers star whose look is only 0.17 clearer than its die's pipped faces
     (the appearance alone: `uncertain`). The classifier is sure no pipped face is up (class 0 at 0.94),
     so those faces are no rivals and the star is `ok`; every reading made so is the labelled face."""
-    from vision.reader import crop_candidate, read_pips
+    from vision.crop import crop_candidate
+    from vision.pips import read_pips
 
     tb, reader = with_set
     item = next(it for it in throwbench(tb, with_set=True) if it.path.name == "0002.jpg")
@@ -219,8 +220,8 @@ def test_a_glare_lit_coloured_die_is_named_by_its_hue(
     read by the pips and the classifier (three readers), `ok`. A white face has no hue to keep: it is
     never taken for a glare-lit coloured die. Every reading named by glare on the 60 throws is its
     labelled die, and the `ok` ones its labelled face too."""
+    from vision.crop import crop_candidate
     from vision.enroll import colour_distance, face_patch, glare_distance
-    from vision.reader import crop_candidate
 
     tb, reader = with_set
     item = next(it for it in throwbench(tb, with_set=True) if it.path.name == "0033.jpg")
@@ -256,7 +257,7 @@ def test_leaning_dice_in_rendered_throws_are_not_read_ok(shared: Path, reader: D
     Measured 2026-11-24: of the 10 leaning dice, 1 is read ``ok`` (throws/0021.jpg, a white die whose
     outline stays square; also so before the locator changes), 6 are flagged, 3 are not found (with the
     detector of 2026-11-23: 3 flagged, 6 not found). A die leaning on its neighbour, cut out of their
-    blob by the detector, is flagged because the part is larger than a top face (reader.CUT_TOP).
+    blob by the detector, is flagged because the part is larger than a top face (merge.CUT_TOP).
     """
     tb = shared / "throwbench-dev"
     if not (tb / "throws" / "labels.jsonl").exists():
@@ -300,7 +301,7 @@ def _phone_die(
 
 
 # flat dice whose blob holds their shadow on a coloured surface (green cloth, blue felt, dark wood):
-# (image, top-face centre, face, status); before vision.reader.flat_without_shadow each was flagged
+# (image, top-face centre, face, status); before vision.flatness.flat_without_shadow each was flagged
 # crooked. (The purple die on blue felt was read `uncertain` with the detector of 2026-11-24 and the
 # classifier before 2026-11-25, which gave its crop's 2 only 0.74: the shadow was told from a side
 # face all along, which is what this test is about.)
@@ -352,7 +353,7 @@ def test_a_blurred_six_is_not_doubted_for_the_smear_between_its_pips(
 
 
 # red dice on grey card, each with a dark shadow in its blob (public phone photos): (name prefix,
-# top face centre, face). Before vision.reader.flat_body all three were flagged crooked: the shadow
+# top face centre, face). Before vision.flatness.flat_body all three were flagged crooked: the shadow
 # next to the die picks up a red tinge and is too dark for the per-pixel shadow test
 SHADOWED_RED = [
     ("dice_123_jpg", (329, 315), "2"),

@@ -13,7 +13,8 @@ import pytest
 from vision import detect
 from vision.evaluate import epanemu, matteop65
 from vision.locate import locate
-from vision.reader import DiceReader, decode_image_file, merge_detections
+from vision.merge import merge_detections
+from vision.reader import DiceReader, decode_image_file
 from vision.simcam import SimulatedCamera
 
 # recall of the shipped model on held-out photos (odd-indexed, never trained on), measured
@@ -167,7 +168,7 @@ def test_pale_die_on_a_pale_desk_is_read_whole_not_as_its_pip(shared: Path) -> N
     """A white die on light wood: the background model sees only its pip, the detector sees the die.
 
     The pip blob lies inside the detected die's top face, so it is taken for a piece of it and the
-    die is cut out of the detector's box by lightness (reader.merge_detections); read as its pip
+    die is cut out of the detector's box by lightness (merge.merge_detections); read as its pip
     alone, the same photo gave nothing at all (a blob with no pips on it).
     """
     photo = shared / "dice-photos" / "matteop65-webcam-d6" / "Train" / "dice_1.jpg"
@@ -209,7 +210,7 @@ def test_a_die_the_colour_of_the_surface_is_kept_when_the_detector_is_sure_of_it
     the detector is sure of a die (score >= detect.THRESHOLD) it is kept and read (2026-11-25, last:
     rendered throws, --set, missed 23 -> 16 and 11 -> 9; phone photos missed 163 -> 157, 291 -> 279)."""
     from vision.evaluate import throwbench
-    from vision.reader import BODY_CONTRAST, body_contrast
+    from vision.flatness import BODY_CONTRAST, body_contrast
 
     tb = shared / "throwbench-dev"
     if not (tb / "throws" / "labels.jsonl").exists():

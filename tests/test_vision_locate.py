@@ -7,8 +7,9 @@ import math
 import cv2
 import numpy as np
 
+from vision.flatness import flat_body, is_crooked
 from vision.locate import _cut_row, core_shape, locate
-from vision.reader import DiceReader, DieSize, flat_body, is_crooked
+from vision.reader import DiceReader, DieSize
 from vision.simcam import SimDie, SimulatedCamera
 from vision.types import Candidate
 

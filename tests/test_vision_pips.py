@@ -12,16 +12,9 @@ import pytest
 from vision_helpers import square
 
 from vision import pips
+from vision.crop import Crop, crop_candidate
 from vision.pips import FALLBACK_CAP, SPLIT_ERR, Pip, pattern_error, read_pips, split_faces
-from vision.reader import (
-    Crop,
-    DiceReader,
-    clear_view_flags,
-    crop_candidate,
-    decode_image_file,
-    single_candidate,
-    view_offset,
-)
+from vision.reader import DiceReader, clear_view_flags, decode_image_file, single_candidate, view_offset
 from vision.types import CROOKED, OK, UNCERTAIN, Candidate, DieReading
 
 SIDE = 60.0

@@ -26,9 +26,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.crop import Crop
 from vision.locate import estimate_background, foreground
 from vision.pips import PipRead, face_region, read_pips
-from vision.reader import Crop, decode_image_file
+from vision.reader import decode_image_file
 from vision.types import OK, OK_CONFIDENCE, UNCERTAIN, Candidate, DieReading, VisionError
 
 PATCH = 24
@@ -472,7 +473,9 @@ def _single_die(image: np.ndarray) -> tuple[Crop, Candidate]:
     checked by the dice detector, as ``dice-companion read`` locates them), the one the detector is
     surest of, then the most die-like. A photo is taken at the working size of
     :func:`vision.reader.working_copy`, as reading takes it."""
-    from vision.reader import TOP_OF_BOX, DiceReader, crop_candidate, detected_candidate, working_copy
+    from vision.crop import crop_candidate
+    from vision.merge import TOP_OF_BOX, detected_candidate
+    from vision.reader import DiceReader, working_copy
 
     reader = DiceReader(classifier=False)
     work, _, _ = working_copy(image)

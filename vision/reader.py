@@ -12,18 +12,18 @@ import cv2
 import numpy as np
 
 from vision import detect, facenet
+from vision.crop import crop_candidate
+from vision.flatness import BODY_CONTRAST, body_contrast, flat_beside_shadow, is_crooked
 from vision.locate import (
     _candidate,
-    core_shape,
-    disk,
     estimate_background,
     foreground,
-    label_map,
     line_backgrounds,
     locate,
     texture_mask,
 )
-from vision.pips import PipRead, convex_fill, face_region, mask_centre, read_pips
+from vision.merge import DET_SUPPORT, TOP_OF_BOX, merge_detections, merge_wall_dice
+from vision.pips import PipRead, mask_centre, read_pips
 from vision.speckle import despeckle
 from vision.types import CROOKED, OK, OK_CONFIDENCE, UNCERTAIN, Candidate, DieReading, VisionError
 from vision.view import VIEW_MIN, Seen, View, common_offset, perspective
@@ -33,7 +33,6 @@ PIP_DIE = "d6"
 # a located blob whose pips cannot be read is reported `uncertain` (face null) if it is this die-like
 UNREAD_SQUARENESS = 0.65
 UNREAD_SOLIDITY = 0.8
-BODY_CONTRAST = 12.0  # Lab distance from the surface round it under which a blob is the surface's own
 # two independent readers: the pip count and the learnt face classifier (vision/facenet.py). A die is
 # `ok` only when both give the same face, the classifier with at least NET_OK probability and the pip
 # count with at least PIP_MIN confidence. Chosen on a calibration quarter of the development photos
@@ -50,33 +49,9 @@ PIP_REFUTED = 0.5  # with an enrolled set: a pip count whose face the classifier
 # thing to take for a 1: the classifier must be surer of a 1 than of any other face
 NET_OK_ONE = 0.95
 PIPPED = range(1, 7)
-# a die separated from a tray wall (or desk edge) it touched is flat only if this square: leaning on
-# the wall it shows a strip of side face, which the wall's blob partly hides
-WALL_SQUARE = 0.9
-# a flat die's core outline (locate.core_shape): short / long side and area / hull area at least
-CROOKED_SQUARE = 0.72
-CROOKED_SOLID = 0.78
-# a non-square blob is a flat die and its shadow when the body-coloured top face is this square and
-# the rest is shadow (see shadow_only); body and surface chromaticities must differ by SHADOW_CHROMA
-SHADOW_FACE_SQUARE = 0.85
-SHADOW_CHROMA = 0.08  # numbered faces of enrolled pipped dice need the classifier's agreement too
-# per-pixel shadow (flat_without_shadow): brightness ratio to the surface, chromaticity L1 distances
-SHADOW_DARK = 0.15
-SHADOW_HUE = 0.1
-SHADOW_BODY = 0.06
-BODY_HUE = 0.1  # flat_body: body and surface chromaticities at least this far apart (L1)
-# the detector (vision/detect.py, single photos only): a classical blob with no detector peak of at
-# least DET_SUPPORT near it is dropped; a peak of at least detect.THRESHOLD that no blob explains is a
-# die of its own; a blob holding two or more such peaks is cut between them. A detector-only die is
-# `crooked` unless its core shape is this square or it touches another die (see merge_detections)
-DET_SUPPORT = 0.1
-DET_SQUARE = 0.9
 DIE_SIZE_MIN = 3  # dice read ok on a tray before their size is trusted for splitting touching dice
-TOP_OF_BOX = 0.8  # a die's top face side is about this part of its detected box's side
-CUT_TOP = 0.95  # a part cut out of a blob larger than this part of its box's side holds a side face
 DET_SIZE = 0.3  # detections this sure give the die size the background window is fitted to
 DET_SIZED = 3  # when there are this many of them (with fewer: if larger than the first pass's size)
-FRAGMENT = 0.4  # a blob smaller than this part of a detected die's top face, inside it, is a piece of it
 # an oblique camera sees side faces, and a top face's centre lies off its blob's centre as the view
 # puts it (vision/view.py: one offset for the image, or a perspective field), learnt from the dice of
 # the image read ok (see view_offset); dice left uncertain are then read again with their top face
@@ -98,195 +73,6 @@ class PhotoLayers:
     walls: list[Candidate]  # blobs of ``wall_fg``: dice that merged with a wall in ``fg``
 
 
-@dataclass(slots=True)
-class Crop:
-    image: np.ndarray
-    mask: np.ndarray
-    origin: tuple[int, int]
-
-
-def crop_candidate(image: np.ndarray, cand: Candidate, pad: float = 0.15) -> Crop:
-    """The candidate's pixels with a little margin, and its mask in the same frame."""
-    mh, mw = cand.mask.shape
-    x0, y0 = cand.origin
-    p = round(pad * cand.side)
-    h, w = image.shape[:2]
-    xa, ya = max(0, x0 - p), max(0, y0 - p)
-    xb, yb = min(w, x0 + mw + p), min(h, y0 + mh + p)
-    sub = image[ya:yb, xa:xb]
-    mask = np.zeros(sub.shape[:2], np.uint8)
-    mask[y0 - ya : y0 - ya + mh, x0 - xa : x0 - xa + mw] = cand.mask
-    return Crop(sub, mask, (xa, ya))
-
-
-def body_contrast(image: np.ndarray, cand: Candidate) -> float:
-    """Lab distance between the die's body and the surface just around it (0: looks like the table)."""
-    h, w = image.shape[:2]
-    cx, cy = cand.center
-    r_in, r_out = 0.8 * cand.side, 1.3 * cand.side
-    xa, ya = max(0, int(cx - r_out)), max(0, int(cy - r_out))
-    xb, yb = min(w, int(cx + r_out) + 1), min(h, int(cy + r_out) + 1)
-    sub = cv2.cvtColor(image[ya:yb, xa:xb], cv2.COLOR_BGR2LAB).astype(np.float32)
-    yy, xx = np.mgrid[ya:yb, xa:xb]
-    d = np.hypot(xx - cx, yy - cy)
-    ring = sub[(d > r_in) & (d < r_out)]
-    core = sub[d < 0.45 * cand.side]
-    if len(ring) < 5 or len(core) < 3:
-        return 0.0
-    return float(np.linalg.norm(np.median(core, axis=0) - np.median(ring, axis=0)))
-
-
-def is_crooked(cand: Candidate) -> bool:
-    """A flat die seen from above is a square; a leaning one shows sides and is not. The shape is
-    judged without thin appendages (:func:`vision.locate.core_shape`)."""
-    if cand.crooked:
-        return True
-    squareness, solidity = core_shape(cand)
-    return squareness < CROOKED_SQUARE or solidity < CROOKED_SOLID
-
-
-def _surface_ring(mask: np.ndarray, side: float) -> np.ndarray:
-    """The surface round a die's ``mask``: a band from 0.15 to 0.45 die sides beyond it (bool)."""
-    return (cv2.dilate(mask, disk(0.45 * side)) > 0) & (cv2.dilate(mask, disk(0.15 * side)) == 0)
-
-
-@dataclass(slots=True)
-class _Colours:
-    """A blob and the surface round it (3x3 means), as the per-pixel shadow tests see them."""
-
-    mask: np.ndarray  # the blob in the crop
-    origin: tuple[int, int]  # the crop's top-left corner in the image
-    light: np.ndarray  # per pixel: brightness (b + g + r) over the surface's median
-    apart: float  # L1 distance between the body's and the surface's median chromaticities
-    to_surf: np.ndarray  # per pixel: L1 distance of its chromaticity to the surface's median
-    to_body: np.ndarray  # ... and to the body's (the blob's core)
-
-
-def _colours(image: np.ndarray, cand: Candidate) -> _Colours | None:
-    """The blob with room for a ring of surface round it; None when ring or core is too small."""
-    crop = crop_candidate(image, cand, pad=0.6)
-    ring = _surface_ring(crop.mask, cand.side)
-    core = cv2.erode(crop.mask, disk(0.2 * cand.side)) > 0
-    if ring.sum() < 10 or core.sum() < 10:
-        return None
-    f = cv2.blur(crop.image, (3, 3)).astype(np.float32) + 1.0
-    total = f.sum(axis=2)
-    chroma = f / total[:, :, None]
-    surface, body = np.median(chroma[ring], axis=0), np.median(chroma[core], axis=0)
-    return _Colours(
-        crop.mask,
-        crop.origin,
-        total / float(np.median(total[ring])),
-        float(np.abs(body - surface).sum()),
-        np.abs(chroma - surface).sum(axis=2),
-        np.abs(chroma - body).sum(axis=2),
-    )
-
-
-def _flat_piece(part: np.ndarray, cand: Candidate, origin: tuple[int, int], fill: bool) -> bool:
-    """True when the largest piece of binary ``part`` (a crop at ``origin``) is at least half a top
-    face and a flat die's outline; ``fill``: its holes filled, else kept."""
-    cs, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    if not cs:
-        return False
-    c = max(cs, key=cv2.contourArea)
-    if cv2.contourArea(c) < 0.5 * cand.side**2:
-        return False
-    bx, by, bw, bh = cv2.boundingRect(c)
-    one = cv2.drawContours(np.zeros_like(part), [c], -1, 255, -1)
-    if not fill:
-        one &= part
-    piece = replace(cand, mask=one[by : by + bh, bx : bx + bw], origin=(origin[0] + bx, origin[1] + by))
-    sq, so = core_shape(piece)
-    return sq >= CROOKED_SQUARE and so >= CROOKED_SOLID
-
-
-def flat_beside_shadow(image: np.ndarray, cand: Candidate) -> bool:
-    """True when one of the shadow tests finds a flat die in the blob: :func:`shadow_only`,
-    :func:`flat_without_shadow` or :func:`flat_body` (the last two share their colour layers)."""
-    if shadow_only(image, cand):
-        return True
-    c = _colours(image, cand)
-    return c is not None and (_without_shadow(c, cand) or _body_only(c, cand))
-
-
-def flat_without_shadow(image: np.ndarray, cand: Candidate) -> bool:
-    """True when the blob, without the pixels that look like the surface in shadow, is a flat die.
-
-    Per pixel (3x3 mean), a shadow is the surface round the die, darker (brightness ``SHADOW_DARK``
-    to 0.95 of the surface's) with the surface's chromaticity (L1 distance under ``SHADOW_HUE``) and
-    at least twice as near to it as to the body's. Unlike :func:`shadow_only` this needs no square
-    body-coloured region: a die's rounded, shaded edges keep the body's colour and stay in the mask.
-    Body and surface of alike chromaticity (``SHADOW_BODY``) cannot be told apart: False, the die
-    stays flagged.
-    """
-    c = _colours(image, cand)
-    return c is not None and _without_shadow(c, cand)
-
-
-def _without_shadow(c: _Colours, cand: Candidate) -> bool:
-    if c.apart < SHADOW_BODY:
-        return False  # body and surface alike: a shadow cannot be told from a side face
-    hue = (c.to_surf < SHADOW_HUE) & (c.to_surf < 0.5 * c.to_body)
-    shadow = (c.mask > 0) & (c.light >= SHADOW_DARK) & (c.light < 0.95) & hue
-    clean = np.where(shadow, 0, c.mask).astype(np.uint8)
-    clean = cv2.morphologyEx(clean, cv2.MORPH_OPEN, disk(1))
-    return _flat_piece(clean, cand, c.origin, fill=False)
-
-
-def flat_body(image: np.ndarray, cand: Candidate) -> bool:
-    """True when the blob's pixels of the body's own chromaticity (holes for pips filled) make a
-    flat die's outline: a coloured die's shadow on a grey or white table takes the table's
-    chromaticity, however dark, while a side face of the die keeps the body's. Needs body and
-    surface of clearly different chromaticity (``BODY_HUE`` apart, L1); else False."""
-    c = _colours(image, cand)
-    return c is not None and _body_only(c, cand)
-
-
-def _body_only(c: _Colours, cand: Candidate) -> bool:
-    if c.apart < BODY_HUE:
-        return False
-    body = ((c.mask > 0) & (c.to_body < c.to_surf)).astype(np.uint8) * 255
-    return _flat_piece(body, cand, c.origin, fill=True)
-
-
-def shadow_only(image: np.ndarray, cand: Candidate) -> bool:
-    """True when what makes the blob non-square is the die's shadow, not a side of the die.
-
-    The top face is the body-coloured region of the blob (:func:`vision.pips.face_region`); it must be
-    square, and the rest of the blob must be darker than the surface round the die and of the
-    surface's chromaticity, clearly unlike the body's (a side face keeps the body's chromaticity).
-    When body and surface have about the same chromaticity (a white die on white paper) nothing can
-    be told apart and the answer is False: the die stays flagged.
-    """
-    crop = crop_candidate(image, cand, pad=0.6)  # room for the ring of surface round the die
-    sub, mask = crop.image, crop.mask
-    mask = convex_fill(mask)
-    lab = cv2.cvtColor(sub, cv2.COLOR_BGR2LAB)
-    face = face_region(lab, mask, cand.side)
-    cs, _ = cv2.findContours(face, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    if not cs:
-        return False
-    c = max(cs, key=cv2.contourArea)
-    _, (fw, fh), _ = cv2.minAreaRect(c)
-    area = cv2.contourArea(c)
-    if min(fw, fh) < SHADOW_FACE_SQUARE * max(fw, fh) or area < 0.5 * cand.side**2:
-        return False
-
-    rest = (mask > 0) & (cv2.dilate(face, disk(0.08 * cand.side)) == 0)
-    ring = _surface_ring(mask, cand.side)
-    light = lab[:, :, 0].astype(np.float32)
-    body_l = float(np.median(light[face > 0]))
-    body = (face > 0) & (np.abs(light - body_l) < 25)  # the body without its pips
-    if rest.sum() < 0.05 * (mask > 0).sum() or ring.sum() < 10 or body.sum() < 10:
-        return False
-    f = sub.astype(np.float32) + 1.0
-    chroma = f / f.sum(axis=2, keepdims=True)
-    cb, cf, cr = (np.median(chroma[m], axis=0) for m in (body, ring, rest))
-    body_floor = float(np.linalg.norm(cb - cf))
-    rest_floor, rest_body = float(np.linalg.norm(cr - cf)), float(np.linalg.norm(cr - cb))
-    darker = float(np.median(light[rest])) < float(np.median(light[ring])) - 10
-    return body_floor > SHADOW_CHROMA and rest_floor < 0.5 * rest_body and darker
 
 
 class DieSize:
@@ -460,7 +246,7 @@ class DiceReader:
         """A single photo (no tray model): classical blobs, merged with the detector's dice if loaded."""
         found = locate(work, photo.fg, die_side=die_side)
         if photo.side is not None:
-            found = _merge_wall_dice(found, photo.walls, photo.side, work.shape[:2])
+            found = merge_wall_dice(found, photo.walls, photo.side, work.shape[:2])
         if photo.dets is None:
             return found
         return merge_detections(found, photo.dets, photo.wall_fg, work)
@@ -751,217 +537,6 @@ def working_copy(
     return work, background, scale
 
 
-def _merge_wall_dice(
-    found: list[Candidate], extra: list[Candidate], side: float, shape: tuple[int, int]
-) -> list[Candidate]:
-    """``found`` plus the clearly die-like blobs of ``extra`` (of the dice's size, square, solid) that
-    ``found`` lacks; a blob of ``found`` that holds such a die and is larger than it is replaced."""
-    labels = label_map(found, shape)
-    drop: set[int] = set()
-    add = []
-    for c in extra:
-        if not (0.7 * side < c.side < 1.4 * side and c.squareness > 0.6 and c.solidity > 0.8):
-            continue
-        mh, mw = c.mask.shape
-        x0, y0 = c.origin
-        hit = {int(v) - 1 for v in np.unique(labels[y0 : y0 + mh, x0 : x0 + mw][c.mask > 0]) if v}
-        if hit and not all(found[j].side > 1.25 * c.side for j in hit):
-            continue
-        drop |= hit
-        # a die cut out of a wall's blob may lean on that wall: unless clearly square it is not flat
-        c.crooked = core_shape(c)[0] < WALL_SQUARE
-        add.append(c)
-    return [c for i, c in enumerate(found) if i not in drop] + add
-
-
-def merge_detections(
-    found: list[Candidate], dets: list[detect.Detection], fg: np.ndarray, work: np.ndarray
-) -> list[Candidate]:
-    """Classical candidates checked, cut or completed by the detector's dice (boxes in pixels of
-    ``work``, the image ``found`` and ``fg`` come from).
-
-    * a blob with no detection (score >= DET_SUPPORT) on it or near its centre is dropped;
-    * a blob holding two or more strong detections (score >= detect.THRESHOLD), far enough apart and
-      together about its size, is cut between them (each pixel goes to the nearest detection); a
-      part is `crooked` unless its core shape is square (>= DET_SQUARE), as for a wall's blob;
-    * a strong detection on no blob becomes a die of its own, its mask the foreground in its box
-      (or, when that is not die-like, a square in the box, then always `crooked`).
-
-    A die that comes from the detector alone is `crooked` unless its core shape is square
-    (>= DET_SQUARE) or it touches another die: a false detection is not taken for a flat die on the
-    detector's word alone (and both readers must still agree for `ok`).
-    """
-    shape = work.shape[:2]
-    h, w = shape
-    labels = label_map(found, shape)
-    owner: list[int] = []
-    for d in dets:
-        x, y = round(d.center[0]), round(d.center[1])
-        owner.append(int(labels[y, x]) - 1 if 0 <= x < w and 0 <= y < h else -1)
-    strong = [i for i, d in enumerate(dets) if d.score >= detect.THRESHOLD]
-    out: list[Candidate] = []
-    added: list[Candidate] = []
-    used: set[int] = set()
-    fragments: set[int] = set()
-    for i, c in enumerate(found):
-        near = [
-            k
-            for k, d in enumerate(dets)
-            if owner[k] == i or math.dist(d.center, c.center) < 0.5 * max(c.side, d.side)
-        ]
-        if not near:
-            continue  # the detector sees no die here: clutter, a pattern, a shadow
-        of = [k for k in near if _fragment_of(c, dets[k])]  # dice far larger round this blob
-        if any(k in strong for k in of):
-            fragments.add(i)  # a pip or a glint of a die whose body did not stand out: see below
-            continue
-        if len(of) == len(near):
-            continue  # only weak detections of a far larger die round it: a piece of that die
-        c.detected = max(dets[k].score for k in near)
-        inside = [k for k in strong if owner[k] == i]
-        # a die's top face is about 0.8 of its box (the box holds side faces, or the turned square)
-        tops = sum((TOP_OF_BOX * dets[k].side) ** 2 for k in inside)
-        apart = min(
-            (math.dist(dets[a].center, dets[b].center) for a in inside for b in inside if a < b), default=0.0
-        )
-        if len(inside) >= 2 and c.side**2 >= 0.8 * tops and apart >= 0.6 * c.side:
-            parts = _cut_between(c, [dets[k] for k in inside])
-            if len(parts) >= 2:
-                for part, d in parts:
-                    part.detected = d.score
-                    # as dice cut out of a wall's blob: flat only if clearly square, and no larger than
-                    # a top face of its detected box can be (a die leaning on its neighbour adds a side)
-                    part.crooked = core_shape(part)[0] < DET_SQUARE or part.side > CUT_TOP * d.side
-                out += [part for part, _ in parts]
-                used.update(inside)
-                continue
-        out.append(c)
-        used.update(near)
-    for k in strong:
-        d = dets[k]
-        if k in used or (owner[k] >= 0 and owner[k] not in fragments):
-            continue
-        if any(math.dist(d.center, c.center) < 0.5 * max(c.side, 0.7 * d.side) for c in out + added):
-            continue
-        cand = detected_candidate(d, fg, work)
-        if cand is not None:
-            cand.detected = d.score
-            added.append(cand)
-    for cand in added:
-        if not cand.crooked:  # a shape was found: flat only if clearly square or beside another die
-            touching = any(_touch(cand, o) for o in out + added if o is not cand)
-            cand.crooked = not (touching or core_shape(cand)[0] >= DET_SQUARE)
-    return out + added
-
-
-def _fragment_of(c: Candidate, d: detect.Detection) -> bool:
-    """True when blob ``c`` is far smaller than die ``d`` and lies within its top face: a pip, a
-    glint or a logo of a die whose body the background model missed (white on a pale desk)."""
-    top = TOP_OF_BOX * d.side
-    return c.side < FRAGMENT * top and math.dist(c.center, d.center) < 0.5 * top
-
-
-def _touch(a: Candidate, b: Candidate, gap: int = 3) -> bool:
-    """True when the masks of ``a`` and ``b`` come within ``gap`` pixels of each other."""
-    ax, ay = a.origin
-    bx, by = b.origin
-    ah, aw = a.mask.shape
-    bh, bw = b.mask.shape
-    xa, ya = max(ax, bx) - gap, max(ay, by) - gap
-    xb, yb = min(ax + aw, bx + bw) + gap, min(ay + ah, by + bh) + gap
-    if xb <= xa or yb <= ya:
-        return False
-    x0, y0 = min(ax, bx), min(ay, by)
-    W, H = max(ax + aw, bx + bw) - x0, max(ay + ah, by + bh) - y0
-    ma = np.zeros((H, W), np.uint8)
-    mb = np.zeros((H, W), np.uint8)
-    ma[ay - y0 : ay - y0 + ah, ax - x0 : ax - x0 + aw] = a.mask
-    mb[by - y0 : by - y0 + bh, bx - x0 : bx - x0 + bw] = b.mask
-    ma = cv2.dilate(ma, np.ones((2 * gap + 1, 2 * gap + 1), np.uint8))
-    return bool(((ma > 0) & (mb > 0)).any())
-
-
-def _cut_between(c: Candidate, dets: list[detect.Detection]) -> list[tuple[Candidate, detect.Detection]]:
-    """``c``'s blob cut into one part per detection (each pixel to the nearest detection centre), each
-    with the detection it belongs to."""
-    mh, mw = c.mask.shape
-    x0, y0 = c.origin
-    yy, xx = np.mgrid[0:mh, 0:mw].astype(np.float32)
-    dist = np.stack([np.hypot(xx + x0 - d.center[0], yy + y0 - d.center[1]) for d in dets])
-    nearest = dist.argmin(axis=0)
-    parts = []
-    for k in range(len(dets)):
-        part = ((nearest == k) & (c.mask > 0)).astype(np.uint8) * 255
-        part = cv2.morphologyEx(part, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-        cs, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        if not cs:
-            continue
-        cand = _candidate(part, x0, y0, max(cs, key=cv2.contourArea))
-        if cand is not None and cand.side >= 8:
-            parts.append((cand, dets[k]))
-    return parts
-
-
-def detected_candidate(d: detect.Detection, fg: np.ndarray, image: np.ndarray) -> Candidate | None:
-    """A candidate for a detection that no blob explains: the foreground in its box if die-like,
-    else the die-like part of the box that Otsu's threshold on lightness separates (a pale die on a
-    pale desk the background model missed), else a square of the box's size (marked `crooked`: its
-    shape says nothing)."""
-    h, w = fg.shape
-    cx, cy = d.center
-    hw, hh = 0.55 * d.width, 0.55 * d.height
-    xa, ya = max(0, int(cx - hw)), max(0, int(cy - hh))
-    xb, yb = min(w, math.ceil(cx + hw)), min(h, math.ceil(cy + hh))
-    if xb - xa < 8 or yb - ya < 8:
-        return None
-    cand = _die_in_box(fg[ya:yb, xa:xb], d, xa, ya)
-    if cand is not None:
-        return cand
-    grey = cv2.GaussianBlur(cv2.cvtColor(image[ya:yb, xa:xb], cv2.COLOR_BGR2GRAY), (5, 5), 0)
-    _, bright = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    for part in (bright, 255 - bright):
-        cand = _die_in_box(part, d, xa, ya)
-        if cand is not None:
-            return cand
-    s = TOP_OF_BOX * min(d.width, d.height)
-    if s < 8:
-        return None
-    xa, ya = max(0, round(cx - s / 2)), max(0, round(cy - s / 2))
-    xb, yb = min(w, round(cx + s / 2)), min(h, round(cy + s / 2))
-    if xb - xa < 8 or yb - ya < 8:
-        return None
-    mask = np.full((yb - ya, xb - xa), 255, np.uint8)
-    cs, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    cand = _candidate(mask, xa, ya, cs[0])
-    if cand is not None:
-        cand.crooked = True
-    return cand
-
-
-def _die_in_box(sub: np.ndarray, d: detect.Detection, xa: int, ya: int) -> Candidate | None:
-    """The component of binary ``sub`` (the box of ``d``, origin ``xa, ya``) nearest the box's centre,
-    filled to its hull, if it is die-like: 0.3-1.05 of the box's area, fairly square, centred."""
-    n, lab, _, cent = cv2.connectedComponentsWithStats(sub, connectivity=8)
-    if n <= 1:
-        return None
-    lx, ly = d.center[0] - xa, d.center[1] - ya
-    best = min(range(1, n), key=lambda i: math.hypot(cent[i][0] - lx, cent[i][1] - ly))
-    comp = (lab == best).astype(np.uint8) * 255
-    cs, _ = cv2.findContours(comp, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    if not cs:
-        return None
-    hull = cv2.convexHull(max(cs, key=cv2.contourArea))
-    mask = cv2.drawContours(np.zeros_like(comp), [hull], -1, 255, -1)
-    cand = _candidate(mask, xa, ya, hull)
-    box_area = d.width * d.height
-    if (
-        cand is not None
-        and 0.3 * box_area <= cv2.contourArea(hull) <= 1.05 * box_area
-        and cand.squareness >= 0.5
-        and math.dist(cand.center, d.center) < 0.3 * d.side
-    ):
-        return cand
-    return None
 
 
 def _new_blobs(extra: np.ndarray, fg: np.ndarray) -> np.ndarray:
