@@ -42,7 +42,7 @@ import numpy as np
 from companion.protocol import DieSpec, Source
 from hardware.config import Camera
 from ui.reader import NoCamera, ReadDie, ReadResult, SimulatedReader
-from vision.enroll import EnrolledSet
+from vision.enroll import GLARE_NOTE, EnrolledSet
 from vision.reader import PIP_DIE, DieSize
 from vision.reader import DiceReader as VisionReader
 from vision.sources import (
@@ -179,6 +179,10 @@ ONE_READER = "The face check is not loaded (reinstall Dice Companion): check eac
 RIVAL = "The {0} die or the {1}? Tap the die to say which."
 
 
+# a glossy coloured die under a lamp's glare: its colour named the die, the face is to be checked
+GLARE = "Glare on the {0} die: check its face, or move the lamp."
+
+
 def to_result(
     readings: Sequence[DieReading], frame: np.ndarray, message: str = "", one_reader: bool = False
 ) -> ReadResult:
@@ -194,6 +198,8 @@ def to_result(
         message = " ".join(m for m in (message, ONE_READER) if m)
     for pair in sorted({(r.die, r.rival_die) for r in readings if r.rival_die is not None}):
         message = " ".join(m for m in (message, RIVAL.format(*pair)) if m)
+    for die in sorted({r.die for r in readings if GLARE_NOTE in r.notes and r.status != "ok"}):
+        message = " ".join(m for m in (message, GLARE.format(die)) if m)
     return ReadResult(dice, rgb(frame), Source.CAMERA, message)
 
 

@@ -124,3 +124,18 @@ def test_a_die_told_from_another_only_by_chance_is_asked_about():
     assert result.message == RIVAL.format("purple-a", "purple-b")
     assert [d.status for d in result.dice] == ["uncertain", "ok"]
     assert to_result([plain], frame).message == ""
+
+
+def test_a_die_named_by_its_glare_lit_colour_is_asked_about_unless_three_readers_agree():
+    """A glossy die washed out by glare is named by its hue (vision.enroll.glare_distance); its face
+    is the pips'. Left `uncertain`, the table says why, so the players can check it or move the lamp;
+    once the pip count and the classifier agree too (`ok`), nothing is asked."""
+    from dice_companion.camera import GLARE, to_result
+    from vision.enroll import GLARE_NOTE
+    from vision.types import DieReading
+
+    frame = np.zeros((48, 64, 3), np.uint8)
+    washed = DieReading("rollers-purple", "4", 4, 0.6, (20.0, 20.0), "uncertain", ["match 0.58", GLARE_NOTE])
+    agreed = DieReading("rollers-purple", "2", 2, 0.99, (40.0, 20.0), "ok", ["match 0.6", GLARE_NOTE])
+    assert to_result([washed, agreed], frame).message == GLARE.format("rollers-purple")
+    assert to_result([agreed], frame).message == ""

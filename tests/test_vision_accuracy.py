@@ -221,7 +221,7 @@ def test_a_glare_lit_coloured_die_is_named_by_its_hue(
     never taken for a glare-lit coloured die. Every reading named by glare on the 60 throws is its
     labelled die, and the `ok` ones its labelled face too."""
     from vision.crop import crop_candidate
-    from vision.enroll import colour_distance, face_patch, glare_distance
+    from vision.enroll import GLARE_NOTE, colour_distance, face_patch, glare_distance
 
     tb, reader = with_set
     item = next(it for it in throwbench(tb, with_set=True) if it.path.name == "0033.jpg")
@@ -243,7 +243,7 @@ def test_a_glare_lit_coloured_die_is_named_by_its_hue(
     named, dice_right = [], 0
     for it in throwbench(tb, with_set=True):
         for r in set_readings[it.path.name]:
-            if "glare-lit" in r.notes:
+            if GLARE_NOTE in r.notes:
                 lab = min(it.labels, key=lambda lab: math.dist(r.center, lab.center))
                 named.append((it.path.name, lab.die, lab.face, r.die, r.face, r.status))
                 dice_right += r.die == lab.die and math.dist(r.center, lab.center) <= lab.radius

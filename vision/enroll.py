@@ -46,6 +46,7 @@ CONSIDER = 3.0  # only dice whose body colour is within this many tolerances are
 GLARE_DIE_CHROMA = 20.0
 GLARE_SEEN_CHROMA = 12.0
 GLARE_LEAST = 0.3
+GLARE_NOTE = "glare-lit"  # the note on a reading whose die was named by its glare-lit colour
 OUTLIER = 3.0  # an enrolment photo this many typical deviations from its die's colour is left out
 OUTLIER_MIN_PHOTOS = 4  # ... once the die has this many photos
 PIP_FACE_CONF = 0.5  # a numbered face read by the pip reader at least this surely counts as pipped
@@ -225,7 +226,7 @@ class EnrolledSet:
         if r is None:
             r = self._classify(crop, cand, pr, no_pip_face, glare=True)
             if r is not None:
-                r.notes.append("glare-lit")
+                r.notes.append(GLARE_NOTE)
         return r
 
     def _classify(
