@@ -222,22 +222,28 @@ class EnrolledSet:
 
         When no die matches by its colour, a glare-lit coloured die is looked for (:func:`body_distance`):
         its colour then names the die, the pips the face, and the reading is never sure on its own."""
-        r = self._classify(crop, cand, pr, no_pip_face, glare=False)
+        try:
+            body, patch = face_patch(crop, cand)
+        except VisionError:
+            return None
+        r = self._classify(body, patch, cand, pr, no_pip_face, glare=False)
         if r is None:
-            r = self._classify(crop, cand, pr, no_pip_face, glare=True)
+            r = self._classify(body, patch, cand, pr, no_pip_face, glare=True)
             if r is not None:
                 r.notes.append(GLARE_NOTE)
         return r
 
     def _classify(
-        self, crop: Crop, cand: Candidate, pr: PipRead, no_pip_face: bool, glare: bool
+        self,
+        body: np.ndarray,
+        patch: np.ndarray,
+        cand: Candidate,
+        pr: PipRead,
+        no_pip_face: bool,
+        glare: bool,
     ) -> DieReading | None:
-        """:meth:`classify` with body colours compared by :func:`colour_distance`, or with ``glare`` by
-        :func:`body_distance`."""
-        try:
-            body, patch = face_patch(crop, cand)
-        except VisionError:
-            return None
+        """:meth:`classify` of a blob's body colour and face patch (:func:`face_patch`), body colours
+        compared by :func:`colour_distance`, or with ``glare`` by :func:`body_distance`."""
         scores: list[tuple[float, str, str]] = []
         pens: dict[str, float] = {}
         ink = ink_colour(patch)
