@@ -286,24 +286,32 @@ def pattern_error(points: np.ndarray, value: int) -> float:
         mid = (a + b) / 2
         return float(np.linalg.norm(m - mid) / (np.linalg.norm(b - a) / 2))
     # 4-6: whiten both (absorbs scale, shear and foreshortening) then search rotation
-    q = PATTERNS[value]
     cov_p = np.cov(p.T) + np.eye(2) * 1e-6
     if np.linalg.cond(cov_p) > 50:
         return 1.0
     wp = p @ np.linalg.inv(np.linalg.cholesky(cov_p)).T
+    rq = _TURNED[value]  # (turns, n, 2): the whitened layout at every turn
+    d = np.linalg.norm(wp[None, :, None, :] - rq[:, None, :, :], axis=3)  # (turns, pip, layout point)
+    nn = np.sort(d.argmin(axis=2), axis=1)
+    one_to_one = (nn[:, 1:] != nn[:, :-1]).all(axis=1)  # every pip nearest a point of its own
+    if not one_to_one.any():
+        return 1.0
+    best = float(d.min(axis=2).mean(axis=1)[one_to_one].min())
+    return min(1.0, best / 0.6)
+
+
+def _turned(q: np.ndarray) -> np.ndarray:
+    """Layout ``q`` centred, whitened and turned by 0, 4, ..., 176 degrees: (45, len(q), 2)."""
     qc = q - q.mean(axis=0)
     wq = qc @ np.linalg.inv(np.linalg.cholesky(np.cov(qc.T))).T
-    best = 9.0
+    turns = []
     for deg in range(0, 180, 4):
         t = math.radians(deg)
-        r = np.array([[math.cos(t), -math.sin(t)], [math.sin(t), math.cos(t)]])
-        rq = wq @ r.T
-        d = np.linalg.norm(wp[:, None, :] - rq[None, :, :], axis=2)
-        nn = d.argmin(axis=1)
-        if len(set(nn.tolist())) != n:
-            continue
-        best = min(best, float(d.min(axis=1).mean()))
-    return min(1.0, best / 0.6)
+        turns.append(wq @ np.array([[math.cos(t), -math.sin(t)], [math.sin(t), math.cos(t)]]).T)
+    return np.stack(turns)
+
+
+_TURNED = {v: _turned(PATTERNS[v]) for v in (4, 5, 6)}
 
 
 def _score(
