@@ -194,13 +194,11 @@ def to_result(
 
     dice = tuple(ReadDie(r.face, float(r.confidence), (float(r.center[0]), float(r.center[1])), kind=r.die,
                          status="uncertain" if alone(r) and r.status == "ok" else r.status) for r in readings)
-    if any(alone(r) for r in readings):
-        message = " ".join(m for m in (message, ONE_READER) if m)
-    for pair in sorted({(r.die, r.rival_die) for r in readings if r.rival_die is not None}):
-        message = " ".join(m for m in (message, RIVAL.format(*pair)) if m)
-    for die in sorted({r.die for r in readings if GLARE_NOTE in r.notes and r.status != "ok"}):
-        message = " ".join(m for m in (message, GLARE.format(die)) if m)
-    return ReadResult(dice, rgb(frame), Source.CAMERA, message)
+    rivals = sorted({(r.die, r.rival_die) for r in readings if r.rival_die is not None})
+    glare_lit = sorted({r.die for r in readings if GLARE_NOTE in r.notes and r.status != "ok"})
+    said = [message, ONE_READER if any(alone(r) for r in readings) else ""]
+    said += [RIVAL.format(*pair) for pair in rivals] + [GLARE.format(die) for die in glare_lit]
+    return ReadResult(dice, rgb(frame), Source.CAMERA, " ".join(m for m in said if m))
 
 
 def read_frame(reader: VisionReader, frame: np.ndarray, background: np.ndarray | None) -> ReadResult:

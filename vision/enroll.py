@@ -20,6 +20,7 @@ import json
 import math
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -226,9 +227,24 @@ class EnrolledSet:
             body, patch = face_patch(crop, cand)
         except VisionError:
             return None
-        r = self._classify(body, patch, cand, pr, no_pip_face, glare=False)
+        if float((np.linalg.norm(patch, axis=2) > 25).mean()) < 0.02:
+            return None  # nothing printed on the face
+        ink, soft = ink_colour(patch), soften(patch)
+        looks: dict[tuple[str, str], float] = {}  # per (die, face), for both passes
+
+        def look(die: EnrolledDie, label: str) -> float:
+            """The blob's face against one enrolled face: shape (correlation) and the colour of the
+            print (disco faces differ by colour only)."""
+            if (die.id, label) not in looks:
+                looks[die.id, label] = max(
+                    _ncc(soft, p) - max(0.0, float(np.linalg.norm(ink - p_ink)) - 10) / 40
+                    for p, p_ink in die.looks[label]
+                )
+            return looks[die.id, label]
+
+        r = self._classify(body, look, cand, pr, no_pip_face, glare=False)
         if r is None:
-            r = self._classify(body, patch, cand, pr, no_pip_face, glare=True)
+            r = self._classify(body, look, cand, pr, no_pip_face, glare=True)
             if r is not None:
                 r.notes.append(GLARE_NOTE)
         return r
@@ -236,18 +252,16 @@ class EnrolledSet:
     def _classify(
         self,
         body: np.ndarray,
-        patch: np.ndarray,
+        look: Callable[[EnrolledDie, str], float],
         cand: Candidate,
         pr: PipRead,
         no_pip_face: bool,
         glare: bool,
     ) -> DieReading | None:
-        """:meth:`classify` of a blob's body colour and face patch (:func:`face_patch`), body colours
-        compared by :func:`colour_distance`, or with ``glare`` by :func:`body_distance`."""
+        """:meth:`classify` of a blob's body colour and ``look`` (its face against an enrolled face),
+        body colours compared by :func:`colour_distance`, or with ``glare`` by :func:`body_distance`."""
         scores: list[tuple[float, str, str]] = []
         pens: dict[str, float] = {}
-        ink = ink_colour(patch)
-        soft = soften(patch)
         for die in self.dice.values():
             dist = body_distance(body, die.body) if glare else colour_distance(body, die.body)
             tol = die.tolerance
@@ -255,13 +269,7 @@ class EnrolledSet:
                 continue
             colour_pen = max(0.0, dist - tol) / tol * 0.3
             pens[die.id] = colour_pen
-            for label, looks in die.looks.items():
-                # shape (correlation) and the colour of the print (disco faces differ by colour only)
-                s = max(
-                    _ncc(soft, p) - max(0.0, float(np.linalg.norm(ink - p_ink)) - 10) / 40
-                    for p, p_ink in looks
-                )
-                scores.append((s - colour_pen, die.id, label))
+            scores += [(look(die, label) - colour_pen, die.id, label) for label in die.looks]
         if not scores:
             return None
         scores.sort(reverse=True)
@@ -306,7 +314,7 @@ class EnrolledSet:
                 if conf < 0.5:
                     label = str(pr.value)
                 conf = min(conf, 0.6)
-        if best < 0.45 or float((np.linalg.norm(patch, axis=2) > 25).mean()) < 0.02:
+        if best < 0.45:
             return None
         notes = [f"match {best:.2f} margin {margin:.2f}"]
         if glare:
