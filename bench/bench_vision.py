@@ -115,7 +115,7 @@ def detector_speed(cam: object, kinds: list[str]) -> None:
 
 def accuracy() -> None:
     from vision.enroll import EnrolledSet
-    from vision.evaluate import HEADER, Score, evaluate, standard_sets, throwbench
+    from vision.evaluate import HEADER, Score, evaluate, size_group, standard_sets, throwbench
     from vision.reader import DiceReader
 
     print(f"shared data: {SHARED}")
@@ -141,14 +141,18 @@ def accuracy() -> None:
                 ("odd, held out", lambda i, it: i % 2 == 1),
             ):
                 t = time.perf_counter()
-                s = evaluate(f"{name} ({half})", items(), reader, sel)
+                per_size: dict[str, Score] = {}
+                s = evaluate(f"{name} ({half})", items(), reader, sel, per_size, size_group)
                 print(s.row(), f"{time.perf_counter() - t:.0f} s", flush=True)
+                _print_by_size(per_size)
                 if half.startswith("odd"):
                     s = evaluate(f"{name} ({half}), pip count alone", items(), classical, sel)
                     print(s.row(), flush=True)
         else:
-            s = evaluate(f"{name} (test)", items(), reader)
+            per_size = {}
+            s = evaluate(f"{name} (test)", items(), reader, kinds=per_size, group=size_group)
             print(s.row(), flush=True)
+            _print_by_size(per_size)
             s = evaluate(f"{name} (test), pip count alone", items(), classical)
             print(s.row(), flush=True)
     tb = SHARED / "throwbench-dev"
@@ -176,6 +180,19 @@ def accuracy() -> None:
         s = evaluate("throwbench enroll photos, std pips, no set", items, reader)
         print(s.row(), flush=True)
         print(enroll_leave_one_out(tb).row(), flush=True)
+
+
+def _print_by_size(per_size: dict) -> None:
+    """Right and missed per die size (sets whose labels box the whole die; see evaluate.size_group)."""
+    if per_size:
+        from vision.evaluate import SIZE_GROUPS
+
+        parts = [
+            f"{k} {v.right}/{v.labelled} right, {v.missed} missed"
+            for _, k in SIZE_GROUPS
+            if (v := per_size.get(k)) is not None
+        ]
+        print(f"  by die size (box side): {'; '.join(parts)}", flush=True)
 
 
 def enroll_leave_one_out(tb: Path) -> object:

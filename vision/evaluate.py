@@ -28,6 +28,7 @@ class Label:
     center: tuple[float, float]
     radius: float
     crooked: bool = False
+    size: float | None = None  # the die's box side, pixels (None: the labels do not box the whole die)
 
 
 @dataclass(slots=True)
@@ -83,7 +84,7 @@ def _yolo(txt: Path, w: int, h: int, pip_boxes: bool) -> list[Label]:
             continue
         size = max(bw * w, bh * h)
         radius = max(0.75 * size, 0.035 * min(w, h)) if pip_boxes else max(0.5 * size, 4.0)
-        out.append(Label(None, str(cls + 1), (cx * w, cy * h), radius))
+        out.append(Label(None, str(cls + 1), (cx * w, cy * h), radius, size=None if pip_boxes else size))
     return out
 
 
@@ -195,10 +196,12 @@ def evaluate(
     reader: DiceReader,
     select: Callable[[int, Item], bool] = lambda i, it: True,
     kinds: dict[str, Score] | None = None,
+    group: Callable[[Label], str | None] = lambda lab: lab.die,
 ) -> Score:
-    """Read the selected items and score them. ``kinds``: also scored per labelled die id into it
-    (each image read once; another kind's readings count as a kind's extras, so only its right and
-    labelled are meaningful)."""
+    """Read the selected items and score them. ``kinds``: also scored per group of labels into it,
+    the group of a label given by ``group`` (default: its die id; None: in no group). Each image is
+    read once; another group's readings count as a group's extras, so only its right and labelled
+    are meaningful."""
     score = Score(name)
     for i, item in enumerate(items):
         if not select(i, item):
@@ -206,10 +209,29 @@ def evaluate(
         img = decode_image_file(str(item.path))
         readings = reader.read_single(img) if item.single else reader.read(img)
         score_item(item, readings, score)
-        for kind in {lab.die for lab in item.labels if lab.die is not None} if kinds is not None else ():
-            mine = replace(item, labels=[lab for lab in item.labels if lab.die == kind])
-            score_item(mine, readings, kinds.setdefault(kind, Score(kind)))
+        if kinds is None:
+            continue
+        for key in sorted({k for lab in item.labels if (k := group(lab)) is not None}):
+            mine = replace(item, labels=[lab for lab in item.labels if group(lab) == key])
+            score_item(mine, readings, kinds.setdefault(key, Score(key)))
     return score
+
+
+# die-size groups (upper bound of the die's box side in pixels, name) that split a set by die size
+SIZE_GROUPS = ((40.0, "under 40 px"), (80.0, "40-80 px"), (math.inf, "80 px or more"))
+
+
+def size_group(lab: Label) -> str | None:
+    """The :data:`SIZE_GROUPS` name of a label whose box holds the whole die (None: size unknown).
+
+    >>> size_group(Label(None, "3", (0.0, 0.0), 30.0, size=60.0))
+    '40-80 px'
+    >>> size_group(Label(None, "3", (0.0, 0.0), 30.0)) is None
+    True
+    """
+    if lab.size is None:
+        return None
+    return next(name for limit, name in SIZE_GROUPS if lab.size < limit)
 
 
 def standard_sets(shared: Path) -> list[tuple[str, Callable[[], Iterator[Item]], str]]:

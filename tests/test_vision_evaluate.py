@@ -1,0 +1,60 @@
+"""The accuracy scorer's split by die size: sets whose boxes hold the whole die are scored per size."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.evaluate import Score, epanemu, evaluate, matteop65, size_group
+from vision.reader import DiceReader
+
+
+def _die(img: np.ndarray, cx: int, cy: int, side: int, value: int) -> None:
+    """A white die with black pips seen from above (values 1-3)."""
+    h = side // 2
+    cv2.rectangle(img, (cx - h, cy - h), (cx + h, cy + h), (235, 235, 235), -1)
+    spots = {1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)]}[value]
+    for u, v in spots:
+        at = (cx + round(0.27 * side * u), cy + round(0.27 * side * v))
+        cv2.circle(img, at, max(2, side // 10), (20, 20, 20), -1)
+
+
+def _yolo_line(cls: int, cx: float, cy: float, side: float, w: int, h: int) -> str:
+    return f"{cls} {cx / w:.6f} {cy / h:.6f} {side / w:.6f} {side / h:.6f}"
+
+
+def test_a_set_boxing_whole_dice_is_scored_per_die_size(tmp_path: Path) -> None:
+    (tmp_path / "images").mkdir()
+    (tmp_path / "labels").mkdir()
+    img = np.full((640, 640, 3), (70, 110, 60), np.uint8)
+    img = cv2.add(img, np.random.default_rng(1).integers(0, 6, img.shape, dtype=np.uint8))
+    dice = [(160, 160, 30, 2), (420, 420, 100, 3), (450, 160, 60, 3)]  # centre x, y, box side, value
+    for cx, cy, side, value in dice:
+        _die(img, cx, cy, side, value)
+    cv2.imwrite(str(tmp_path / "images" / "a.jpg"), img)
+    (tmp_path / "labels" / "a.txt").write_text(
+        "\n".join(_yolo_line(v - 1, cx, cy, s, 640, 640) for cx, cy, s, v in dice)
+    )
+    [item] = list(epanemu(tmp_path))
+    assert sorted(round(lab.size or 0) for lab in item.labels) == [30, 60, 100]
+
+    per_size: dict[str, Score] = {}
+    total = evaluate("drawn", iter([item]), DiceReader(classifier=False), kinds=per_size, group=size_group)
+    by_size = {k: v.labelled for k, v in per_size.items()}
+    assert by_size == {"under 40 px": 1, "40-80 px": 1, "80 px or more": 1}
+    assert sum(v.right for v in per_size.values()) == total.right
+    assert sum(v.missed for v in per_size.values()) == total.missed
+    assert total.labelled == 3 and total.silent == 0
+
+
+def test_a_set_boxing_the_pips_has_no_die_size(tmp_path: Path) -> None:
+    """The webcam set's boxes hold the pips, not the die: its dice are in no size group."""
+    (tmp_path / "a.jpg").write_bytes(b"")
+    (tmp_path / "a.txt").write_text(_yolo_line(2, 320, 240, 30, 640, 480))
+    [item] = list(matteop65(tmp_path))
+    [lab] = item.labels
+    assert lab.size is None and size_group(lab) is None
+    assert math.isclose(lab.center[0], 320, abs_tol=0.01)
