@@ -37,7 +37,8 @@ ODD: Callable[[int, Item], bool] = lambda i, it: i % 2 == 1  # noqa: E731
 
 # (folder under ../shared, loader, selection, floor on right/labelled, most silent errors allowed)
 SETS: dict[str, tuple[str, Callable[[Path], Iterator[Item]], Callable[[int, Item], bool], float, int]] = {
-    # measured 96.0% right, 0 silent (476 dice; pip count alone: 83.2%), 2026-11-26 (pip holes in the
+    # measured 96.2% right, 0 silent (476 dice), 2026-11-26, fourth session (flat dice foreshortened
+    # by a low camera); 96.0% (pip count alone: 83.2%), 2026-11-26 (pip holes in the
     # outline test, a 6's own smear); 95.4%, 2026-11-25 late, with the
     # two-network classifier (95.0% with the small network alone); 94.5%, 2026-11-25 evening (93.7% before
     # a top face cut apart was split again, a lone pip's place was left to the classifier and dice cut
@@ -53,14 +54,16 @@ SETS: dict[str, tuple[str, Callable[[Path], Iterator[Item]], Callable[[int, Item
     # (50.9% before touching pips counted, 38.2% before a single-die crop's pips were looked for on the
     # whole die; 41.8% with the classifier before it learnt from the rendered throws too)
     "chase train odd": ("dice-photos/chase-d6-crops/train", crops, ODD, 0.52, 0),
-    # measured 22.0% right, 0 silent of 819 dice (phone photos, tiny and oblique dice: far from the target),
-    # 2026-11-26, second session (a weak reading gives way to the blob's second colour); 21.0% that
+    # measured 23.0% right, 0 silent of 819 dice (phone photos, tiny and oblique dice: far from the target;
+    # by die size 26/277 under 40 px, 63/239 at 40-80 px, 99/303 from 80 px), 2026-11-26, fourth session
+    # (flat dice foreshortened as a die read ok); 22.0%, 2026-11-26, second session (a weak reading gives
+    # way to the blob's second colour); 21.0% that
     # morning (pip holes, a coloured die's shadow told by colour); 20.1%, 2026-11-25 late, with the
     # two-network classifier; 19.2%, 2026-11-25 night (17.9% before
     # salt-and-pepper specks were removed, 16.8% before the perspective field; 16.6% that afternoon,
     # 15.5% with NET_OK 0.9; 13.8% with the classifier before it learnt from the rendered throws too;
     # 12.1% before an oblique view cleared outline flags)
-    "epanemu train odd": ("dice-photos/epanemu-roboflow-d6/train_one_per_source", epanemu, ODD, 0.21, 0),
+    "epanemu train odd": ("dice-photos/epanemu-roboflow-d6/train_one_per_source", epanemu, ODD, 0.22, 0),
     # the odd throws (the classifier learnt from the even ones): measured 85.7% right, 0 silent (63
     # standard pipped dice among the custom ones, no set), 2026-11-26, second session; 84.1% that
     # morning; 82.5%, 2026-11-25 evening
@@ -337,6 +340,22 @@ def test_a_flat_six_with_its_pips_missing_from_the_foreground_is_not_flagged(
     for center in ((400, 128), (380, 293)):
         got = _the_one_near(readings, center, 20)
         assert (got.face, got.status) == ("6", OK), got
+
+
+@pytest.mark.parametrize("image, face", [("dice_12.jpg", "1"), ("two_39.jpg", "2"), ("three_33.jpg", "3")])
+def test_flat_dice_foreshortened_by_a_low_webcam_are_read_ok(
+    image: str, face: str, shared: Path, reader: DiceReader
+) -> None:
+    """A low webcam shows each top face as a trapezoid squashed to about 0.7 along the way it looks,
+    and the blob is that top face alone (no side face: no offset tells the view). One die of each of
+    these photos was flagged `crooked` for that outline though flat and read alike by both readers; a
+    die of the same photo read `ok` is squashed the same way (vision/view.py, foreshortening)."""
+    path = shared / "dice-photos" / "matteop65-webcam-d6" / "Train" / image
+    if not path.exists():
+        pytest.skip(f"{path} is absent from this copy of ../shared")
+    readings = reader.read(decode_image_file(str(path)))
+    assert [(r.face, r.status) for r in readings] == [(face, OK)] * len(readings)
+    assert sum(any(n.startswith("flat: foreshortened") for n in r.notes) for r in readings) == 1
 
 
 def test_a_blurred_six_is_not_doubted_for_the_smear_between_its_pips(

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
+import cv2
+import numpy as np
 from vision_helpers import square
 
 from vision.reader import clear_view_flags, view_offset
 from vision.types import CROOKED, OK, Candidate, DieReading
-from vision.view import VIEW_SPREAD, Seen, View, common_offset, perspective
+from vision.view import VIEW_SPREAD, Seen, View, common_offset, foreshortening, perspective
 
 # a phone held over a table, 640x480: the point under the camera lies below the image, and a top face
 # (a die side above the table) is displaced away from it by K of the die's distance from it, in pixels
@@ -77,3 +80,47 @@ def test_the_field_clears_flat_dice_flagged_by_their_outline() -> None:
     view = view_offset(cands[:5], read[:5])
     assert view is not None and view.field is not None
     assert math.dist(view.at(leaning.blob, 40.0), _seen_at(*leaning.blob).offset) < 0.02
+
+
+def _blob(x0: int, y0: int, w: int, h: int) -> Candidate:
+    """A located die whose blob is a ``w`` x ``h`` rectangle with its top-left corner at (x0, y0)."""
+    c = square(x0, y0, max(w, h))
+    mask = np.full((h, w), 255, np.uint8)
+    return replace(c, center=(x0 + w / 2, y0 + h / 2), mask=mask, squareness=min(w, h) / max(w, h))
+
+
+def _reading(c: Candidate, status: str) -> DieReading:
+    return DieReading("d6", "3", 3, 0.99, c.center, status)
+
+
+def test_flat_dice_squashed_as_the_camera_squashes_a_die_read_ok_are_cleared() -> None:
+    """A low camera squashes every top face along the way it looks (here the image's y): the dice
+    flagged for that outline alone are flat; a die squashed across it leans, and stays flagged."""
+    witness = _blob(40, 40, 40, 28)  # read ok, squashed to 0.7 along y
+    flat = [_blob(140, 40, 42, 29), _blob(240, 60, 38, 27)]
+    across = _blob(340, 40, 28, 40)  # squashed along x: not the camera's doing
+    cands = [witness, *flat, across]
+    read = [_reading(witness, OK)] + [_reading(c, CROOKED) for c in (*flat, across)]
+    clear_view_flags(cands, read)
+    assert [r.status for r in read] == [OK, OK, OK, CROOKED]
+    assert all(any(n.startswith("flat: foreshortened") for n in r.notes) for r in read[1:3])
+
+
+def test_no_foreshortening_is_taken_from_a_square_die_or_from_dice_in_doubt() -> None:
+    """A camera looking straight down shows a die read ok square: it proves no oblique view. Nor do
+    two flagged dice squashed alike (two dice leaning on the same wall are)."""
+    for witness_status, witness in ((OK, _blob(40, 40, 40, 40)), (CROOKED, _blob(40, 40, 40, 28))):
+        cands = [witness, _blob(140, 40, 42, 29)]
+        read = [_reading(witness, witness_status), _reading(cands[1], CROOKED)]
+        clear_view_flags(cands, read)
+        assert read[1].status == CROOKED
+
+
+def test_foreshortening_is_the_same_at_any_turn_of_the_die() -> None:
+    for turn in (0.0, 20.0, 45.0, 70.0):
+        mask = np.zeros((120, 120), np.uint8)
+        box = cv2.boxPoints(((60, 60), (50, 50), turn))
+        box[:, 1] = 60 + 0.7 * (box[:, 1] - 60)  # the camera squashes the square along y
+        cv2.fillConvexPoly(mask, box.astype(np.int32), 1)
+        got = foreshortening(mask)
+        assert got is not None and abs(got[0] - 0.7) < 0.05 and abs(got[1] - 90.0) < 5.0, (turn, got)

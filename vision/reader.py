@@ -26,7 +26,16 @@ from vision.merge import DET_SUPPORT, TOP_OF_BOX, merge_detections, merge_wall_d
 from vision.pips import PipRead, mask_centre, read_pips
 from vision.speckle import despeckle
 from vision.types import CROOKED, OK, OK_CONFIDENCE, UNCERTAIN, Candidate, DieReading, VisionError
-from vision.view import VIEW_MIN, Seen, View, common_offset, perspective
+from vision.view import (
+    FORESHORTENED,
+    VIEW_MIN,
+    Seen,
+    View,
+    common_offset,
+    foreshortened_alike,
+    foreshortening,
+    perspective,
+)
 
 MAX_PIXELS = 40_000_000  # refuse absurd images (decompression bombs) before decoding fully
 PIP_DIE = "d6"
@@ -430,27 +439,45 @@ def clear_view_flags(cands: list[Candidate], read: list[DieReading | None]) -> N
     centred (an offset under VIEW_MIN): a leaning die there stays flagged. Dice flagged for another
     reason (cut from a wall's or a neighbour's blob, found by the detector alone) do not count towards
     the view, but are cleared too when it explains them (a die leaning on a wall or a neighbour shows
-    its top face elsewhere)."""
-    agreed: list[tuple[DieReading, Seen]] = []  # read from pips, both readers agreeing
+    its top face elsewhere).
+
+    The camera's obliqueness shows in the outlines too: a flat die's blob is squashed along the way the
+    camera looks, alike across the image (vision/view.py, foreshortening). A flagged die whose readers
+    agree is ``ok`` too when a die read ``ok`` (its outline passed as flat) is clearly squashed, and
+    squashed the same way (:func:`vision.view.foreshortened_alike`): on a low webcam the top face alone
+    is the blob, centred, so no offset tells the view, yet every die's outline is a trapezoid."""
+    agreed: list[tuple[Candidate, DieReading, Seen]] = []  # read from pips, both readers agreeing
     tells: list[Seen] = []  # those that tell the view
     for c, r in zip(cands, read, strict=True):
         if r is None or not _pip_faced(c, r) or r.confidence < OK_CONFIDENCE or r.status not in (OK, CROOKED):
             continue
         if (s := _seen(c, r)) is None:
             continue
-        agreed.append((r, s))
+        agreed.append((c, r, s))
         # dice flagged for another reason (cut from a wall's or a neighbour's blob, found by the
         # detector alone) do not tell the view, but a flat one's top face lies where it puts it
         if not (r.status == CROOKED and c.crooked):
             tells.append(s)
+    # dice read ok, clearly squashed: the camera's foreshortening (taken before any flag is cleared)
+    witnesses = [
+        f
+        for c, r, _ in agreed
+        if r.status == OK and (f := foreshortening(c.mask)) is not None and f[0] <= FORESHORTENED
+    ]
     for view in _views(tells, VIEW_FLAT_DICE):
-        near = [r for r, s in agreed if view.explains(s)]
+        near = [r for _, r, s in agreed if view.explains(s)]
         if not any(r.status == OK for r in near):
             continue
         for r in near:
             if r.status == CROOKED:
                 r.status = OK
                 r.notes.append(f"flat: {_view_note(view)}")
+    for c, r, _ in agreed:
+        if r.status != CROOKED or not witnesses or (f := foreshortening(c.mask)) is None:
+            continue
+        if any(foreshortened_alike(f, w) for w in witnesses):
+            r.status = OK
+            r.notes.append(f"flat: foreshortened {f[0]:.2f} at {f[1]:.0f} deg, as a die read ok")
 
 
 def _view_note(view: View) -> str:

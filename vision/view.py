@@ -12,6 +12,11 @@ dice of the same image whose pips were read surely (their pip group is their top
   the die is from it. In pixels, d = k * p + c for a die at p (k and c, with -c / k that point, are
   the same for every die): the **field** fitted to the dice. A straight-down camera is k = c = 0.
 
+An oblique camera also **foreshortens** the dice: a flat die's top face (and its blob) is squashed along
+the direction the camera looks, alike for every die of the image (:func:`foreshortening`). A die flat
+on the table yet flagged for its oblong outline is cleared when a die read ``ok`` beside it is squashed
+the same way (:func:`foreshortened_alike`).
+
 >>> round(View(offset=(0.0, -0.2)).at((50, 50), 40.0)[1], 2)
 -0.2
 >>> View(field=(0.01, -3.0, -3.0)).at((700, 300), 40.0)
@@ -28,6 +33,14 @@ import numpy as np
 VIEW_SPREAD = 0.1  # die sides: how closely the dice agree on the view, and a die must lie where it puts it
 VIEW_MIN = 0.06  # die sides: a smaller offset is a camera looking straight down, no view
 FIELD_SPREAD = 0.12  # die sides: the same for a field, which misses by more at the image's edges
+# foreshortening (minor / major axis of a blob's second moments, and the minor axis's direction): a die
+# read `ok` whose blob is squashed to at most FORESHORTENED shows an oblique camera; a flagged die is
+# squashed alike when its minor axis lies within FORESHORTENED_TURN degrees of that die's and its ratio
+# within FORESHORTENED_RATIO of it (chosen on the webcam and phone development halves and the rendered
+# throws: every die so cleared there was read right, up to 0.9, 30 degrees and 0.2)
+FORESHORTENED = 0.85
+FORESHORTENED_TURN = 20.0
+FORESHORTENED_RATIO = 0.12
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,3 +121,44 @@ def perspective(seen: list[Seen], least: int) -> View | None:
             return None
         keep.pop(worst)
     return None
+
+
+def foreshortening(mask: np.ndarray) -> tuple[float, float] | None:
+    """How a blob is squashed: the ratio of its second moments' minor to major axis (1: round or
+    square, at any turn) and the minor axis's direction in degrees (0-180, image x to the right, y
+    down). None for fewer than 10 pixels.
+
+    >>> sq = np.zeros((60, 60), np.uint8); sq[10:50, 10:50] = 1
+    >>> [round(v, 2) for v in foreshortening(sq)][0]
+    1.0
+    >>> flat = np.zeros((60, 60), np.uint8); flat[20:40, 10:50] = 1  # squashed along y
+    >>> [round(v, 1) for v in foreshortening(flat)]
+    [0.5, 90.0]
+    """
+    ys, xs = np.nonzero(mask)
+    if len(xs) < 10:
+        return None
+    cov = np.cov(np.vstack([xs, ys]).astype(np.float64))
+    values, vectors = np.linalg.eigh(cov)  # ascending: the minor axis first
+    ratio = math.sqrt(max(float(values[0]), 0.0) / float(values[1])) if values[1] > 0 else 1.0
+    minor = vectors[:, 0]
+    return ratio, math.degrees(math.atan2(float(minor[1]), float(minor[0]))) % 180.0
+
+
+def foreshortened_alike(flagged: tuple[float, float], witness: tuple[float, float]) -> bool:
+    """Whether a flagged die's :func:`foreshortening` is the camera's, as a die read ``ok`` shows it:
+    the witness clearly squashed (at most FORESHORTENED), the flagged die squashed the same way.
+
+    >>> foreshortened_alike((0.68, 99.0), (0.67, 96.0))
+    True
+    >>> foreshortened_alike((0.68, 30.0), (0.67, 96.0))  # squashed across: leaning, not the camera
+    False
+    >>> foreshortened_alike((0.68, 99.0), (0.95, 96.0))  # the camera looks nearly straight down
+    False
+    """
+    turn = abs(flagged[1] - witness[1]) % 180.0
+    return (
+        witness[0] <= FORESHORTENED
+        and min(turn, 180.0 - turn) <= FORESHORTENED_TURN
+        and abs(flagged[0] - witness[0]) <= FORESHORTENED_RATIO
+    )
