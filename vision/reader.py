@@ -459,9 +459,10 @@ def clear_view_flags(cands: list[Candidate], read: list[DieReading | None]) -> N
         if not (r.status == CROOKED and c.crooked):
             tells.append(s)
     # dice read ok, clearly squashed: the camera's foreshortening (taken before any flag is cleared)
+    flagged = any(r.status == CROOKED for _, r, _ in agreed)
     witnesses = [
         f
-        for c, r, _ in agreed
+        for c, r, _ in (agreed if flagged else [])
         if r.status == OK and (f := foreshortening(c.mask)) is not None and f[0] <= FORESHORTENED
     ]
     for view in _views(tells, VIEW_FLAT_DICE):
