@@ -185,6 +185,23 @@ class EnrolledSet:
     name: str
     dice: dict[str, EnrolledDie]
     skipped: list[str] = field(default_factory=list)
+    # the last blob's face patch: classify and then resembles look at the same blob (or its error)
+    _last: tuple[Crop, Candidate, tuple[np.ndarray, np.ndarray] | VisionError] | None = field(
+        default=None, init=False, repr=False, compare=False
+    )
+
+    def _face_patch(self, crop: Crop, cand: Candidate) -> tuple[np.ndarray, np.ndarray]:
+        """:func:`face_patch`, cut once per blob."""
+        last = self._last
+        if last is None or last[0] is not crop or last[1] is not cand:
+            try:
+                got: tuple[np.ndarray, np.ndarray] | VisionError = face_patch(crop, cand)
+            except VisionError as exc:
+                got = exc
+            last = self._last = (crop, cand, got)
+        if isinstance(last[2], VisionError):
+            raise last[2]
+        return last[2]
 
     # ---- learning -------------------------------------------------------------------------
     @classmethod
@@ -224,7 +241,7 @@ class EnrolledSet:
         When no die matches by its colour, a glare-lit coloured die is looked for (:func:`body_distance`):
         its colour then names the die, the pips the face, and the reading is never sure on its own."""
         try:
-            body, patch = face_patch(crop, cand)
+            body, patch = self._face_patch(crop, cand)
         except VisionError:
             return None
         if float((np.linalg.norm(patch, axis=2) > 25).mean()) < 0.02:
@@ -335,7 +352,7 @@ class EnrolledSet:
     def resembles(self, crop: Crop, cand: Candidate) -> bool:
         """Whether the body colour is that of one of this set's dice (whatever :meth:`classify` said)."""
         try:
-            body, _ = face_patch(crop, cand)
+            body, _ = self._face_patch(crop, cand)
         except VisionError:
             return False
         return any(
