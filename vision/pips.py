@@ -90,6 +90,11 @@ ROUND_MIN = 0.55  # part of a disc's ring (see _blobs) that must be body-coloure
 # but must then be this round: big or close pips touch, their discs are still pips
 TOUCH_ROUND = 0.8
 CROP_RIM = 0.05  # die sides left out round a single-die crop's mask (read_pips, whole_die)
+# ... and along the crop's own edge, where a crop the die fills shows a neighbour's pips or the felt's
+# lines: a top face's pips lie at least 0.13 side inside the face, and the crop holds the whole face
+# (chase crops: val 32 -> 34, train odd 30 -> 32, even 39 -> 45 right; 0.03-0.12 tried, see
+# docs/benchmarks.md)
+CROP_EDGE = 0.08
 
 _RING = np.array([[math.cos(t), math.sin(t)] for t in np.linspace(0, 2 * math.pi, 16, endpoint=False)])
 Disc = tuple[float, float, float]  # a pip candidate: x, y, radius
@@ -496,6 +501,18 @@ def face_region(lab: np.ndarray, mask: np.ndarray, side: float, ref: np.ndarray 
     return cv2.bitwise_and(region, mask)
 
 
+def _rim_off(mask: np.ndarray, side: float) -> np.ndarray:
+    """``mask`` less a rim of CROP_RIM side along its own edge and of CROP_EDGE side along the crop's
+    edge (an erosion leaves the image's edge alone, so a die that fills its crop kept it all)."""
+    inner = cv2.erode(mask, disk(CROP_RIM * side))
+    b = max(1, round(CROP_EDGE * side))
+    inner[:b] = 0
+    inner[-b:] = 0
+    inner[:, :b] = 0
+    inner[:, -b:] = 0
+    return inner
+
+
 def read_pips(
     crop: np.ndarray,
     mask: np.ndarray | None,
@@ -511,7 +528,7 @@ def read_pips(
     tried last.
 
     ``whole_die``: ``mask`` is the die and nothing else (a crop holding one die). Its pips are then
-    looked for in the whole mask less a rim of CROP_RIM side, not in the body-coloured part of it
+    looked for in the whole mask less a rim (:func:`_rim_off`), not in the body-coloured part of it
     (:func:`face_region`): a translucent die's body colour varies across its face, and that part can
     hold half the face's pips.
     """
@@ -520,7 +537,7 @@ def read_pips(
     lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB)
     light = cv2.GaussianBlur(lab[:, :, 0], (3, 3), 0).astype(np.float32)
     mask = np.full(crop.shape[:2], 255, np.uint8) if mask is None else convex_fill(mask)
-    inner = cv2.erode(mask, disk(CROP_RIM * side)) if whole_die else face_region(lab, mask, side)
+    inner = _rim_off(mask, side) if whole_die else face_region(lab, mask, side)
     centre = _moments_centre(mask) or (crop.shape[1] / 2, crop.shape[0] / 2)
     if view is not None:
         centre = (centre[0] + view[0] * side, centre[1] + view[1] * side)
