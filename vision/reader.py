@@ -27,7 +27,6 @@ from vision.pips import PipRead, mask_centre, read_pips
 from vision.speckle import despeckle
 from vision.types import CROOKED, OK, OK_CONFIDENCE, UNCERTAIN, Candidate, DieReading, VisionError
 from vision.view import (
-    FORESHORTENED,
     VIEW_MIN,
     Seen,
     View,
@@ -458,13 +457,10 @@ def clear_view_flags(cands: list[Candidate], read: list[DieReading | None]) -> N
         # detector alone) do not tell the view, but a flat one's top face lies where it puts it
         if not (r.status == CROOKED and c.crooked):
             tells.append(s)
-    # dice read ok, clearly squashed: the camera's foreshortening (taken before any flag is cleared)
-    flagged = any(r.status == CROOKED for _, r, _ in agreed)
-    witnesses = [
-        f
-        for c, r, _ in (agreed if flagged else [])
-        if r.status == OK and (f := foreshortening(c.mask)) is not None and f[0] <= FORESHORTENED
-    ]
+    # the foreshortening of the dice read ok, taken before any flag is cleared (only when one is flagged)
+    witnesses = []
+    if any(r.status == CROOKED for _, r, _ in agreed):
+        witnesses = [f for c, r, _ in agreed if r.status == OK and (f := foreshortening(c.mask)) is not None]
     for view in _views(tells, VIEW_FLAT_DICE):
         near = [r for _, r, s in agreed if view.explains(s)]
         if not any(r.status == OK for r in near):
