@@ -3,6 +3,7 @@
     .venv/bin/python bench/bench_vision.py            # everything
     .venv/bin/python bench/bench_vision.py speed      # only the timing (one core) and memory
     .venv/bin/python bench/bench_vision.py accuracy   # only the labelled sets
+    .venv/bin/python bench/bench_vision.py stress     # held-out photos changed by other light, framing
 
 Rows say "pip count alone" for the reader without the face classifier (vision/facenet.py); the
 shipped classifier was trained on the even halves of the development folders only.
@@ -182,6 +183,34 @@ def accuracy() -> None:
         print(enroll_leave_one_out(tb).row(), flush=True)
 
 
+def stress() -> None:
+    """The held-out webcam photos and the chase ``val`` crops read again as another camera, lamp or
+    framing would show them (vision.evaluate.PERTURBATIONS): do right readings hold, and is any
+    wrong one passed on as ``ok``?"""
+    from vision.evaluate import HEADER, PERTURBATIONS, crops, evaluate, matteop65
+    from vision.reader import DiceReader
+
+    photos = SHARED / "dice-photos"
+    webcam, chase = photos / "matteop65-webcam-d6/Train", photos / "chase-d6-crops/val"
+    sets = [
+        ("webcam odd", webcam, lambda: matteop65(webcam), lambda i, it: i % 2 == 1),
+        ("chase val", chase, lambda: crops(chase), lambda i, it: True),
+    ]
+    reader = DiceReader()
+    print(HEADER)
+    for name, folder, items, sel in sets:
+        if not folder.is_dir():
+            print(f"absent (not scored): {name}")
+            continue
+        print(evaluate(f"{name}, as taken", items(), reader, sel).row(), flush=True)
+        for change in PERTURBATIONS:
+            s = evaluate(f"{name}, {change}", items(), reader, sel, perturb=change)
+            print(s.row(), flush=True)
+            for e in s.errors:
+                if e.startswith("SILENT"):
+                    print(f"  {e}", flush=True)
+
+
 def _print_by_size(per_size: dict) -> None:
     """Right and missed per die size (sets whose labels box the whole die; see evaluate.size_group)."""
     if per_size:
@@ -231,6 +260,9 @@ def main(argv: list[str]) -> int:
     if part in ("all", "accuracy"):
         print("## accuracy", flush=True)
         accuracy()
+    if part in ("all", "stress"):
+        print("## stress: held-out photos under other light and framing", flush=True)
+        stress()
     return 0
 
 

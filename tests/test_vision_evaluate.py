@@ -8,7 +8,18 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.evaluate import Score, epanemu, evaluate, matteop65, size_group
+from vision.evaluate import (
+    PERTURBATIONS,
+    Item,
+    Label,
+    Score,
+    epanemu,
+    evaluate,
+    matteop65,
+    perturbed,
+    score_item,
+    size_group,
+)
 from vision.reader import DiceReader
 
 
@@ -58,3 +69,36 @@ def test_a_set_boxing_the_pips_has_no_die_size(tmp_path: Path) -> None:
     [lab] = item.labels
     assert lab.size is None and size_group(lab) is None
     assert math.isclose(lab.center[0], 320, abs_tol=0.01)
+
+
+def test_a_perturbed_photo_keeps_its_labels_on_its_dice(tmp_path: Path) -> None:
+    """Turned, mirrored or scaled, each label still lies on its die: the drawn dice are read right at
+    their moved labels, so a stress row scores the reader, not the bookkeeping."""
+    img = np.full((480, 640, 3), (60, 90, 140), np.uint8)
+    img = cv2.add(img, np.random.default_rng(2).integers(0, 6, img.shape, dtype=np.uint8))
+    dice = [(150, 120, 70, 1), (470, 330, 80, 3)]
+    for cx, cy, side, value in dice:
+        _die(img, cx, cy, side, value)
+    item = Item(
+        tmp_path / "a.png",
+        [Label(None, str(v), (cx, cy), 0.4 * s, size=s) for cx, cy, s, v in dice],
+    )
+    reader = DiceReader(classifier=False)
+    for change in ("turned 90", "turned 180", "mirrored", "0.7x size", "1.4x size"):
+        out, moved = perturbed(img, item, change)
+        assert [lab.face for lab in moved.labels] == ["1", "3"]
+        score = Score(change)
+        score_item(moved, reader.read(out), score)
+        assert (score.right, score.missed, score.wrong) == (2, 0, 0), (change, score.errors)
+    out, moved = perturbed(img, item, "0.7x size")
+    assert out.shape[:2] == (336, 448) and moved.labels[1].size == 0.7 * 80
+    out, moved = perturbed(img, item, "turned 90")
+    assert out.shape[:2] == (640, 480) and moved.labels[0].center == (480 - 1 - 120, 150)
+
+
+def test_every_perturbation_keeps_the_photo_a_readable_image() -> None:
+    img = np.full((48, 64, 3), 128, np.uint8)
+    for change, apply in PERTURBATIONS.items():
+        out, _, scale = apply(img)
+        assert out.dtype == np.uint8 and out.ndim == 3, change
+        assert out.shape[0] * out.shape[1] == round(48 * scale) * round(64 * scale), change

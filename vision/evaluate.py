@@ -17,6 +17,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+import cv2
+import numpy as np
+
 from vision.reader import DiceReader, decode_image_file
 from vision.types import OK, DieReading
 
@@ -197,16 +200,20 @@ def evaluate(
     select: Callable[[int, Item], bool] = lambda i, it: True,
     kinds: dict[str, Score] | None = None,
     group: Callable[[Label], str | None] = lambda lab: lab.die,
+    perturb: str | None = None,
 ) -> Score:
     """Read the selected items and score them. ``kinds``: also scored per group of labels into it,
     the group of a label given by ``group`` (default: its die id; None: in no group). Each image is
     read once; another group's readings count as a group's extras, so only its right and labelled
-    are meaningful."""
+    are meaningful. ``perturb``: each photo (and its labels) first changed by that
+    :data:`PERTURBATIONS` entry."""
     score = Score(name)
     for i, item in enumerate(items):
         if not select(i, item):
             continue
         img = decode_image_file(str(item.path))
+        if perturb is not None:
+            img, item = perturbed(img, item, perturb)
         readings = reader.read_single(img) if item.single else reader.read(img)
         score_item(item, readings, score)
         if kinds is None:
@@ -251,3 +258,78 @@ def standard_sets(shared: Path) -> list[tuple[str, Callable[[], Iterator[Item]],
         if (c / sub).is_dir():
             sets.append((f"chase {sub}", lambda p=c / sub: crops(p), role))
     return sets
+
+
+# What another camera, lamp or framing does to a photo, to see whether the reader's trust holds when
+# photos differ from those it was developed on: name -> (BGR image -> image, point map, scale).
+# Geometric changes move the labels with the dice; the others leave them in place.
+Points = Callable[[float, float], tuple[float, float]]
+Perturbation = Callable[[np.ndarray], tuple[np.ndarray, Points, float]]
+
+
+def _turn(img: np.ndarray, code: int) -> tuple[np.ndarray, Points, float]:
+    h, w = img.shape[:2]
+    maps: dict[int, Points] = {
+        cv2.ROTATE_90_CLOCKWISE: lambda x, y: (h - 1 - y, x),
+        cv2.ROTATE_180: lambda x, y: (w - 1 - x, h - 1 - y),
+    }
+    return cv2.rotate(img, code), maps[code], 1.0
+
+
+def _mirror(img: np.ndarray) -> tuple[np.ndarray, Points, float]:
+    w = img.shape[1]
+    return cv2.flip(img, 1), lambda x, y: (w - 1 - x, y), 1.0
+
+
+def _scaled(img: np.ndarray, s: float) -> tuple[np.ndarray, Points, float]:
+    h, w = img.shape[:2]
+    interp = cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR
+    return cv2.resize(img, (round(w * s), round(h * s)), interpolation=interp), lambda x, y: (x * s, y * s), s
+
+
+def _pixels(f: Callable[[np.ndarray], np.ndarray]) -> Perturbation:
+    def apply(img: np.ndarray) -> tuple[np.ndarray, Points, float]:
+        out = np.clip(f(img.astype(np.float32)), 0, 255).astype(np.uint8)
+        return out, lambda x, y: (x, y), 1.0
+
+    return apply
+
+
+def _jpeg(f: np.ndarray) -> np.ndarray:
+    _, data = cv2.imencode(".jpg", f.astype(np.uint8), [cv2.IMWRITE_JPEG_QUALITY, 25])
+    return cv2.imdecode(data, cv2.IMREAD_COLOR).astype(np.float32)
+
+
+PERTURBATIONS: dict[str, Perturbation] = {
+    "turned 90": lambda im: _turn(im, cv2.ROTATE_90_CLOCKWISE),
+    "turned 180": lambda im: _turn(im, cv2.ROTATE_180),
+    "mirrored": _mirror,
+    "0.7x size": lambda im: _scaled(im, 0.7),
+    "1.4x size": lambda im: _scaled(im, 1.4),
+    "darker (gamma 1.8)": _pixels(lambda f: 255 * (f / 255) ** 1.8),
+    "paler (gamma 0.55)": _pixels(lambda f: 255 * (f / 255) ** 0.55),
+    "flat (contrast 0.6)": _pixels(lambda f: 128 + 0.6 * (f - 128)),
+    "warm light": _pixels(lambda f: f * np.array([0.8, 1.0, 1.2], np.float32)),
+    "cool light": _pixels(lambda f: f * np.array([1.2, 1.0, 0.8], np.float32)),
+    "blur (sigma 1.5)": _pixels(lambda f: cv2.GaussianBlur(f, (0, 0), 1.5)),
+    "sensor noise (sigma 8)": _pixels(lambda f: f + np.random.default_rng(0).normal(0, 8, f.shape)),
+    "JPEG quality 25": _pixels(_jpeg),
+}
+
+
+def perturbed(img: np.ndarray, item: Item, name: str) -> tuple[np.ndarray, Item]:
+    """``img`` changed by :data:`PERTURBATIONS` ``[name]``, and ``item`` with its labels moved to match
+    (a crop's single label has no place to move)."""
+    out, move, s = PERTURBATIONS[name](img)
+    if item.single:
+        return out, item
+    labels = [
+        replace(
+            lab,
+            center=move(*lab.center),
+            radius=lab.radius * s,
+            size=None if lab.size is None else lab.size * s,
+        )
+        for lab in item.labels
+    ]
+    return out, replace(item, labels=labels)

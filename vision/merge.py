@@ -94,6 +94,9 @@ def merge_detections(
         if len(of) == len(near):
             continue  # only weak detections of a far larger die round it: a piece of that die
         c.detected = max(dets[k].score for k in near)
+        best = max(near, key=lambda k: dets[k].score)
+        if dets[best].score >= detect.THRESHOLD:
+            c.detected_top = TOP_OF_BOX * dets[best].side
         inside = [k for k in strong if owner[k] == i]
         # a die's top face is about 0.8 of its box (the box holds side faces, or the turned square)
         tops = sum((TOP_OF_BOX * dets[k].side) ** 2 for k in inside)
@@ -104,7 +107,7 @@ def merge_detections(
             parts = _cut_between(c, [dets[k] for k in inside])
             if len(parts) >= 2:
                 for part, d in parts:
-                    part.detected = d.score
+                    part.detected, part.detected_top = d.score, TOP_OF_BOX * d.side
                     # as dice cut out of a wall's blob: flat only if clearly square, and no larger than
                     # a top face of its detected box can be (a die leaning on its neighbour adds a side)
                     part.crooked = core_shape(part)[0] < DET_SQUARE or part.side > CUT_TOP * d.side
@@ -121,7 +124,7 @@ def merge_detections(
             continue
         cand = detected_candidate(d, fg, work)
         if cand is not None:
-            cand.detected = d.score
+            cand.detected, cand.detected_top = d.score, TOP_OF_BOX * d.side
             added.append(cand)
     for cand in added:
         if not cand.crooked:  # a shape was found: flat only if clearly square or beside another die

@@ -67,6 +67,10 @@ DET_SIZED = 3  # when there are this many of them (with fewer: if larger than th
 VIEW_DICE = 2
 VIEW_FLAT_DICE = 2  # dice agreeing on an oblique view before it clears their outline's crooked flags
 VIEW_FIELD_DICE = 3  # dice agreeing on a perspective field (three unknowns) before it is used
+# a blob under this part of the top face its sure detection implies may be part of that die (see
+# DiceReader.read_candidate): read dice of the real photos are 0.65 of it or more, the partial dice
+# of photos made pale or flat (docs/benchmarks.md, 2026-11-26, fifth session) 0.61 or less
+PART_OF_DIE = 0.62
 
 
 @dataclass(slots=True)
@@ -290,7 +294,24 @@ class DiceReader:
         whole_die: bool = False,
     ) -> DieReading | None:
         """One candidate's reading (None: not a die); ``view``, ``whole_die``: see
-        :func:`vision.pips.read_pips`."""
+        :func:`vision.pips.read_pips`. A blob far smaller than the top face the detector sees there
+        (under PART_OF_DIE of it) may be part of that die: a white die on a pale desk stands out by
+        its pips and shaded side, and the part of its face they cover holds part of its pips, which
+        both readers may read alike. Such a reading is never ``ok``."""
+        r = self._read_candidate(image, cand, allow_crooked, view, whole_die)
+        if r is not None and r.status == OK and cand.side < PART_OF_DIE * cand.detected_top:
+            r.status, r.confidence = UNCERTAIN, min(r.confidence, OK_CONFIDENCE - 0.01)
+            r.notes.append(f"part of a die? {cand.side / cand.detected_top:.2f} of the detected top face")
+        return r
+
+    def _read_candidate(
+        self,
+        image: np.ndarray,
+        cand: Candidate,
+        allow_crooked: bool,
+        view: tuple[float, float] | None,
+        whole_die: bool,
+    ) -> DieReading | None:
         crop = crop_candidate(image, cand)
         pr = read_pips(crop.image, crop.mask, cand.side, view, whole_die)
         if (
