@@ -63,6 +63,9 @@ def merge_detections(
     * a strong detection on no blob becomes a die of its own, its mask the foreground in its box
       (or, when that is not die-like, a square in the box, then always `crooked`).
 
+    Each candidate keeps the top-face side its sure detection implies (``detected_top``) unless that
+    box is the best detection of several blobs (a box round dice side by side).
+
     A die that comes from the detector alone is `crooked` unless its core shape is square
     (>= DET_SQUARE) or it touches another die: a false detection is not taken for a flat die on the
     detector's word alone (and both readers must still agree for `ok`).
@@ -79,6 +82,7 @@ def merge_detections(
     added: list[Candidate] = []
     used: set[int] = set()
     fragments: set[int] = set()
+    claims: dict[int, list[Candidate]] = {}  # sure detection -> the blobs it is the best of
     for i, c in enumerate(found):
         near = [
             k
@@ -97,6 +101,7 @@ def merge_detections(
         best = max(near, key=lambda k: dets[k].score)
         if dets[best].score >= detect.THRESHOLD:
             c.detected_top = TOP_OF_BOX * dets[best].side
+            claims.setdefault(best, []).append(c)
         inside = [k for k in strong if owner[k] == i]
         # a die's top face is about 0.8 of its box (the box holds side faces, or the turned square)
         tops = sum((TOP_OF_BOX * dets[k].side) ** 2 for k in inside)
@@ -130,6 +135,10 @@ def merge_detections(
         if not cand.crooked:  # a shape was found: flat only if clearly square or beside another die
             touching = any(_touch(cand, o) for o in out + added if o is not cand)
             cand.crooked = not (touching or core_shape(cand)[0] >= DET_SQUARE)
+    for shared in claims.values():
+        if len(shared) > 1:  # one box round several blobs (dice side by side): it tells no die's size
+            for c in shared:
+                c.detected_top = 0.0
     return out + added
 
 

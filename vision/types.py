@@ -32,7 +32,8 @@ class Candidate:
     solidity: float  # area / convex-hull area
     crooked: bool = False
     detected: float = 0.0  # the dice detector's score for a die here (single photos; 0: not run or none)
-    # the top-face side the strongest sure detection here implies (TOP_OF_BOX of its box; 0: none)
+    # the top-face side implied by the strongest sure detection here (TOP_OF_BOX of its box), when
+    # that box is round this blob alone (0: none, or a box round several blobs)
     detected_top: float = 0.0
 
 
