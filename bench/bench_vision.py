@@ -203,12 +203,15 @@ def stress() -> None:
             print(f"absent (not scored): {name}")
             continue
         print(evaluate(f"{name}, as taken", items(), reader, sel).row(), flush=True)
+        silent = dice = 0
         for change in PERTURBATIONS:
             s = evaluate(f"{name}, {change}", items(), reader, sel, perturb=change)
             print(s.row(), flush=True)
+            silent, dice = silent + s.silent + s.extra_ok, dice + s.labelled
             for e in s.errors:
                 if e.startswith("SILENT"):
                     print(f"  {e}", flush=True)
+        print(f"  {name}: {silent} read ok wrongly or where no die is, of {dice} changed dice", flush=True)
 
 
 def _print_by_size(per_size: dict) -> None:
