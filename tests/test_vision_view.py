@@ -9,8 +9,8 @@ import cv2
 import numpy as np
 from vision_helpers import square
 
-from vision.reader import clear_view_flags, view_offset
-from vision.types import CROOKED, OK, Candidate, DieReading
+from vision.reader import DiceReader, clear_view_flags, view_offset
+from vision.types import CROOKED, OK, UNCERTAIN, Candidate, DieReading
 from vision.view import VIEW_SPREAD, Seen, View, common_offset, foreshortening, perspective
 
 # a phone held over a table, 640x480: the point under the camera lies below the image, and a top face
@@ -124,3 +124,24 @@ def test_foreshortening_is_the_same_at_any_turn_of_the_die() -> None:
         cv2.fillConvexPoly(mask, box.astype(np.int32), 1)
         got = foreshortening(mask)
         assert got is not None and abs(got[0] - 0.7) < 0.05 and abs(got[1] - 90.0) < 5.0, (turn, got)
+
+
+def test_part_of_a_die_flagged_crooked_is_uncertain_so_no_view_clears_it() -> None:
+    """A blob holding one corner of a die (a white die on a pale desk: the blob is what its pips and
+    shaded side cover) reads as that corner. Flagged `crooked` by its outline, the camera's view could
+    clear it to `ok` (clear_view_flags); under PART_OF_DIE of its detection's top face it is
+    `uncertain` instead."""
+    img = np.full((200, 200, 3), (60, 120, 70), np.uint8)
+    cv2.rectangle(img, (40, 40), (120, 120), (235, 235, 235), -1)
+    for x, y in ((60, 60), (100, 60), (60, 100), (100, 100)):
+        cv2.circle(img, (x, y), 7, (20, 20, 20), -1)
+    corner = square(41, 41, side=38, crooked=True)  # one pip of the 4
+    reader = DiceReader(classifier=False)
+    alone = reader.read_candidate(img, corner)
+    assert alone is not None and (alone.face, alone.status) == ("1", CROOKED)
+    corner.detected_top = 0.8 * 84  # the detector's box round the whole die
+    part = reader.read_candidate(img, corner)
+    assert part is not None and part.status == UNCERTAIN
+    assert any(n.startswith("part of a die?") for n in part.notes)
+    clear_view_flags([corner], [part])
+    assert part.status == UNCERTAIN

@@ -297,9 +297,10 @@ class DiceReader:
         :func:`vision.pips.read_pips`. A blob far smaller than the top face the detector sees there
         (under PART_OF_DIE of it) may be part of that die: a white die on a pale desk stands out by
         its pips and shaded side, and the part of its face they cover holds part of its pips, which
-        both readers may read alike. Such a reading is never ``ok``."""
+        both readers may read alike. Such a reading is never ``ok``, nor ``crooked`` (which
+        :func:`clear_view_flags` may clear): it is ``uncertain``."""
         r = self._read_candidate(image, cand, allow_crooked, view, whole_die)
-        if r is not None and r.status == OK and cand.side < PART_OF_DIE * cand.detected_top:
+        if r is not None and r.status != UNCERTAIN and cand.side < PART_OF_DIE * cand.detected_top:
             r.status, r.confidence = UNCERTAIN, min(r.confidence, OK_CONFIDENCE - 0.01)
             r.notes.append(f"part of a die? {cand.side / cand.detected_top:.2f} of the detected top face")
         return r
