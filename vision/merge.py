@@ -64,7 +64,8 @@ def merge_detections(
       (or, when that is not die-like, a square in the box, then always `crooked`).
 
     Each candidate keeps the top-face side its sure detection implies (``detected_top``) unless that
-    box is the best detection of several blobs (a box round dice side by side).
+    box is the best detection of several blobs (a box round dice side by side, or round the pieces
+    of one die).
 
     A die that comes from the detector alone is `crooked` unless its core shape is square
     (>= DET_SQUARE) or it touches another die: a false detection is not taken for a flat die on the
@@ -136,7 +137,9 @@ def merge_detections(
             touching = any(_touch(cand, o) for o in out + added if o is not cand)
             cand.crooked = not (touching or core_shape(cand)[0] >= DET_SQUARE)
     for shared in claims.values():
-        if len(shared) > 1:  # one box round several blobs (dice side by side): it tells no die's size
+        # one box round several blobs: dice side by side, or pieces of one die (not told apart yet,
+        # docs/vision.md, Known limits): it tells none of them its size
+        if len(shared) > 1:
             for c in shared:
                 c.detected_top = 0.0
     return out + added
