@@ -9,6 +9,7 @@ import cv2
 import numpy as np
 from vision_helpers import square
 
+from vision.merge import TOP_OF_BOX
 from vision.reader import DiceReader, clear_view_flags, view_offset
 from vision.types import CROOKED, OK, UNCERTAIN, Candidate, DieReading
 from vision.view import VIEW_SPREAD, Seen, View, common_offset, foreshortening, perspective
@@ -139,7 +140,7 @@ def test_part_of_a_die_flagged_crooked_is_uncertain_so_no_view_clears_it() -> No
     reader = DiceReader(classifier=False)
     alone = reader.read_candidate(img, corner)
     assert alone is not None and (alone.face, alone.status) == ("1", CROOKED)
-    corner.detected_top = 0.8 * 84  # the detector's box round the whole die
+    corner.detected_top = TOP_OF_BOX * 84  # the detector's box round the whole die
     part = reader.read_candidate(img, corner)
     assert part is not None and part.status == UNCERTAIN
     assert any(n.startswith("part of a die?") for n in part.notes)

@@ -267,13 +267,14 @@ Points = Callable[[float, float], tuple[float, float]]
 Perturbation = Callable[[np.ndarray], tuple[np.ndarray, Points, float]]
 
 
-def _turn(img: np.ndarray, code: int) -> tuple[np.ndarray, Points, float]:
+def _quarter_turn(img: np.ndarray) -> tuple[np.ndarray, Points, float]:
+    h = img.shape[0]
+    return cv2.rotate(img, cv2.ROTATE_90_CLOCKWISE), lambda x, y: (h - 1 - y, x), 1.0
+
+
+def _half_turn(img: np.ndarray) -> tuple[np.ndarray, Points, float]:
     h, w = img.shape[:2]
-    maps: dict[int, Points] = {
-        cv2.ROTATE_90_CLOCKWISE: lambda x, y: (h - 1 - y, x),
-        cv2.ROTATE_180: lambda x, y: (w - 1 - x, h - 1 - y),
-    }
-    return cv2.rotate(img, code), maps[code], 1.0
+    return cv2.rotate(img, cv2.ROTATE_180), lambda x, y: (w - 1 - x, h - 1 - y), 1.0
 
 
 def _mirror(img: np.ndarray) -> tuple[np.ndarray, Points, float]:
@@ -301,8 +302,8 @@ def _jpeg(f: np.ndarray) -> np.ndarray:
 
 
 PERTURBATIONS: dict[str, Perturbation] = {
-    "turned 90": lambda im: _turn(im, cv2.ROTATE_90_CLOCKWISE),
-    "turned 180": lambda im: _turn(im, cv2.ROTATE_180),
+    "turned 90": _quarter_turn,
+    "turned 180": _half_turn,
     "mirrored": _mirror,
     "0.7x size": lambda im: _scaled(im, 0.7),
     "1.4x size": lambda im: _scaled(im, 1.4),
