@@ -3,14 +3,26 @@
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import cv2
 import numpy as np
+import pytest
 
+from vision.evaluate import matteop65
 from vision.flatness import flat_body, is_crooked
-from vision.locate import _cut_row, core_shape, locate
-from vision.reader import DiceReader, DieSize
+from vision.locate import (
+    LEAST_SPREAD,
+    _cut_row,
+    core_shape,
+    estimate_background,
+    foreground,
+    lift_contrast,
+    locate,
+)
+from vision.reader import DiceReader, DieSize, decode_image_file, working_copy
 from vision.simcam import SimDie, SimulatedCamera
+from vision.speckle import despeckle
 from vision.types import Candidate
 
 SIDE = 34
@@ -313,3 +325,44 @@ def test_a_single_photo_learns_the_die_size_from_its_own_separate_dice() -> None
         without += sum(r.status == "ok" for r in DiceReader().read(alone))
     assert without == 0
     assert paired_ok >= 15, f"{paired_ok} of 20 paired dice read ok"
+
+
+@pytest.mark.parametrize("image", ["dice_1.jpg"])
+def test_a_flat_photo_is_located_with_its_contrast_lifted(image: str, shared: Path) -> None:
+    """Webcam dice_1 spans 81 grey levels (the webcam's photos 150-210): against the estimated
+    background only the white die's pip stands out, a blob a fifth of the die. Stretched to
+    LEAST_SPREAD the die stands out whole, and a reader without the detector reads it `ok` (it read
+    nothing before)."""
+    path = shared / "dice-photos" / "matteop65-webcam-d6" / "Train" / image
+    if not path.exists():
+        pytest.skip(f"{path} is absent from this copy of ../shared")
+    (label,) = next(it for it in matteop65(path.parent) if it.path == path).labels
+    img = decode_image_file(str(path))
+    work = despeckle(working_copy(img, None)[0])
+
+    def largest_at_label(im: np.ndarray) -> float:
+        found = locate(im, foreground(im, estimate_background(im)))
+        return max((c.side for c in found if math.dist(c.center, label.center) < label.radius), default=0.0)
+
+    assert largest_at_label(work) < 0.25 * 2 * label.radius  # the pip alone
+    lifted = lift_contrast(work)
+    spread = np.percentile(lifted, 99.5) - np.percentile(lifted, 0.5)
+    assert abs(spread - LEAST_SPREAD) < 3
+    assert largest_at_label(lifted) > 0.7 * 2 * label.radius
+    readings = DiceReader(detector=False).read(img)
+    assert [(r.face, r.status) for r in readings] == [("1", "ok")]
+    assert math.dist(readings[0].center, label.center) <= label.radius
+
+
+def test_a_contrasty_photo_is_not_lifted() -> None:
+    """A photo already spanning LEAST_SPREAD levels or more is located as it is (the same array), and
+    a blank frame is not stretched into noise."""
+    rng = np.random.default_rng(3)
+    contrasty = rng.integers(20, 230, (60, 80, 3), dtype=np.uint8)
+    assert lift_contrast(contrasty) is contrasty
+    blank = np.full((60, 80, 3), 128, np.uint8)
+    assert lift_contrast(blank) is blank
+    flat = (128 + (contrasty.astype(np.int16) - 128) // 2).astype(np.uint8)
+    lifted = lift_contrast(flat)
+    spread = [float(np.percentile(im, 99.5) - np.percentile(im, 0.5)) for im in (flat, lifted)]
+    assert spread[0] < LEAST_SPREAD and abs(spread[1] - LEAST_SPREAD) < 3

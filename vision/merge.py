@@ -25,6 +25,7 @@ DET_SQUARE = 0.9
 TOP_OF_BOX = 0.8  # a die's top face side is about this part of its detected box's side
 CUT_TOP = 0.95  # a part cut out of a blob larger than this part of its box's side holds a side face
 FRAGMENT = 0.4  # a blob smaller than this part of a detected die's top face, inside it, is a piece of it
+SHARED_BOX = 1.25  # a box round several blobs, at most this much larger than the photo's dice, is one die
 
 
 def merge_wall_dice(
@@ -136,10 +137,13 @@ def merge_detections(
         if not cand.crooked:  # a shape was found: flat only if clearly square or beside another die
             touching = any(_touch(cand, o) for o in out + added if o is not cand)
             cand.crooked = not (touching or core_shape(cand)[0] >= DET_SQUARE)
-    for shared in claims.values():
-        # one box round several blobs: dice side by side, or pieces of one die (not told apart yet,
-        # docs/vision.md, Known limits): it tells none of them its size
-        if len(shared) > 1:
+    # one box round several blobs: dice side by side, or pieces of one die. A box no larger than the
+    # photo's other dice (their boxes each round one blob) holds one die: its pieces keep its size;
+    # a larger box, or one no other box measures, tells none of them its size
+    single = [TOP_OF_BOX * dets[k].side for k, blobs in claims.items() if len(blobs) == 1]
+    die_top = float(np.median(single)) if single else 0.0
+    for k, shared in claims.items():
+        if len(shared) > 1 and not TOP_OF_BOX * dets[k].side <= SHARED_BOX * die_top:
             for c in shared:
                 c.detected_top = 0.0
     return out + added

@@ -18,6 +18,7 @@ from vision.locate import (
     _candidate,
     estimate_background,
     foreground,
+    lift_contrast,
     line_backgrounds,
     locate,
     texture_mask,
@@ -161,8 +162,30 @@ class DiceReader:
             image = cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
         work, background, scale = working_copy(image, background)
         work = despeckle(work)  # salt-and-pepper specks look like pips (vision/speckle.py)
-        photo = self.photo_layers(work) if background is None else None
-        cands = self.locate(work, background, photo=photo)
+        read = self._locate_and_read(work, background)
+        if background is None and (lifted := lift_contrast(work)) is not work:
+            # a flat photo (haze, a dim room, pale dice on a pale desk): the foreground's absolute
+            # thresholds miss its dice, so it is located again with its contrast lifted, and read
+            # as it is. The pass reading more dice ok is kept: lifting also lifts shadows, which
+            # then join the blobs of dice that stood out already
+            again = self._locate_and_read(work, None, lifted)
+            if _ok_count(again) > _ok_count(read):
+                read = again
+        out = [r for r in read if r is not None]
+        if scale != 1.0:
+            for r in out:
+                r.center = (r.center[0] / scale, r.center[1] / scale)
+        return out
+
+    def _locate_and_read(
+        self, work: np.ndarray, background: np.ndarray | None, seen: np.ndarray | None = None
+    ) -> list[DieReading | None]:
+        """The dice of ``work`` located (in ``seen``, a lifted copy of a single photo, if given) and
+        read in ``work``; located again with the die size its dice read ``ok`` teach, if that reads
+        more of them ``ok``."""
+        seen = work if seen is None else seen
+        photo = self.photo_layers(seen) if background is None else None
+        cands = self.locate(seen, background, photo=photo)
         read = self._read_all(work, cands)
         sure = [c.side for c, r in zip(cands, read, strict=True) if r is not None and r.status == OK]
         if background is not None:
@@ -174,15 +197,10 @@ class DiceReader:
         if side is not None and len(sure) < len(cands):
             # the image's own separate dice teach the die size (a single photo, or a new tray's first
             # throw): dice of it that touch were one blob without it, so it is located again with it
-            cands_again = self.locate(work, background, side, photo)
-            again = self._read_all(work, cands_again)
-            if sum(r is not None and r.status == OK for r in again) > len(sure):
+            again = self._read_all(work, self.locate(seen, background, side, photo))
+            if _ok_count(again) > len(sure):
                 read = again
-        out = [r for r in read if r is not None]
-        if scale != 1.0:
-            for r in out:
-                r.center = (r.center[0] / scale, r.center[1] / scale)
-        return out
+        return read
 
     def _read_all(self, image: np.ndarray, cands: list[Candidate]) -> list[DieReading | None]:
         """Every candidate read; dice flagged ``crooked`` only because an oblique camera shows their side
@@ -405,6 +423,10 @@ class DiceReader:
         if crooked:
             status = CROOKED
         return DieReading(PIP_DIE, str(value), value, conf, center, status, notes)
+
+
+def _ok_count(read: list[DieReading | None]) -> int:
+    return sum(r is not None and r.status == OK for r in read)
 
 
 def _pip_faced(c: Candidate, r: DieReading) -> bool:
