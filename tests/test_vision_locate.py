@@ -13,6 +13,8 @@ from vision.evaluate import matteop65
 from vision.flatness import flat_body, is_crooked
 from vision.locate import (
     LEAST_SPREAD,
+    MID_GREY,
+    WASHED_OUT,
     _cut_row,
     core_shape,
     estimate_background,
@@ -354,9 +356,10 @@ def test_a_flat_photo_is_located_with_its_contrast_lifted(image: str, shared: Pa
     assert math.dist(readings[0].center, label.center) <= label.radius
 
 
-def test_a_contrasty_photo_is_not_lifted() -> None:
-    """A photo already spanning LEAST_SPREAD levels or more is located as it is (the same array), and
-    a blank frame is not stretched into noise."""
+def test_only_a_flat_or_washed_out_photo_is_lifted() -> None:
+    """A photo already spanning LEAST_SPREAD levels or more round a middling median is located as it
+    is (the same array), and a blank frame is not stretched into noise; a flat one is stretched to
+    LEAST_SPREAD, and a washed-out one darkened until its median is MID_GREY."""
     rng = np.random.default_rng(3)
     contrasty = rng.integers(20, 230, (60, 80, 3), dtype=np.uint8)
     assert lift_contrast(contrasty) is contrasty
@@ -366,3 +369,6 @@ def test_a_contrasty_photo_is_not_lifted() -> None:
     lifted = lift_contrast(flat)
     spread = [float(np.percentile(im, 99.5) - np.percentile(im, 0.5)) for im in (flat, lifted)]
     assert spread[0] < LEAST_SPREAD and abs(spread[1] - LEAST_SPREAD) < 3
+    washed = (255 * (contrasty / 255.0) ** 0.4).astype(np.uint8)
+    assert np.median(washed) > WASHED_OUT
+    assert abs(float(np.median(lift_contrast(washed))) - MID_GREY) < 3

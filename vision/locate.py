@@ -28,21 +28,29 @@ WORK_WIDTH = 640  # images are located at this width at most (coordinates scaled
 
 
 LEAST_SPREAD = 150.0  # a photo's lightness spread (0.5th-99.5th percentile) below which it is lifted
+WASHED_OUT = 175.0  # a photo's median lightness above which it is darkened ...
+MID_GREY = 150.0  # ... by the gamma that puts its median here (the webcam desk's median: 144-161)
 
 
 def lift_contrast(image: np.ndarray) -> np.ndarray:
-    """``image`` (uint8) stretched about its middle until its spread is LEAST_SPREAD, if it is less.
+    """``image`` (uint8) as the foreground's thresholds expect it, or ``image`` itself if it is so.
 
-    The foreground's thresholds are absolute differences, fitted to photos whose lightness spans
-    150-210 levels; in a flat photo (haze, a dim room, a pale die on a pale desk) the dice no longer
-    stand out by them. Continuous at the threshold: a photo just under it barely changes."""
-    lo, hi = (float(v) for v in np.percentile(image, (0.5, 99.5)))
-    spread = hi - lo
-    if spread >= LEAST_SPREAD or spread < 8:
-        return image  # contrasty enough, or a blank frame with nothing to lift
-    mid = (lo + hi) / 2
-    lut = np.clip(mid + (np.arange(256) - mid) * (LEAST_SPREAD / spread), 0, 255).astype(np.uint8)
-    return cv2.LUT(image, lut)
+    Those thresholds are absolute differences, fitted to photos whose lightness spans 150-210 levels
+    round a median of about 150. In a washed-out photo (median above WASHED_OUT: bright light, a pale
+    desk) white dice and the desk are squeezed into the top levels: a gamma putting the median at
+    MID_GREY spreads them again. A flat photo (haze, a dim room; spread under LEAST_SPREAD) is then
+    stretched about its middle to that spread, which is continuous at the threshold."""
+    out = image
+    median = float(np.median(image))
+    if WASHED_OUT < median < 255:
+        gamma = math.log(MID_GREY / 255) / math.log(median / 255)
+        out = cv2.LUT(out, np.clip(255 * (np.arange(256) / 255) ** gamma, 0, 255).astype(np.uint8))
+    lo, hi = (float(v) for v in np.percentile(out, (0.5, 99.5)))
+    if 8 <= hi - lo < LEAST_SPREAD:
+        mid = (lo + hi) / 2
+        stretched = mid + (np.arange(256) - mid) * (LEAST_SPREAD / (hi - lo))
+        out = cv2.LUT(out, np.clip(stretched, 0, 255).astype(np.uint8))
+    return out
 
 
 def estimate_background(image: np.ndarray, die_side: float | None = None) -> np.ndarray:

@@ -164,10 +164,10 @@ class DiceReader:
         work = despeckle(work)  # salt-and-pepper specks look like pips (vision/speckle.py)
         read = self._locate_and_read(work, background)
         if background is None and (lifted := lift_contrast(work)) is not work:
-            # a flat photo (haze, a dim room, pale dice on a pale desk): the foreground's absolute
-            # thresholds miss its dice, so it is located again with its contrast lifted, and read
-            # as it is. The pass reading more dice ok is kept: lifting also lifts shadows, which
-            # then join the blobs of dice that stood out already
+            # a washed-out or flat photo (bright light, haze, a dim room): the foreground's absolute
+            # thresholds miss its pale dice, so it is located again with its lightness spread as they
+            # expect (locate.lift_contrast), and read as it is. The pass reading more dice ok is kept:
+            # lifting also lifts shadows, which then join the blobs of dice that stood out already
             again = self._locate_and_read(work, None, lifted)
             if _ok_count(again) > _ok_count(read):
                 read = again
