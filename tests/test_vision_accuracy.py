@@ -498,7 +498,7 @@ def test_part_of_a_pale_die_is_not_read_as_a_die(
     img, item = perturbed(decode_image_file(str(path)), item, change)
     work, _, scale = working_copy(img, None)
     assert scale == 1.0
-    readings = [r for r in reader._locate_and_read(despeckle(work), None) if r is not None]
+    readings = [r for r in reader._locate_and_read(despeckle(work), None)[1] if r is not None]
     score = Score(image)
     score_item(item, readings, score)
     assert score.silent == 0, score.errors

@@ -179,10 +179,10 @@ def test_pale_die_on_a_pale_desk_is_read_whole_not_as_its_pip(shared: Path) -> N
     (label,) = next(it for it in matteop65(photo.parent) if it.path == photo).labels
     reader = DiceReader()
     work = despeckle(working_copy(decode_image_file(str(photo)), None)[0])
-    readings = [r for r in reader._locate_and_read(work, None) if r is not None]
+    readings = [r for r in reader._locate_and_read(work, None)[1] if r is not None]
     assert [(r.face, r.status) for r in readings] == [("1", "ok")]
     assert math.dist(readings[0].center, label.center) <= label.radius
-    assert [r for r in DiceReader(detector=False)._locate_and_read(work, None) if r is not None] == []
+    assert [r for r in DiceReader(detector=False)._locate_and_read(work, None)[1] if r is not None] == []
 
 
 def test_a_blob_far_smaller_than_the_only_die_seen_round_it_is_a_piece_of_that_die() -> None:

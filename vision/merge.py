@@ -229,7 +229,7 @@ def detected_candidate(d: detect.Detection, fg: np.ndarray, image: np.ndarray) -
     cs, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     cand = _candidate(mask, xa, ya, cs[0])
     if cand is not None:
-        cand.crooked = True
+        cand.crooked = cand.shapeless = True
     return cand
 
 

@@ -72,6 +72,9 @@ VIEW_FIELD_DICE = 3  # dice agreeing on a perspective field (three unknowns) bef
 # DiceReader.read_candidate): read dice of the real photos are 0.65 of it or more, the partial dice
 # of photos made pale or flat (docs/benchmarks.md, 2026-11-26, fifth session) 0.61 or less
 PART_OF_DIE = 0.62
+# an outline of at least this part of its detection's top face is a whole die's: its `crooked` flag
+# holds in a single photo's lifted pass (see _keep_leaning)
+WHOLE_OUTLINE = 0.8
 
 
 @dataclass(slots=True)
@@ -162,13 +165,14 @@ class DiceReader:
             image = cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
         work, background, scale = working_copy(image, background)
         work = despeckle(work)  # salt-and-pepper specks look like pips (vision/speckle.py)
-        read = self._locate_and_read(work, background)
+        cands, read = self._locate_and_read(work, background)
         if background is None and (lifted := lift_contrast(work)) is not work:
             # a washed-out or flat photo (bright light, haze, a dim room): the foreground's absolute
             # thresholds miss its pale dice, so it is located again with its lightness spread as they
             # expect (locate.lift_contrast), and read as it is. The pass reading more dice ok is kept:
             # lifting also lifts shadows, which then join the blobs of dice that stood out already
-            again = self._locate_and_read(work, None, lifted)
+            _, again = self._locate_and_read(work, None, lifted)
+            _keep_leaning(cands, read, again)
             if _ok_count(again) > _ok_count(read):
                 read = again
         out = [r for r in read if r is not None]
@@ -179,10 +183,10 @@ class DiceReader:
 
     def _locate_and_read(
         self, work: np.ndarray, background: np.ndarray | None, seen: np.ndarray | None = None
-    ) -> list[DieReading | None]:
+    ) -> tuple[list[Candidate], list[DieReading | None]]:
         """The dice of ``work`` located (in ``seen``, a lifted copy of a single photo, if given) and
-        read in ``work``; located again with the die size its dice read ``ok`` teach, if that reads
-        more of them ``ok``."""
+        read in ``work``, each candidate with its reading; located again with the die size its dice
+        read ``ok`` teach, if that reads more of them ``ok``."""
         seen = work if seen is None else seen
         photo = self.photo_layers(seen) if background is None else None
         cands = self.locate(seen, background, photo=photo)
@@ -197,10 +201,11 @@ class DiceReader:
         if side is not None and len(sure) < len(cands):
             # the image's own separate dice teach the die size (a single photo, or a new tray's first
             # throw): dice of it that touch were one blob without it, so it is located again with it
-            again = self._read_all(work, self.locate(seen, background, side, photo))
+            cands_again = self.locate(seen, background, side, photo)
+            again = self._read_all(work, cands_again)
             if _ok_count(again) > len(sure):
-                read = again
-        return read
+                return cands_again, again
+        return cands, read
 
     def _read_all(self, image: np.ndarray, cands: list[Candidate]) -> list[DieReading | None]:
         """Every candidate read; dice flagged ``crooked`` only because an oblique camera shows their side
@@ -423,6 +428,32 @@ class DiceReader:
         if crooked:
             status = CROOKED
         return DieReading(PIP_DIE, str(value), value, conf, center, status, notes)
+
+
+def _keep_leaning(
+    cands: list[Candidate], read: list[DieReading | None], again: list[DieReading | None]
+) -> None:
+    """Readings of the lifted pass (``again``) made ``crooked`` where the photo as it is showed a
+    leaning die (read ``crooked`` from a whole die's outline, :func:`_whole_outline`): lifting
+    the contrast changes which pixels stand out (a side face may fall into shadow), not how a die lies
+    (a rendered die leaning on a wall, throw 0008, was read `ok` from its lifted outline)."""
+    leaning = [
+        c
+        for c, r in zip(cands, read, strict=True)
+        if r is not None and r.status == CROOKED and _whole_outline(c)
+    ]
+    for r in again:
+        if r is None or r.status != OK:
+            continue
+        if any(math.dist(r.center, c.center) < 0.5 * c.side for c in leaning):
+            r.status, r.confidence = CROOKED, min(r.confidence, OK_CONFIDENCE - 0.01)
+            r.notes.append("leaning in the photo as taken")
+
+
+def _whole_outline(c: Candidate) -> bool:
+    """True when ``c``'s outline is a whole die's: not a square of a detector box, nor a part of the
+    die its detection sees (a flat photo's outlines are often parts, and their flags say nothing)."""
+    return not c.shapeless and c.side >= WHOLE_OUTLINE * c.detected_top
 
 
 def _ok_count(read: list[DieReading | None]) -> int:

@@ -35,6 +35,7 @@ class Candidate:
     # the top-face side implied by the strongest sure detection here (TOP_OF_BOX of its box), when
     # that box is round this blob alone (0: none, or a box round several blobs)
     detected_top: float = 0.0
+    shapeless: bool = False  # its mask is a square of the detector's box: no outline was found there
 
 
 @dataclass(slots=True)
