@@ -166,11 +166,13 @@ class DiceReader:
         work, background, scale = working_copy(image, background)
         work = despeckle(work)  # salt-and-pepper specks look like pips (vision/speckle.py)
         cands, read = self._locate_and_read(work, background)
-        if background is None and (lifted := lift_contrast(work)) is not work:
+        settled = bool(read) and all(r is not None and r.status == OK for r in read)
+        if background is None and not settled and (lifted := lift_contrast(work)) is not work:
             # a washed-out or flat photo (bright light, haze, a dim room): the foreground's absolute
             # thresholds miss its pale dice, so it is located again with its lightness spread as they
             # expect (locate.lift_contrast), and read as it is. The pass reading more dice ok is kept:
-            # lifting also lifts shadows, which then join the blobs of dice that stood out already
+            # lifting also lifts shadows, which then join the blobs of dice that stood out already.
+            # A photo whose every blob was read ok has nothing left for it to find
             _, again = self._locate_and_read(work, None, lifted)
             _keep_leaning(cands, read, again)
             if _ok_count(again) > _ok_count(read):
