@@ -143,7 +143,7 @@ def merge_detections(
     single = [TOP_OF_BOX * dets[k].side for k, blobs in claims.items() if len(blobs) == 1]
     die_top = float(np.median(single)) if single else 0.0
     for k, shared in claims.items():
-        if len(shared) > 1 and not TOP_OF_BOX * dets[k].side <= SHARED_BOX * die_top:
+        if len(shared) > 1 and TOP_OF_BOX * dets[k].side > SHARED_BOX * die_top:
             for c in shared:
                 c.detected_top = 0.0
     return out + added

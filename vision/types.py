@@ -33,7 +33,8 @@ class Candidate:
     crooked: bool = False
     detected: float = 0.0  # the dice detector's score for a die here (single photos; 0: not run or none)
     # the top-face side implied by the strongest sure detection here (TOP_OF_BOX of its box), when
-    # that box is round this blob alone (0: none, or a box round several blobs)
+    # that box is round this blob alone or no larger than the photo's dice (0: none, or a box round
+    # several blobs that is larger, or that no other box measures; merge.SHARED_BOX)
     detected_top: float = 0.0
     shapeless: bool = False  # its mask is a square of the detector's box: no outline was found there
 
