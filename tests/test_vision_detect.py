@@ -14,9 +14,8 @@ from vision import detect
 from vision.evaluate import epanemu, matteop65
 from vision.locate import locate
 from vision.merge import merge_detections
-from vision.reader import DiceReader, decode_image_file, working_copy
+from vision.reader import DiceReader, decode_image_file
 from vision.simcam import SimulatedCamera
-from vision.speckle import despeckle
 
 # recall of the shipped model on held-out photos (odd-indexed, never trained on), measured
 # 2026-11-24 (docs/benchmarks.md); the bounds leave a margin for OpenCV versions, not for a worse model
@@ -177,12 +176,11 @@ def test_pale_die_on_a_pale_desk_is_read_whole_not_as_its_pip(shared: Path) -> N
     if not photo.exists():
         pytest.skip(f"{photo} absent")
     (label,) = next(it for it in matteop65(photo.parent) if it.path == photo).labels
-    reader = DiceReader()
-    work = despeckle(working_copy(decode_image_file(str(photo)), None)[0])
-    readings = [r for r in reader._locate_and_read(work, None)[1] if r is not None]
+    img = decode_image_file(str(photo))
+    readings = DiceReader().read(img, lift=False)
     assert [(r.face, r.status) for r in readings] == [("1", "ok")]
     assert math.dist(readings[0].center, label.center) <= label.radius
-    assert [r for r in DiceReader(detector=False)._locate_and_read(work, None)[1] if r is not None] == []
+    assert DiceReader(detector=False).read(img, lift=False) == []
 
 
 def test_a_blob_far_smaller_than_the_only_die_seen_round_it_is_a_piece_of_that_die() -> None:

@@ -156,7 +156,12 @@ class DiceReader:
         spec = self._detector_spec
         return None if spec is False else detect.load(None if spec is True else spec)
 
-    def read(self, image: np.ndarray, background: np.ndarray | None = None) -> list[DieReading]:
+    def read(
+        self, image: np.ndarray, background: np.ndarray | None = None, *, lift: bool = True
+    ) -> list[DieReading]:
+        """Every die in ``image``, against a tray's learnt ``background`` if given. ``lift``: a single
+        washed-out or flat photo is located a second time with its lightness lifted (False: only as
+        it is)."""
         if image is None or image.ndim not in (2, 3) or image.size == 0:
             raise VisionError("not an image")
         if image.ndim == 2:
@@ -167,7 +172,7 @@ class DiceReader:
         work = despeckle(work)  # salt-and-pepper specks look like pips (vision/speckle.py)
         cands, read = self._locate_and_read(work, background)
         settled = bool(read) and all(r is not None and r.status == OK for r in read)
-        if background is None and not settled and (lifted := lift_contrast(work)) is not work:
+        if lift and background is None and not settled and (lifted := lift_contrast(work)) is not work:
             # a washed-out or flat photo (bright light, haze, a dim room): the foreground's absolute
             # thresholds miss its pale dice, so it is located again with its lightness spread as they
             # expect (locate.lift_contrast), and read as it is. The pass reading more dice ok is kept:
