@@ -154,6 +154,20 @@ def test_a_top_face_cut_apart_is_read_from_the_group_before() -> None:
     assert sorted((round(p.x), round(p.y)) for p in pr.pips) == [(50, 74), (52, 28)]
 
 
+def test_a_pip_beyond_the_top_face_the_view_shows_is_a_side_faces() -> None:
+    # a 1 on top, and below it and to the right a pip of the front face, 0.69 side away: together
+    # they read as a 2. The camera's view puts the top face's centre 0.2 side above the blob's, by
+    # the 1; the other pip lies 0.59 side from there, beyond a face's reach, and the die reads 1
+    img, mask = _tall_die([(55, 45, 8), (80, 100, 8)])
+    assert read_pips(img, mask, 88.0).value == 2
+    pr = read_pips(img, mask, 88.0, view=(0.0, -0.2))
+    assert pr.value == 1, pr
+    assert [(round(p.x), round(p.y)) for p in pr.pips] == [(55, 45)]
+    # a 2 on top, where the view puts it, keeps both its pips (0.3 side from the face's centre)
+    img, mask = _tall_die([(37, 37, 8), (73, 73, 8)])
+    assert read_pips(img, mask, 88.0, view=(0.0, -0.2)).value == 2
+
+
 def test_what_a_lone_pip_loses_for_its_place_is_told_apart() -> None:
     # the same lone pip, in the middle of a square die and off the centre of a taller blob (a top
     # face above a side face, as an oblique camera shows it)
@@ -293,6 +307,9 @@ VIEWED = [
     # off their blobs' centres differently across the image (the webcam's perspective), which only
     # the field fits (one of them 0.107 side from the field through the others, inside FIELD_SPREAD)
     ("dice_43.jpg", (317, 164), "view field"),
+    # even half: the 1 and the upper pip of the side face's 2 read as a 2 (0.93 sure by pips): the
+    # side pip lies 0.73 side from where the view puts the top face's centre, beyond VIEW_REACH
+    ("dice_46.jpg", (262, 152), "view"),
 ]
 
 

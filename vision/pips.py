@@ -85,6 +85,9 @@ RIVAL_AREA = 0.35
 # an oblique camera (see read_pips's ``view``): groups whose centre is farther than this from where
 # the top face's centre should be are tried after those nearer
 VIEW_NEAR = 0.3
+# ... and a group's pips farther than this from there are a side face's: they are parted from the rest
+# (a top face's corner pips lie about 0.35 side from its centre; the view misses by about 0.1)
+VIEW_REACH = 0.55
 ROUND_MIN = 0.55  # part of a disc's ring (see _blobs) that must be body-coloured
 # a disc whose ring crosses pips touching it, of its size and a pip apart, counts those crossings out
 # but must then be this round: big or close pips touch, their discs are still pips
@@ -221,6 +224,22 @@ def _between(blob: Pip, group: list[Pip], side: float) -> bool:
         return False
     hull = cv2.convexHull(np.array([[p.x, p.y] for p in group], np.float32))
     return cv2.pointPolygonTest(hull, (float(blob.x), float(blob.y)), True) >= -0.05 * side
+
+
+def _within_reach(groups: list[list[Pip]], centre: tuple[float, float], side: float) -> list[list[Pip]]:
+    """``groups`` with a lone pip where the camera's view puts the top face's ``centre`` parted from the
+    rest of its group when all the rest lies beyond VIEW_REACH of it: a 1 on top beside a side face's
+    pips (its pip is where the view says a 1's must be; a face of several pips spreads round that
+    point, within the view's miss of a corner pip's reach, so it is never cut). The parts stay
+    groups, so the side face's pips still count against the reading (another group, a rival face)."""
+    out = []
+    for g in groups:
+        near = [p for p in g if math.dist((p.x, p.y), centre) <= VIEW_REACH * side]
+        if len(near) == 1 and len(g) > 1:
+            out.extend([near, [p for p in g if p is not near[0]]])
+        else:
+            out.append(g)
+    return out
 
 
 def _mid(group: list[Pip]) -> tuple[float, float]:
@@ -589,6 +608,8 @@ def _read_face(
         for subset, link in ((tops, 0.8), (pips, 0.8), (pips, 0.5)):
             fell_back = False
             groups = _groups(subset, side, link)
+            if view is not None:
+                groups = _within_reach(groups, centre, side)
             # the top face: largest, roundest pips
             groups.sort(key=lambda g: -(np.median([p.area for p in g]) * min(p.roundness for p in g)))
             if view is not None:  # stable: among the groups where the top face is, the same order
