@@ -495,21 +495,17 @@ def _views(seen: list[Seen], least: int) -> Iterator[View]:
 
 
 def view_offset(cands: list[Candidate], read: list[DieReading | None]) -> View | None:
-    """The camera's oblique view (vision/view.py) that the dice read ``ok`` from their pips
-    (:func:`_pip_faced`; their pip group's centre is their top face's) agree on: one offset, when
+    """The camera's oblique view (vision/view.py) that every die read ``ok`` from its pips
+    (:func:`_pip_faced`; their pip group's centre is their top face's) agrees on: one offset, when
     at least VIEW_DICE of them lie within VIEW_SPREAD of their median and it is at least VIEW_MIN,
     else a perspective field of at least VIEW_FIELD_DICE dice. None when they agree on neither, or
-    when the camera looks straight down (no side faces: nothing to correct). The view every one of
-    them agrees on comes first; failing that, as for the view that clears flags
-    (:func:`clear_view_flags`), one that at least VIEW_DICE of them agree on: a die whose blob holds
-    a side face or a shadow beside it has its top face elsewhere in that blob, and a die read by the
-    view is still ``ok`` only when both readers agree."""
+    when the camera looks straight down (no side faces: nothing to correct)."""
     seen = [
         s
         for c, r in zip(cands, read, strict=True)
         if r is not None and r.status == OK and _pip_faced(c, r) and (s := _seen(c, r)) is not None
     ]
-    return next(_views(seen, max(VIEW_DICE, len(seen))), None) or next(_views(seen, VIEW_DICE), None)
+    return next(_views(seen, max(VIEW_DICE, len(seen))), None)  # every one of them agreeing
 
 
 def clear_view_flags(cands: list[Candidate], read: list[DieReading | None]) -> None:
