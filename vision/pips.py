@@ -85,8 +85,9 @@ RIVAL_AREA = 0.35
 # an oblique camera (see read_pips's ``view``): groups whose centre is farther than this from where
 # the top face's centre should be are tried after those nearer
 VIEW_NEAR = 0.3
-# ... and a group's pips farther than this from there are a side face's: they are parted from the rest
-# (a top face's corner pips lie about 0.35 side from its centre; the view misses by about 0.1)
+# ... and a lone pip within this of there, whose group's other pips all lie farther, is a 1 beside a
+# side face's pips: it is parted from them (a top face's corner pips lie about 0.35 side from its
+# centre; the view misses by about 0.1)
 VIEW_REACH = 0.55
 ROUND_MIN = 0.55  # part of a disc's ring (see _blobs) that must be body-coloured
 # a disc whose ring crosses pips touching it, of its size and a pip apart, counts those crossings out
@@ -226,7 +227,7 @@ def _between(blob: Pip, group: list[Pip], side: float) -> bool:
     return cv2.pointPolygonTest(hull, (float(blob.x), float(blob.y)), True) >= -0.05 * side
 
 
-def _within_reach(groups: list[list[Pip]], centre: tuple[float, float], side: float) -> list[list[Pip]]:
+def _part_lone_pip(groups: list[list[Pip]], centre: tuple[float, float], side: float) -> list[list[Pip]]:
     """``groups`` with a lone pip where the camera's view puts the top face's ``centre`` parted from the
     rest of its group when all the rest lies beyond VIEW_REACH of it: a 1 on top beside a side face's
     pips (its pip is where the view says a 1's must be; a face of several pips spreads round that
@@ -609,7 +610,7 @@ def _read_face(
             fell_back = False
             groups = _groups(subset, side, link)
             if view is not None:
-                groups = _within_reach(groups, centre, side)
+                groups = _part_lone_pip(groups, centre, side)
             # the top face: largest, roundest pips
             groups.sort(key=lambda g: -(np.median([p.area for p in g]) * min(p.roundness for p in g)))
             if view is not None:  # stable: among the groups where the top face is, the same order
