@@ -16,6 +16,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 
 from vision.evaluate import (
@@ -292,6 +293,16 @@ def _phone_photo(shared: Path, prefix: str) -> Path:
     return found[0]
 
 
+def _perturbed_webcam(shared: Path, image: str, change: str) -> tuple[np.ndarray, Item]:
+    """A webcam photo and its labels as ``change`` (vision.evaluate.PERTURBATIONS) shows them (skips
+    when absent)."""
+    path = shared / "dice-photos" / "matteop65-webcam-d6" / "Train" / image
+    if not path.exists():
+        pytest.skip(f"{path} is absent from this copy of ../shared")
+    [item] = [it for it in matteop65(path.parent) if it.path.name == image]
+    return perturbed(decode_image_file(str(path)), item, change)
+
+
 def _the_one_near(readings: list[DieReading], center: tuple[int, int], within: float) -> DieReading:
     """The single reading within ``within`` pixels of ``center``."""
     near = [r for r in readings if math.dist(r.center, center) < within]
@@ -490,11 +501,7 @@ def test_part_of_a_pale_die_is_not_read_as_a_die(
     its blob is the part of its face that its pips and shaded side cover (0.48-0.61 of the top face the
     detector sees there). Both readers read that part alike (four of a 6's pips as a 4), which was
     passed on as `ok`; such a blob's reading is now never `ok`."""
-    path = shared / "dice-photos" / "matteop65-webcam-d6" / "Train" / image
-    if not path.exists():
-        pytest.skip(f"{path} is absent from this copy of ../shared")
-    [item] = [it for it in matteop65(path.parent) if it.path.name == image]
-    img, item = perturbed(decode_image_file(str(path)), item, change)
+    img, item = _perturbed_webcam(shared, image, change)
     readings = reader.read(img, lift=False)
     score = Score(image)
     score_item(item, readings, score)
@@ -507,13 +514,9 @@ def test_pieces_of_one_die_under_one_box_keep_its_size(shared: Path, reader: Dic
     two of its pips, and the camera's view cleared one of them to `ok` as a 1 (a die where there is
     none). A box round several blobs no larger than the photo's other dice (SHARED_BOX) is one die:
     its pieces keep its top face's size, so each is "part of a die?" and never `ok`."""
-    path = shared / "dice-photos" / "matteop65-webcam-d6" / "Train" / "four_20.jpg"
-    if not path.exists():
-        pytest.skip(f"{path} is absent from this copy of ../shared")
-    [item] = [it for it in matteop65(path.parent) if it.path.name == path.name]
-    img, item = perturbed(decode_image_file(str(path)), item, "flat (contrast 0.6)")
+    img, item = _perturbed_webcam(shared, "four_20.jpg", "flat (contrast 0.6)")
     readings = reader.read(img)
-    score = Score(path.name)
+    score = Score("four_20.jpg")
     score_item(item, readings, score)
     assert score.silent == 0 and score.extra_ok == 0, score.errors
     assert sum(any(n.startswith("part of a die?") for n in r.notes) for r in readings) == 2
@@ -536,11 +539,7 @@ def test_a_flat_or_washed_out_photo_is_read_with_its_contrast_lifted(
     the foreground's thresholds and each was flagged (parts of dice, squares of the detector's boxes).
     Located again with the lightness lifted (locate.lift_contrast), these dice are read `ok` and right
     (two_24's third 2 stays flagged), and nothing is read `ok` wrongly."""
-    path = shared / "dice-photos" / "matteop65-webcam-d6" / "Train" / image
-    if not path.exists():
-        pytest.skip(f"{path} is absent from this copy of ../shared")
-    [item] = [it for it in matteop65(path.parent) if it.path.name == image]
-    img, item = perturbed(decode_image_file(str(path)), item, change)
+    img, item = _perturbed_webcam(shared, image, change)
     score = Score(image)
     score_item(item, reader.read(img), score)
     assert (score.right, score.silent, score.extra_ok) == (dice, 0, 0), score.errors

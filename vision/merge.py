@@ -140,10 +140,10 @@ def merge_detections(
     # one box round several blobs: dice side by side, or pieces of one die. A box no larger than the
     # photo's other dice (their boxes each round one blob) holds one die: its pieces keep its size;
     # a larger box, or one no other box measures, tells none of them its size
-    single = [TOP_OF_BOX * dets[k].side for k, blobs in claims.items() if len(blobs) == 1]
-    die_top = float(np.median(single)) if single else 0.0
+    single = [dets[k].side for k, blobs in claims.items() if len(blobs) == 1]
+    die_box = float(np.median(single)) if single else 0.0
     for k, shared in claims.items():
-        if len(shared) > 1 and TOP_OF_BOX * dets[k].side > SHARED_BOX * die_top:
+        if len(shared) > 1 and dets[k].side > SHARED_BOX * die_box:
             for c in shared:
                 c.detected_top = 0.0
     return out + added
