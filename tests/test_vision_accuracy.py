@@ -287,7 +287,7 @@ def test_leaning_dice_in_rendered_throws_are_not_read_ok(shared: Path, reader: D
 def _phone_photo(shared: Path, prefix: str) -> Path:
     """The public phone photo whose name starts with ``prefix`` (skips when absent)."""
     folder = shared / "dice-photos" / "epanemu-roboflow-d6" / "train_one_per_source" / "images"
-    found = sorted(folder.glob(f"{prefix}.*.jpg")) if folder.is_dir() else []
+    found = sorted(folder.glob(f"{prefix}*.jpg")) if folder.is_dir() else []
     if not found:
         pytest.skip(f"{folder}/{prefix}* is absent from this copy of ../shared")
     return found[0]
@@ -543,3 +543,36 @@ def test_a_flat_or_washed_out_photo_is_read_with_its_contrast_lifted(
     score = Score(image)
     score_item(item, reader.read(img), score)
     assert (score.right, score.silent, score.extra_ok) == (dice, 0, 0), score.errors
+
+
+def test_a_pass_that_cuts_one_die_in_two_does_not_pass_a_piece_on_as_a_die(
+    shared: Path, reader: DiceReader
+) -> None:
+    """Phone dice_64 under sensor noise (sigma 8, seeded): the first locating pass reads a 2 as one
+    blob `ok`; the pass with the die size learnt cuts it in two, reads one piece `ok` as a 1 and so
+    reads more dice `ok`, and was kept, inventing a die. Two passes reading one die and two there put
+    both pieces in doubt (reader._doubt_cut_dice)."""
+    path = _phone_photo(shared, "dice_64_jpg")
+    [item] = [it for it in epanemu(path.parent.parent) if it.path == path]
+    img, item = perturbed(decode_image_file(str(path)), item, "sensor noise (sigma 8)")
+    readings = reader.read(img)
+    score = Score(path.name)
+    score_item(item, readings, score)
+    assert score.silent == 0 and score.extra_ok == 0, score.errors
+    assert any(any(n.startswith("one die or two?") for n in r.notes) for r in readings)
+
+
+def test_a_die_the_detector_cut_out_of_one_blob_is_not_ok(shared: Path, reader: DiceReader) -> None:
+    """Phone dice_369 made darker: a camera almost level with the table sees each die's top face
+    and, larger, its front face. One die's blob holds both, the detector sees a die in each, and the
+    blob was cut between them: the front face's part, square, read `ok` as a 6 (both readers at
+    0.93 and 0.99) where the top face shows a 3. The outline and the detector disagreeing on one die
+    or two, such a part is never `ok` (no cut part was read `ok` on any set as photographed)."""
+    path = _phone_photo(shared, "dice_369_JPG.rf.c95e")
+    [item] = [it for it in epanemu(path.parent.parent) if it.path == path]
+    img, item = perturbed(decode_image_file(str(path)), item, "darker (gamma 1.8)")
+    readings = reader.read(img)
+    score = Score(path.name)
+    score_item(item, readings, score)
+    assert score.silent == 0 and score.extra_ok == 0, score.errors
+    assert any("the detector cut it out of one blob" in n for r in readings for n in r.notes)

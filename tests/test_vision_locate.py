@@ -8,6 +8,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+from vision_helpers import square
 
 from vision.evaluate import matteop65
 from vision.flatness import flat_body, is_crooked
@@ -22,10 +23,10 @@ from vision.locate import (
     lift_contrast,
     locate,
 )
-from vision.reader import DiceReader, DieSize, decode_image_file, working_copy
+from vision.reader import DiceReader, DieSize, _doubt_cut_dice, decode_image_file, working_copy
 from vision.simcam import SimDie, SimulatedCamera
 from vision.speckle import despeckle
-from vision.types import Candidate
+from vision.types import CROOKED, OK, UNCERTAIN, Candidate, DieReading
 
 SIDE = 34
 
@@ -371,3 +372,37 @@ def test_only_a_flat_or_washed_out_photo_is_lifted() -> None:
     washed = (255 * (contrasty / 255.0) ** 0.4).astype(np.uint8)
     assert np.median(washed) > WASHED_OUT
     assert abs(float(np.median(lift_contrast(washed))) - MID_GREY) < 3
+
+
+def test_a_die_another_locating_pass_read_as_one_with_its_neighbour_is_not_ok() -> None:
+    """The pass reading more dice ok is kept, and a pass that cuts one die in two can win by a piece
+    read as a die (phone dice_64 under sensor noise: a 2 in two blobs, one read ok as a 1). Where
+    another pass of the photo read two blobs of the kept pass as one die ok, neither is passed on as
+    ok unless read as the whole was; a die that every pass saw alone, or beside a blob read as no
+    die, keeps its reading."""
+    left, right, alone = square(0, 0, 20), square(20, 0, 20), square(100, 0, 20)
+    joined = square(0, 0, 40)  # one blob over both halves: the other pass's die
+
+    def reading(c: Candidate, face: str = "1", status: str = OK) -> DieReading:
+        return DieReading("d6", face, int(face), 0.97, c.center, status)
+
+    def doubt(other: list[Candidate], other_read: list[DieReading], dice: int = 3) -> list[str]:
+        kept = [left, right, alone]
+        read: list[DieReading | None] = [reading(c) for c in kept]
+        read[1] = read[1] if dice == 3 else None  # the right half read as no die (a shadow)
+        _doubt_cut_dice(kept, read, [(kept, read), (other, other_read)], (60, 140))
+        if read[0] is not None and read[0].status == UNCERTAIN:
+            assert "one die or two" in read[0].notes[-1] and read[0].confidence < 0.8
+        return [r.status for r in read if r is not None]
+
+    assert doubt([joined, alone], [reading(joined, "2"), reading(alone)]) == [UNCERTAIN, UNCERTAIN, OK]
+    # touching dice the kept pass split do not read as one die in the other: no doubt
+    for status in (UNCERTAIN, CROOKED):
+        assert doubt([joined, alone], [reading(joined, "2", status), reading(alone)]) == [OK, OK, OK]
+    # nor about a die read as the whole blob was (a 1 and its shadow, read as a 1)
+    assert doubt([joined, alone], [reading(joined, "1"), reading(alone)]) == [OK, OK, OK]
+    # nor where the neighbouring blob is no die: the other pass read the die with its shadow
+    assert doubt([joined, alone], [reading(joined, "2"), reading(alone)], dice=2) == [OK, OK]
+    # passes that agree on the blobs doubt nothing
+    piece = square(0, 0, 20)
+    assert doubt([piece, alone], [reading(piece), reading(alone)]) == [OK, OK, OK]

@@ -114,7 +114,7 @@ def merge_detections(
             parts = _cut_between(c, [dets[k] for k in inside])
             if len(parts) >= 2:
                 for part, d in parts:
-                    part.detected, part.detected_top = d.score, TOP_OF_BOX * d.side
+                    part.detected, part.detected_top, part.cut = d.score, TOP_OF_BOX * d.side, True
                     # as dice cut out of a wall's blob: flat only if clearly square, and no larger than
                     # a top face of its detected box can be (a die leaning on its neighbour adds a side)
                     part.crooked = core_shape(part)[0] < DET_SQUARE or part.side > CUT_TOP * d.side

@@ -18,6 +18,7 @@ from vision.locate import (
     _candidate,
     estimate_background,
     foreground,
+    label_map,
     lift_contrast,
     line_backgrounds,
     locate,
@@ -75,6 +76,12 @@ PART_OF_DIE = 0.62
 # an outline of at least this part of its detection's top face is a whole die's: its `crooked` flag
 # holds in a single photo's lifted pass (see _keep_leaning)
 WHOLE_OUTLINE = 0.8
+# a blob of another locating pass of the same photo that covers at least this part of each of two
+# blobs of the pass kept, and was read ok there, saw one die where the kept pass sees two (see
+# _doubt_cut_dice)
+JOINED = 0.2
+
+Pass = tuple[list[Candidate], list[DieReading | None]]  # one locating pass's candidates and readings
 
 
 @dataclass(slots=True)
@@ -170,7 +177,7 @@ class DiceReader:
             image = cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
         work, background, scale = working_copy(image, background)
         work = despeckle(work)  # salt-and-pepper specks look like pips (vision/speckle.py)
-        cands, read = self._locate_and_read(work, background)
+        cands, read, passes = self._locate_and_read(work, background)
         settled = bool(read) and all(r is not None and r.status == OK for r in read)
         if lift and background is None and not settled and (lifted := lift_contrast(work)) is not work:
             # a washed-out or flat photo (bright light, haze, a dim room): the foreground's absolute
@@ -178,10 +185,12 @@ class DiceReader:
             # expect (locate.lift_contrast), and read as it is. The pass reading more dice ok is kept:
             # lifting also lifts shadows, which then join the blobs of dice that stood out already.
             # A photo whose every blob was read ok has nothing left for it to find
-            _, again = self._locate_and_read(work, None, lifted)
+            cands_again, again, passes_again = self._locate_and_read(work, None, lifted)
             _keep_leaning(cands, read, again)
             if _ok_count(again) > _ok_count(read):
-                read = again
+                cands, read = cands_again, again
+            passes += passes_again
+        _doubt_cut_dice(cands, read, passes, work.shape[:2])
         out = [r for r in read if r is not None]
         if scale != 1.0:
             for r in out:
@@ -190,10 +199,10 @@ class DiceReader:
 
     def _locate_and_read(
         self, work: np.ndarray, background: np.ndarray | None, seen: np.ndarray | None = None
-    ) -> tuple[list[Candidate], list[DieReading | None]]:
+    ) -> tuple[list[Candidate], list[DieReading | None], list[Pass]]:
         """The dice of ``work`` located (in ``seen``, a lifted copy of a single photo, if given) and
         read in ``work``, each candidate with its reading; located again with the die size its dice
-        read ``ok`` teach, if that reads more of them ``ok``."""
+        read ``ok`` teach, if that reads more of them ``ok``. Also every pass made, with its readings."""
         seen = work if seen is None else seen
         photo = self.photo_layers(seen) if background is None else None
         cands = self.locate(seen, background, photo=photo)
@@ -211,8 +220,9 @@ class DiceReader:
             cands_again = self.locate(seen, background, side, photo)
             again = self._read_all(work, cands_again)
             if _ok_count(again) > len(sure):
-                return cands_again, again
-        return cands, read
+                return cands_again, again, [(cands, read), (cands_again, again)]
+            return cands, read, [(cands, read), (cands_again, again)]
+        return cands, read, [(cands, read)]
 
     def _read_all(self, image: np.ndarray, cands: list[Candidate]) -> list[DieReading | None]:
         """Every candidate read; dice flagged ``crooked`` only because an oblique camera shows their side
@@ -328,11 +338,19 @@ class DiceReader:
         (under PART_OF_DIE of it) may be part of that die: a white die on a pale desk stands out by
         its pips and shaded side, and the part of its face they cover holds part of its pips, which
         both readers may read alike. Such a reading is never ``ok``, nor ``crooked`` (which
-        :func:`clear_view_flags` may clear): it is ``uncertain``."""
+        :func:`clear_view_flags` may clear): it is ``uncertain``. So is a part the detector cut out
+        of one blob (``cand.cut``): the outline saw one die there and the detector two, as a low
+        camera's view of one die's top and front faces also is (phone dice_369 made darker: a 3's
+        front face read ``ok`` as a 6)."""
         r = self._read_candidate(image, cand, allow_crooked, view, whole_die)
-        if r is not None and r.status != UNCERTAIN and cand.side < PART_OF_DIE * cand.detected_top:
+        if r is None or r.status == UNCERTAIN:
+            return r
+        if cand.side < PART_OF_DIE * cand.detected_top:
             r.status, r.confidence = UNCERTAIN, min(r.confidence, OK_CONFIDENCE - 0.01)
             r.notes.append(f"part of a die? {cand.side / cand.detected_top:.2f} of the detected top face")
+        elif cand.cut:
+            r.status, r.confidence = UNCERTAIN, min(r.confidence, OK_CONFIDENCE - 0.01)
+            r.notes.append("one die or two? the detector cut it out of one blob")
         return r
 
     def _read_candidate(
@@ -457,6 +475,48 @@ def _keep_leaning(
             r.notes.append("leaning in the photo as taken")
 
 
+def _doubt_cut_dice(
+    cands: list[Candidate],
+    read: list[DieReading | None],
+    passes: list[Pass],
+    shape: tuple[int, int],
+) -> None:
+    """Dice read ``ok`` made ``uncertain`` where another locating pass of the photo (``passes``: with
+    the die size learnt, or in a lifted copy) read ``ok``, as one die, a blob covering at least JOINED
+    of theirs and of a neighbouring blob of ``cands`` read as a die: the two passes disagree on
+    whether one die or two lie there. The pass that reads more dice ``ok`` is kept, and a pass that
+    cuts one die in two can win by a piece read as a die (phone dice_64 under sensor noise: a 2 in
+    two blobs, one read ``ok`` as a 1, where the other pass read the whole blob ``ok`` as a 2). No
+    doubt where the joined blob did not read as one die (touching dice that the die size learnt
+    splits: rendered throws 0020, 0023, 0026, 0034, 0035, crooked or uncertain), where the
+    neighbouring blob is no die (a die's shadow or a fragment: webcam six_46 turned 180), nor for a
+    die read as the whole blob was (webcam dice_21 in cool light: a 1 and its shadow, read a 1)."""
+    if len(passes) < 2 or not any(r is not None and r.status == OK for r in read):
+        return
+    labels = label_map(cands, shape)
+    area = [max(1, int(np.count_nonzero(c.mask))) for c in cands]
+    doubted: set[int] = set()
+    for other, other_read in passes:
+        if other is cands:
+            continue
+        for c, r in zip(other, other_read, strict=True):
+            if r is None or r.status != OK:
+                continue
+            mh, mw = c.mask.shape
+            x0, y0 = c.origin
+            under = labels[y0 : y0 + mh, x0 : x0 + mw][c.mask > 0]
+            ids, counts = np.unique(under[under > 0], return_counts=True)
+            near = [int(i) - 1 for i, n in zip(ids, counts, strict=True) if n >= JOINED * area[int(i) - 1]]
+            pieces = [(k, p) for k in near if (p := read[k]) is not None]  # blobs read as dice
+            if len(pieces) >= 2:  # one die or two; no doubt about a die read as the whole was
+                doubted.update(k for k, p in pieces if (p.die, p.face) != (r.die, r.face))
+    for i in doubted:
+        die = read[i]
+        if die is not None and die.status == OK:
+            die.status, die.confidence = UNCERTAIN, min(die.confidence, OK_CONFIDENCE - 0.01)
+            die.notes.append("one die or two? another locating pass read it and its neighbour as one die")
+
+
 def _whole_outline(c: Candidate) -> bool:
     """True when ``c``'s outline is a whole die's: not a square of a detector box, nor a part of the
     die its detection sees (a flat photo's outlines are often parts, and their flags say nothing)."""
@@ -496,16 +556,18 @@ def _views(seen: list[Seen], least: int) -> Iterator[View]:
 
 def view_offset(cands: list[Candidate], read: list[DieReading | None]) -> View | None:
     """The camera's oblique view (vision/view.py) that every die read ``ok`` from its pips
-    (:func:`_pip_faced`; their pip group's centre is their top face's) agrees on: one offset, when
-    at least VIEW_DICE of them lie within VIEW_SPREAD of their median and it is at least VIEW_MIN,
-    else a perspective field of at least VIEW_FIELD_DICE dice. None when they agree on neither, or
-    when the camera looks straight down (no side faces: nothing to correct)."""
+    (:func:`_pip_faced`; their pip group's centre is their top face's) agrees on, else the one at
+    least VIEW_DICE of them agree on: one offset, when that many lie within VIEW_SPREAD of their
+    median and it is at least VIEW_MIN, else a perspective field of at least VIEW_FIELD_DICE dice.
+    None when they agree on neither, or when the camera looks straight down (no side faces: nothing
+    to correct). Reading more dice ``ok`` with a partial view is safe only with _doubt_cut_dice."""
     seen = [
         s
         for c, r in zip(cands, read, strict=True)
         if r is not None and r.status == OK and _pip_faced(c, r) and (s := _seen(c, r)) is not None
     ]
-    return next(_views(seen, max(VIEW_DICE, len(seen))), None)  # every one of them agreeing
+    every = next(_views(seen, max(VIEW_DICE, len(seen))), None)
+    return every or next(_views(seen, VIEW_DICE), None)
 
 
 def clear_view_flags(cands: list[Candidate], read: list[DieReading | None]) -> None:

@@ -37,6 +37,7 @@ class Candidate:
     # several blobs that is larger, or that no other box measures; merge.SHARED_BOX)
     detected_top: float = 0.0
     shapeless: bool = False  # its mask is a square of the detector's box: no outline was found there
+    cut: bool = False  # cut out of one blob between the detector's dice (merge): one die or two?
 
 
 @dataclass(slots=True)
