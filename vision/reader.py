@@ -77,8 +77,8 @@ PART_OF_DIE = 0.62
 # holds in a single photo's lifted pass (see _keep_leaning)
 WHOLE_OUTLINE = 0.8
 # a blob of another locating pass of the same photo that covers at least this part of each of two
-# blobs of the pass kept, and was read ok there, saw one die where the kept pass sees two (see
-# _doubt_cut_dice)
+# blobs of the pass kept, and was read ok there as another face, saw one die where the kept pass sees
+# two (see _doubt_cut_dice)
 JOINED = 0.2
 
 Pass = tuple[list[Candidate], list[DieReading | None]]  # one locating pass's candidates and readings
@@ -346,11 +346,10 @@ class DiceReader:
         if r is None or r.status == UNCERTAIN:
             return r
         if cand.side < PART_OF_DIE * cand.detected_top:
-            r.status, r.confidence = UNCERTAIN, min(r.confidence, OK_CONFIDENCE - 0.01)
-            r.notes.append(f"part of a die? {cand.side / cand.detected_top:.2f} of the detected top face")
+            part = cand.side / cand.detected_top
+            _demote(r, UNCERTAIN, f"part of a die? {part:.2f} of the detected top face")
         elif cand.cut:
-            r.status, r.confidence = UNCERTAIN, min(r.confidence, OK_CONFIDENCE - 0.01)
-            r.notes.append("one die or two? the detector cut it out of one blob")
+            _demote(r, UNCERTAIN, "one die or two? the detector cut it out of one blob")
         return r
 
     def _read_candidate(
@@ -471,8 +470,13 @@ def _keep_leaning(
         if r is None or r.status != OK:
             continue
         if any(math.dist(r.center, c.center) < 0.5 * c.side for c in leaning):
-            r.status, r.confidence = CROOKED, min(r.confidence, OK_CONFIDENCE - 0.01)
-            r.notes.append("leaning in the photo as taken")
+            _demote(r, CROOKED, "leaning in the photo as taken")
+
+
+def _demote(r: DieReading, status: str, why: str) -> None:
+    """``r`` no longer ``ok``: ``status``, a confidence under OK_CONFIDENCE, and ``why`` in its notes."""
+    r.status, r.confidence = status, min(r.confidence, OK_CONFIDENCE - 0.01)
+    r.notes.append(why)
 
 
 def _doubt_cut_dice(
@@ -513,8 +517,8 @@ def _doubt_cut_dice(
     for i in doubted:
         die = read[i]
         if die is not None and die.status == OK:
-            die.status, die.confidence = UNCERTAIN, min(die.confidence, OK_CONFIDENCE - 0.01)
-            die.notes.append("one die or two? another locating pass read it and its neighbour as one die")
+            why = "one die or two? another locating pass read it and its neighbour as one die"
+            _demote(die, UNCERTAIN, why)
 
 
 def _whole_outline(c: Candidate) -> bool:
