@@ -303,6 +303,20 @@ def _perturbed_webcam(shared: Path, image: str, change: str) -> tuple[np.ndarray
     return perturbed(decode_image_file(str(path)), item, change)
 
 
+def _read_perturbed_phone(
+    shared: Path, reader: DiceReader, prefix: str, change: str
+) -> tuple[list[DieReading], Score]:
+    """The phone photo named ``prefix`` as ``change`` (vision.evaluate.PERTURBATIONS) shows it, read,
+    and scored against its labels moved to match (skips when absent)."""
+    path = _phone_photo(shared, prefix)
+    [item] = [it for it in epanemu(path.parent.parent) if it.path == path]
+    img, item = perturbed(decode_image_file(str(path)), item, change)
+    readings = reader.read(img)
+    score = Score(path.name)
+    score_item(item, readings, score)
+    return readings, score
+
+
 def _the_one_near(readings: list[DieReading], center: tuple[int, int], within: float) -> DieReading:
     """The single reading within ``within`` pixels of ``center``."""
     near = [r for r in readings if math.dist(r.center, center) < within]
@@ -552,12 +566,7 @@ def test_a_pass_that_cuts_one_die_in_two_does_not_pass_a_piece_on_as_a_die(
     blob `ok`; the pass with the die size learnt cuts it in two, reads one piece `ok` as a 1 and so
     reads more dice `ok`, and was kept, inventing a die. Two passes reading one die and two there put
     both pieces in doubt (reader._doubt_cut_dice)."""
-    path = _phone_photo(shared, "dice_64_jpg")
-    [item] = [it for it in epanemu(path.parent.parent) if it.path == path]
-    img, item = perturbed(decode_image_file(str(path)), item, "sensor noise (sigma 8)")
-    readings = reader.read(img)
-    score = Score(path.name)
-    score_item(item, readings, score)
+    readings, score = _read_perturbed_phone(shared, reader, "dice_64_jpg", "sensor noise (sigma 8)")
     assert score.silent == 0 and score.extra_ok == 0, score.errors
     assert any(any(n.startswith("one die or two?") for n in r.notes) for r in readings)
 
@@ -568,11 +577,6 @@ def test_a_die_the_detector_cut_out_of_one_blob_is_not_ok(shared: Path, reader: 
     blob was cut between them: the front face's part, square, read `ok` as a 6 (both readers at
     0.93 and 0.99) where the top face shows a 3. The outline and the detector disagreeing on one die
     or two, such a part is never `ok` (no cut part was read `ok` on any set as photographed)."""
-    path = _phone_photo(shared, "dice_369_JPG.rf.c95e")
-    [item] = [it for it in epanemu(path.parent.parent) if it.path == path]
-    img, item = perturbed(decode_image_file(str(path)), item, "darker (gamma 1.8)")
-    readings = reader.read(img)
-    score = Score(path.name)
-    score_item(item, readings, score)
+    readings, score = _read_perturbed_phone(shared, reader, "dice_369_JPG.rf.c95e", "darker (gamma 1.8)")
     assert score.silent == 0 and score.extra_ok == 0, score.errors
     assert any("the detector cut it out of one blob" in n for r in readings for n in r.notes)
