@@ -219,9 +219,10 @@ class DiceReader:
             # throw): dice of it that touch were one blob without it, so it is located again with it
             cands_again = self.locate(seen, background, side, photo)
             again = self._read_all(work, cands_again)
+            passes = [(cands, read), (cands_again, again)]
             if _ok_count(again) > len(sure):
-                return cands_again, again, [(cands, read), (cands_again, again)]
-            return cands, read, [(cands, read), (cands_again, again)]
+                return cands_again, again, passes
+            return cands, read, passes
         return cands, read, [(cands, read)]
 
     def _read_all(self, image: np.ndarray, cands: list[Candidate]) -> list[DieReading | None]:
@@ -571,7 +572,9 @@ def view_offset(cands: list[Candidate], read: list[DieReading | None]) -> View |
         if r is not None and r.status == OK and _pip_faced(c, r) and (s := _seen(c, r)) is not None
     ]
     every = next(_views(seen, max(VIEW_DICE, len(seen))), None)
-    return every or next(_views(seen, VIEW_DICE), None)
+    if every is not None or len(seen) <= VIEW_DICE:  # else the same fit again would fail again
+        return every
+    return next(_views(seen, VIEW_DICE), None)
 
 
 def clear_view_flags(cands: list[Candidate], read: list[DieReading | None]) -> None:
