@@ -559,16 +559,22 @@ def test_a_flat_or_washed_out_photo_is_read_with_its_contrast_lifted(
     assert (score.right, score.silent, score.extra_ok) == (dice, 0, 0), score.errors
 
 
+@pytest.mark.parametrize("closer_look", [True, False])
 def test_a_pass_that_cuts_one_die_in_two_does_not_pass_a_piece_on_as_a_die(
-    shared: Path, reader: DiceReader
+    shared: Path, reader: DiceReader, closer_look: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Phone dice_64 under sensor noise (sigma 8, seeded): the first locating pass reads a 2 as one
     blob `ok`; the pass with the die size learnt cuts it in two, reads one piece `ok` as a 1 and so
     reads more dice `ok`, and was kept, inventing a die. Two passes reading one die and two there put
-    both pieces in doubt (reader._doubt_cut_dice)."""
+    both pieces in doubt (reader._doubt_cut_dice). Since the closer look (reader.DiceReader._closer_look)
+    the first pass reads more dice `ok` here and is kept; without it the cut pass still wins, and the
+    doubt is what keeps the piece from being passed on."""
+    if not closer_look:
+        monkeypatch.setattr(DiceReader, "_closer_look", lambda self, image, cand, origin, pr, g: (g, False))
     readings, score = _read_perturbed_phone(shared, reader, "dice_64_jpg", "sensor noise (sigma 8)")
     assert score.silent == 0 and score.extra_ok == 0, score.errors
-    assert any(any(n.startswith("one die or two?") for n in r.notes) for r in readings)
+    if not closer_look:
+        assert any(any(n.startswith("one die or two?") for n in r.notes) for r in readings)
 
 
 def test_a_die_the_detector_cut_out_of_one_blob_is_not_ok(shared: Path, reader: DiceReader) -> None:
@@ -580,3 +586,15 @@ def test_a_die_the_detector_cut_out_of_one_blob_is_not_ok(shared: Path, reader: 
     readings, score = _read_perturbed_phone(shared, reader, "dice_369_JPG.rf.c95e", "darker (gamma 1.8)")
     assert score.silent == 0 and score.extra_ok == 0, score.errors
     assert any("the detector cut it out of one blob" in n for r in readings for n in r.notes)
+
+
+def test_a_closer_look_does_not_settle_pips_the_face_may_lack(shared: Path, reader: DiceReader) -> None:
+    """Phone dice_429 at 1.4 times its size: a red 6, four of whose pips the pip count split off as a
+    4, the other two left as unexplained ink. The classifier, on the whole die, also prefers a 4 (0.85,
+    short of the 0.95 a split group needs); on a crop centred on those four pips it read 4 at 0.98, and
+    the 6 was passed on as an `ok` 4. A closer look settles only which group is the top face
+    (reader.DiceReader._closer_look), never whether pips were missed."""
+    readings, score = _read_perturbed_phone(shared, reader, "dice_429_jpg", "1.4x size")
+    assert score.silent == 0 and score.extra_ok == 0, score.errors
+    die = _the_one_near(readings, (390, 352), 40)
+    assert die.face == "6" or die.status != OK, die

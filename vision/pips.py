@@ -48,6 +48,12 @@ class PipRead:
     # confidence lost only to the group's place (off the blob's centre, where an oblique camera puts a
     # top face too): :func:`vision.reader.combine` lets a classifier sure enough judge the place
     placement: float = 0.0
+    # the group lies where the camera's view puts the top face (within VIEW_NEAR of it; False without
+    # a view): a witness beside the pips that this is the top face (vision.reader's closer look)
+    at_view: bool = False
+    # confidence lost to signs that the face has pips the group lacks (near misses, unexplained ink,
+    # ghost contrast where a higher face's extra pips would be): no closer look settles those
+    missed: float = 0.0
 
 
 GHOST_OK = 0.3  # phantom-pip contrast (fraction of the read pips') tolerated before doubting the count
@@ -404,6 +410,13 @@ def _rival_face(pips: list[Pip], group: list[Pip], side: float) -> int | None:
     return None
 
 
+def _missed(near: int, ink: float, ghost: float) -> float:
+    """Confidence lost to signs that the face has pips the group read lacks: ``near`` blobs that
+    nearly passed as pips, ``ink`` the pips do not explain (:func:`_unexplained`, in pip areas) and
+    ``ghost`` contrast where a higher face's extra pips would be (:func:`phantom_pips`)."""
+    return 0.3 * near + max(0.0, ink - 0.3) * 0.8 + max(0.0, ghost - GHOST_OK) * GHOST_WEIGHT
+
+
 def _unexplained(
     diff: np.ndarray, inner: np.ndarray, group: list[Pip], centre: np.ndarray, side: float
 ) -> float:
@@ -634,11 +647,10 @@ def _read_face(
                 if math.hypot(r.x - gc[0], r.y - gc[1]) < 0.45 * side
                 and not (value == 6 and _between(r, g, side))  # a 6 misses no pip among its own
             )
-            conf -= 0.3 * near
             ink = _unexplained(diff, inner, g, gc, side)
-            conf -= max(0.0, ink - 0.3) * 0.8
             ghost = phantom_pips(diff, inner, g) if value is not None else 0.0
-            conf -= max(0.0, ghost - GHOST_OK) * GHOST_WEIGHT
+            missed = _missed(near, ink, ghost)
+            conf -= missed
             why += f" near={near} groups={len(groups)} ink={ink:.2f} ghost={ghost:.2f}"
             rival = _rival_face(pips, g, side) if value is not None else None
             if rival is not None:
@@ -679,11 +691,11 @@ def _read_face(
             # ink the side face's pips do not explain either still counts against it
             ink = _unexplained(diff, inner, pips, gc, side)
             ghost = phantom_pips(diff, inner, top) if s_value is not None else 0.0
-            s_conf = min(s_conf, FALLBACK_CAP) - max(0.0, ink - 0.3) * 0.8
-            s_conf -= max(0.0, ghost - GHOST_OK) * GHOST_WEIGHT
+            s_missed = _missed(0, ink, ghost)
+            s_conf = min(s_conf, FALLBACK_CAP) - s_missed
             if wg is not g and (s_conf <= conf or not {id(p) for p in g} <= {id(p) for p in top}):
                 continue  # the earlier group's split must hold, and beat, the part fallen back to
-            g, fell_back, value, conf, place = top, True, s_value, s_conf, 0.0
+            g, fell_back, value, conf, place, missed = top, True, s_value, s_conf, 0.0, s_missed
             why = s_why + f" ink={ink:.2f} ghost={ghost:.2f} split from {len(wg)} pips"
             break
         # pips of the other polarity compete with this reading
@@ -696,7 +708,8 @@ def _read_face(
                 placement = max(0.0, min(FALLBACK_CAP if fell_back else 1.0, conf + place) - max(0.0, conf))
                 if placement > 0.005:
                     why += f" place={placement:.2f}"
-                best = PipRead(value, max(0.0, conf), g, c, why, fell_back, placement)
+                at_view = view is not None and math.dist(c, centre) <= VIEW_NEAR * side
+                best = PipRead(value, max(0.0, conf), g, c, why, fell_back, placement, at_view, missed)
             elif value is None and best.value is None and len(g) > len(best.pips):
                 best = PipRead(None, 0.0, g, c, "unreadable: " + why)  # pips, but no face pattern
             elif best.value is not None and conf > 0.5:
