@@ -234,7 +234,10 @@ class DiceReader:
         """Every candidate read; dice flagged ``crooked`` only because an oblique camera shows their side
         face are cleared (:func:`clear_view_flags`); then the dice left ``uncertain`` read again where
         the camera's perspective, learnt from the dice of the same image read ``ok``, puts their top
-        face (:func:`view_offset`). A new reading is taken only when it is ``ok`` (both readers agree)."""
+        face (:func:`view_offset`). A new reading is taken only when it is ``ok`` (both readers agree).
+        So are the dice left ``crooked`` whose readers did not agree: a new reading on which they agree
+        (there, a closer look may settle the classifier, :meth:`_closer_look`) replaces the old, still
+        ``crooked``, and the flags the view explains are cleared again."""
         read = [self.read_candidate(image, c) for c in cands]
         if self.net is not None:  # "both readers agree" needs the second reader
             clear_view_flags(cands, read)
@@ -242,16 +245,24 @@ class DiceReader:
         if view is None:
             return read
         out = list(read)
+        flagged = False  # a crooked die read again with both readers agreeing
         for i, (c, r) in enumerate(zip(cands, read, strict=True)):
-            if r is None or r.status != UNCERTAIN or (blob := _blob_centre(c)) is None:
+            if r is None or (blob := _blob_centre(c)) is None:
+                continue
+            if not (r.status == UNCERTAIN or (r.status == CROOKED and r.confidence < OK_CONFIDENCE)):
                 continue
             at = view.at(blob, c.side)
             if math.hypot(*at) < VIEW_MIN:
                 continue  # the view shows no side face here
             again = self.read_candidate(image, c, view=at)
-            if again is not None and again.status == OK:
-                again.notes.append(_view_note(view))
-                out[i] = again
+            wanted = OK if r.status == UNCERTAIN else CROOKED
+            if again is None or again.status != wanted or again.confidence < OK_CONFIDENCE:
+                continue
+            again.notes.append(_view_note(view))
+            out[i] = again
+            flagged = flagged or again.status == CROOKED
+        if flagged and self.net is not None:
+            clear_view_flags(cands, out)
         return out
 
     def locate(
@@ -334,7 +345,9 @@ class DiceReader:
         top face (``pr.at_view``), so a witness beside the pips says this group is the top face, and
         when the classifier, looking at the whole die, already prefers the pips' face but not surely
         enough for ``ok``: a close or oblique die's side faces, a good part of that crop, hold other
-        pips. Taken (True) only when it reads that face as surely as :func:`combine` needs; the closer
+        pips. Taken (True) only when it reads that face at NET_OK_ONE, whatever the face: a crop
+        centred on a pip group is unlike those the classifier learnt from, and two pips of a 3 in a
+        row read 2 at 0.87 closer (webcam three_27 made paler, its flag cleared by the view). The closer
         crop alone says nothing of which face is on top, since it is centred on whichever group the
         pips read (webcam dice_42: a front face's 2 below a 1, 0.78 on the whole die, 1.00 closer).
         Nor is it asked when the pips show signs of pips the group lacks (``pr.missed``): a crop
@@ -345,7 +358,7 @@ class DiceReader:
             return g, False
         at = (pr.center[0] + origin[0], pr.center[1] + origin[1])
         near = facenet.classify(self.net, [facenet.face_crop(image, at, CLOSER * cand.side, cand.angle)])[0]
-        if near.value == pr.value and near.prob >= need:
+        if near.value == pr.value and near.prob >= NET_OK_ONE:
             return near, True
         return g, False
 
