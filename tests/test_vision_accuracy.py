@@ -39,8 +39,9 @@ ODD: Callable[[int, Item], bool] = lambda i, it: i % 2 == 1  # noqa: E731
 
 # (folder under ../shared, loader, selection, floor on right/labelled, most silent errors allowed)
 SETS: dict[str, tuple[str, Callable[[Path], Iterator[Item]], Callable[[int, Item], bool], float, int]] = {
-    # measured 96.2% right, 0 silent (476 dice), 2026-11-26, fourth session (flat dice foreshortened
-    # by a low camera); 96.0% (pip count alone: 83.2%), 2026-11-26 (pip holes in the
+    # measured 96.8% right, 0 silent (476 dice), 2026-11-27 (the classifier picks among the pips'
+    # readings); 96.6%, 2026-11-26, ninth session (a closer look); 96.2%, fourth session (flat dice
+    # foreshortened by a low camera); 96.0% (pip count alone: 83.2%), 2026-11-26 (pip holes in the
     # outline test, a 6's own smear); 95.4%, 2026-11-25 late, with the
     # two-network classifier (95.0% with the small network alone); 94.5%, 2026-11-25 evening (93.7% before
     # a top face cut apart was split again, a lone pip's place was left to the classifier and dice cut
@@ -58,7 +59,8 @@ SETS: dict[str, tuple[str, Callable[[Path], Iterator[Item]], Callable[[int, Item
     # counted, 38.2% before a single-die crop's pips were looked for on the whole die; 41.8% with the
     # classifier before it learnt from the rendered throws too)
     "chase train odd": ("dice-photos/chase-d6-crops/train", crops, ODD, 0.55, 0),
-    # measured 23.0% right, 0 silent of 819 dice (phone photos, tiny and oblique dice: far from the target;
+    # measured 25.0% right, 0 silent, 2026-11-26, ninth session (a closer look, flagged dice read again);
+    # 23.0% right, 0 silent of 819 dice (phone photos, tiny and oblique dice: far from the target;
     # by die size 26/277 under 40 px, 63/239 at 40-80 px, 99/303 from 80 px), 2026-11-26, fourth session
     # (flat dice foreshortened as a die read ok); 22.0%, 2026-11-26, second session (a weak reading gives
     # way to the blob's second colour); 21.0% that
@@ -626,3 +628,32 @@ def test_a_closer_look_must_be_as_sure_as_a_1_needs(shared: Path, reader: DiceRe
     score = Score("three_27.jpg")
     score_item(item, reader.read(img), score)
     assert score.silent == 0 and score.extra_ok == 0, score.errors
+
+
+def test_a_split_the_classifier_reads_surely_is_taken_over_the_pips_first_choice(
+    shared: Path, reader: DiceReader
+) -> None:
+    """Webcam four_13 (odd half): a 4 on top of a close die, a 6 on its front face, the ten pips one
+    group. Two ways of splitting it read as a face: the 6 (most pips: the pip count's first choice)
+    and the 4; the classifier reads 4 at 1.00 on the whole die. A split is a fallback, so the
+    classifier may pick among the faces the pips offer (reader.other_reading): the 4, `ok`."""
+    path = shared / "dice-photos" / "matteop65-webcam-d6" / "Train" / "four_13.jpg"
+    if not path.exists():
+        pytest.skip(f"{path} is absent from this copy of ../shared")
+    near = [r for r in reader.read(decode_image_file(str(path))) if math.dist(r.center, (189, 200)) < 30]
+    assert len(near) == 1, near
+    assert (near[0].face, near[0].status) == ("4", OK), near[0]
+    assert any("(first 6)" in n for n in near[0].notes), near[0].notes
+
+
+def test_the_classifier_picks_no_other_group_over_a_reading_the_pips_are_sure_of(
+    shared: Path, reader: DiceReader
+) -> None:
+    """Phone dice_78 made paler (odd half): a small dark die, a 1 on top. Its pips, a glint among
+    them, read as a 4, not as a fallback; two of them are the front face's 2, which the classifier
+    read at 0.99. Offered that 2 in place of the 4, the die was passed on `ok` as a 2. The
+    classifier picks among the pips' readings only when their first choice is itself a fallback."""
+    readings, score = _read_perturbed_phone(shared, reader, "dice_78_jpg", "paler (gamma 0.55)")
+    assert score.silent == 0 and score.extra_ok == 0, score.errors
+    die = _the_one_near(readings, (389, 216), 20)
+    assert die.face == "1" or die.status != OK, die

@@ -9,7 +9,7 @@ reading is uncertain.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -54,6 +54,9 @@ class PipRead:
     # confidence lost to signs that the face has pips the group lacks (near misses, unexplained ink,
     # ghost contrast where a higher face's extra pips would be): no closer look settles those
     missed: float = 0.0
+    # the die's other pips read as the top face: the other groups and splits that read as a face
+    # (:func:`_other_readings`), for the classifier to pick from when this reading is a fallback
+    others: list[PipRead] = field(default_factory=list)
 
 
 GHOST_OK = 0.3  # phantom-pip contrast (fraction of the read pips') tolerated before doubting the count
@@ -80,6 +83,7 @@ SPLIT_AXES = 0.08  # the top face's pips at least this much rounder (median mino
 SPLIT_AREA = 0.75  # ... or the others' median area at most this fraction of theirs
 # a fallback reading this weak gives way to a split of an earlier stage's group that holds it
 SPLIT_AGAIN = 0.2
+OTHER_MIN = 0.5  # least confidence of another group's reading offered to the classifier (PipRead.others)
 
 # another face's pips on the same die, as clearly a face (RIVAL_FIT) and not much smaller (RIVAL_AREA):
 # which face is on top is in doubt, and the reading is a fallback (the classifier must be surer). On a
@@ -254,24 +258,28 @@ def _mid(group: list[Pip]) -> tuple[float, float]:
 
 
 def split_faces(group: list[Pip], side: float, min_conf: float = 0.5) -> list[Pip] | None:
-    """The top face's pips in ``group`` (more pips than any face, or pips no layout fits) seen
+    """The first of :func:`split_options`, None when there is none."""
+    options = split_options(group, side, min_conf)
+    return options[0] if options else None
+
+
+def split_options(group: list[Pip], side: float, min_conf: float = 0.5) -> list[list[Pip]]:
+    """The possible top faces' pips in ``group`` (more pips than any face, or pips no layout fits) seen
     together with a side face's.
 
     Every split of the group by a straight line is tried. A side is the top face when it reads as a
     face (confidence at least ``min_conf``, pattern error under SPLIT_ERR) and the other side's pips
-    are flatter (SPLIT_AXES) or smaller (SPLIT_AREA), as a foreshortened side face's are; of those,
-    the most pips, then the surest.
-    None when no side qualifies.
+    are flatter (SPLIT_AXES) or smaller (SPLIT_AREA), as a foreshortened side face's are. Every
+    side that qualifies, the most pips first, then the surest; empty when none does.
     """
     n = len(group)
     if not 3 <= n <= SPLIT_MAX:  # a top face of 2-6 pips (a lone pip is too easy to take from a side face)
-        return None
+        return []
     pts = _points(group)
     axes = np.array([p.axes for p in group])
     areas = np.array([p.area for p in group])
     seen: set[frozenset[int]] = set()
-    best: tuple[int, float] | None = None
-    pick: list[Pip] | None = None
+    found: list[tuple[tuple[int, float], list[Pip]]] = []
     for deg in range(0, 180, 5):
         t = math.radians(deg)
         order = np.argsort(pts @ np.array([math.cos(t), math.sin(t)]))
@@ -291,9 +299,9 @@ def split_faces(group: list[Pip], side: float, min_conf: float = 0.5) -> list[Pi
                 value, conf, _, _ = _score(sub, side, _mid(sub))  # off the blob's centre, as the top face is
                 if value is None or conf < min_conf or pattern_error(pts[idx], value) >= SPLIT_ERR:
                     continue
-                if best is None or (len(sub), conf) > best:
-                    best, pick = (len(sub), conf), sub
-    return pick
+                found.append(((len(sub), conf), sub))
+    found.sort(key=lambda f: f[0], reverse=True)
+    return [sub for _, sub in found]
 
 
 def pattern_error(points: np.ndarray, value: int) -> float:
@@ -710,6 +718,8 @@ def _read_face(
                     why += f" place={placement:.2f}"
                 at_view = view is not None and math.dist(c, centre) <= VIEW_NEAR * side
                 best = PipRead(value, max(0.0, conf), g, c, why, fell_back, placement, at_view, missed)
+                if fell_back:  # offered only where the first choice is a fallback (reader.other_reading)
+                    best.others = _other_readings(diff, inner, pips, groups, g, side)
             elif value is None and best.value is None and len(g) > len(best.pips):
                 best = PipRead(None, 0.0, g, c, "unreadable: " + why)  # pips, but no face pattern
             elif best.value is not None and conf > 0.5:
@@ -717,6 +727,37 @@ def _read_face(
         elif value is not None and conf > 0.5:
             best.confidence, best.placement = max(0.0, best.confidence - 0.3), 0.0
     return best
+
+
+def _other_readings(
+    diff: np.ndarray, inner: np.ndarray, pips: list[Pip], groups: list[list[Pip]], g: list[Pip], side: float
+) -> list[PipRead]:
+    """Readings of ``groups`` other than ``g``, and of their :func:`split_options`, as the top face:
+    each scored round its own centre (an oblique camera puts the top face off the blob's centre), as
+    a fallback (at most FALLBACK_CAP) that loses what :func:`_missed` finds; kept from OTHER_MIN."""
+    seen = {frozenset(map(id, g))}
+    out = []
+    subs = []
+    for grp in groups:
+        subs.append(grp)
+        subs.extend(split_options(grp, side, 0.5))
+    for sub in subs:
+        key = frozenset(map(id, sub))
+        if key in seen or len(sub) > 6:
+            continue
+        seen.add(key)
+        gc = _mid(sub)
+        value, conf, why, _ = _score(sub, side, gc)
+        if value is None:
+            continue
+        ink = _unexplained(diff, inner, pips, np.array(gc), side)
+        ghost = phantom_pips(diff, inner, sub)
+        missed = _missed(0, ink, ghost)
+        conf = min(conf, FALLBACK_CAP) - missed
+        if conf >= OTHER_MIN:
+            why += f" ink={ink:.2f} ghost={ghost:.2f} other group"
+            out.append(PipRead(value, conf, sub, gc, why, True, 0.0, False, missed))
+    return out
 
 
 def mask_centre(mask: np.ndarray) -> tuple[float, float] | None:

@@ -422,6 +422,9 @@ class DiceReader:
         # the classifier's reading: beside every pip count; for an enrolled face, asked for when needed
         g = self.guess(image, cand) if self.net is not None and pr.value is not None else None
         closer = False
+        if g is not None and (other := other_reading(pr, g)) is not None:
+            pr = other
+            center = (other.center[0] + crop.origin[0], other.center[1] + crop.origin[1])
         if g is not None and pr.at_view:
             g, closer = self._closer_look(image, cand, crop.origin, pr, g)
         if self.enrolled is not None:
@@ -677,6 +680,25 @@ def _view_note(view: View) -> str:
     if view.field is None:
         return f"view {view.offset[0]:+.2f},{view.offset[1]:+.2f}"
     return "view field {:+.4f},{:+.1f},{:+.1f}".format(*view.field)
+
+
+def other_reading(pr: PipRead, g: facenet.FaceGuess) -> PipRead | None:
+    """The pips' other reading (:attr:`PipRead.others`) of the face the classifier reads, taken
+    instead of the pips' first choice when that is a fallback (the pips themselves were unsure which
+    group is the top face: a split, a group cut apart, a rival face beside it) and the classifier
+    reads another face at NET_OK_ONE. The classifier picks among what the pips offer, never a face
+    no group of pips shows; the reading stays a fallback, so ``ok`` still needs NET_OK_ONE. Not
+    asked when the first choice is not a fallback: a low camera's front face may be read by the
+    classifier too (phone dice_78 made paler: a dark 1 whose 4 pips, a glint among them, were read
+    as a 4; the classifier gave the front face's 2 0.99, and that pair of pips was passed on ``ok``).
+    """
+    if not pr.fallback or g.value is None or g.value == pr.value or g.prob < NET_OK_ONE:
+        return None
+    offered = [o for o in pr.others if o.value == g.value and o.center is not None]
+    if not offered:
+        return None
+    best = max(offered, key=lambda o: o.confidence)
+    return replace(best, reason=f"{best.reason} (first {pr.value})")
 
 
 def _both_readers(pr: PipRead, g: facenet.FaceGuess, closer: bool = False) -> str:
