@@ -736,11 +736,11 @@ def _other_readings(
     each scored round its own centre (an oblique camera puts the top face off the blob's centre), as
     a fallback (at most FALLBACK_CAP) that loses what :func:`_missed` finds; kept from OTHER_MIN."""
     seen = {frozenset(map(id, g))}
-    out = []
-    subs = []
+    out: list[PipRead] = []
+    subs: list[list[Pip]] = []
     for grp in groups:
         subs.append(grp)
-        subs.extend(split_options(grp, side, 0.5))
+        subs.extend(split_options(grp, side))
     for sub in subs:
         key = frozenset(map(id, sub))
         if key in seen or len(sub) > 6:
