@@ -694,17 +694,11 @@ def _read_face(
             top = split_faces(wg, side, max(0.5, wfit) if misfit else 0.5)
             if top is None:
                 continue
-            gc = np.array(_mid(top))
-            s_value, s_conf, s_why, _ = _score(top, side, (gc[0], gc[1]))
-            # ink the side face's pips do not explain either still counts against it
-            ink = _unexplained(diff, inner, pips, gc, side)
-            ghost = phantom_pips(diff, inner, top) if s_value is not None else 0.0
-            s_missed = _missed(0, ink, ghost)
-            s_conf = min(s_conf, FALLBACK_CAP) - s_missed
+            s_value, s_conf, s_why, s_missed = _read_apart(diff, inner, pips, top, side)
             if wg is not g and (s_conf <= conf or not {id(p) for p in g} <= {id(p) for p in top}):
                 continue  # the earlier group's split must hold, and beat, the part fallen back to
             g, fell_back, value, conf, place, missed = top, True, s_value, s_conf, 0.0, s_missed
-            why = s_why + f" ink={ink:.2f} ghost={ghost:.2f} split from {len(wg)} pips"
+            why = s_why + f" split from {len(wg)} pips"
             break
         # pips of the other polarity compete with this reading
         if conf > best.confidence or best.value is None:
@@ -746,18 +740,25 @@ def _other_readings(
         if key in seen or len(sub) > 6:
             continue
         seen.add(key)
-        gc = _mid(sub)
-        value, conf, why, _ = _score(sub, side, gc)
-        if value is None:
-            continue
-        ink = _unexplained(diff, inner, pips, np.array(gc), side)
-        ghost = phantom_pips(diff, inner, sub)
-        missed = _missed(0, ink, ghost)
-        conf = min(conf, FALLBACK_CAP) - missed
-        if conf >= OTHER_MIN:
-            why += f" ink={ink:.2f} ghost={ghost:.2f} other group"
-            out.append(PipRead(value, conf, sub, gc, why, True, 0.0, False, missed))
+        value, conf, why, missed = _read_apart(diff, inner, pips, sub, side)
+        if value is not None and conf >= OTHER_MIN:
+            out.append(PipRead(value, conf, sub, _mid(sub), why + " other group", True, 0.0, False, missed))
     return out
+
+
+def _read_apart(
+    diff: np.ndarray, inner: np.ndarray, pips: list[Pip], sub: list[Pip], side: float
+) -> tuple[int | None, float, str, float]:
+    """``sub``, part of the die's ``pips``, read as the top face on its own: scored round its own
+    centre, as a fallback (at most FALLBACK_CAP), less what :func:`_missed` finds (ink that no pip of
+    the die explains, ghost pips). Value, confidence, notes and what :func:`_missed` took."""
+    gc = np.array(_mid(sub))
+    value, conf, why, _ = _score(sub, side, (gc[0], gc[1]))
+    # ink the other faces' pips do not explain either still counts against it
+    ink = _unexplained(diff, inner, pips, gc, side)
+    ghost = phantom_pips(diff, inner, sub) if value is not None else 0.0
+    missed = _missed(0, ink, ghost)
+    return value, min(conf, FALLBACK_CAP) - missed, why + f" ink={ink:.2f} ghost={ghost:.2f}", missed
 
 
 def mask_centre(mask: np.ndarray) -> tuple[float, float] | None:
