@@ -353,7 +353,7 @@ class DiceReader:
         Nor is it asked when the pips show signs of pips the group lacks (``pr.missed``): a crop
         centred on part of a face may leave the rest out (phone dice_429 at 1.4 times the size: four
         pips of a 6, the other two unexplained ink, read ``ok`` as a 4 at 0.98 closer)."""
-        need = NET_OK_ONE if pr.value == 1 or pr.fallback else NET_OK
+        need = net_needed(pr.value, pr.fallback)
         if pr.center is None or pr.missed > 0 or g.value != pr.value or g.prob >= need:
             return g, False
         at = (pr.center[0] + origin[0], pr.center[1] + origin[1])
@@ -445,7 +445,7 @@ class DiceReader:
                     # a numbered face of an enrolled pipped die: the classifier must read the same
                     # face, surely, or fairly surely when the pip count reads it too (three readers)
                     g = g if g is not None else self.guess(image, cand)
-                    need = NET_OK_ONE if r.value == 1 else NET_OK
+                    need = net_needed(r.value)
                     if pr.value == r.value and pr.confidence >= PIP_MIN and r.value != 1:
                         need = NET_THIRD
                         r.notes.append(_both_readers(pr, g, closer))
@@ -694,11 +694,17 @@ def other_reading(pr: PipRead, g: facenet.FaceGuess) -> PipRead | None:
     """
     if not pr.fallback or g.value is None or g.value == pr.value or g.prob < NET_OK_ONE:
         return None
-    offered = [o for o in pr.others if o.value == g.value and o.center is not None]
+    offered = [o for o in pr.others if o.value == g.value]
     if not offered:
         return None
     best = max(offered, key=lambda o: o.confidence)
     return replace(best, reason=f"{best.reason} (first {pr.value})")
+
+
+def net_needed(value: int | None, fallback: bool = False) -> float:
+    """The classifier's probability a face needs for ``ok``: NET_OK_ONE for a 1 (a lone blob is the
+    easiest thing to take for a 1) or for a fallback pip reading (it may be a side face's), else NET_OK."""
+    return NET_OK_ONE if value == 1 or fallback else NET_OK
 
 
 def _both_readers(pr: PipRead, g: facenet.FaceGuess, closer: bool = False) -> str:
