@@ -538,6 +538,19 @@ def test_pieces_of_one_die_under_one_box_keep_its_size(shared: Path, reader: Dic
     assert sum(any(n.startswith("part of a die?") for n in r.notes) for r in readings) == 2
 
 
+def test_the_halves_of_the_only_die_in_a_photo_are_not_read_as_dice(shared: Path, reader: DiceReader) -> None:
+    """Webcam six_7 saved as JPEG at quality 25: its one die, a 6 on top of a 2, falls into two blobs
+    under one detection box, and the top half's four pips (two columns of the 6) were read `ok` as a
+    4 by both readers. No other box measured the photo's dice, so the box gave neither half its size.
+    A square box is one die's (merge.SHARED_SQUARE): each half is "part of a die?", never `ok`."""
+    img, item = _perturbed_webcam(shared, "six_7.jpg", "JPEG quality 25")
+    readings = reader.read(img)
+    score = Score("six_7.jpg")
+    score_item(item, readings, score)
+    assert score.silent == 0 and score.extra_ok == 0, score.errors
+    assert any(any(n.startswith("part of a die?") for n in r.notes) for r in readings)
+
+
 @pytest.mark.parametrize(
     "image, change, dice",
     [

@@ -227,3 +227,29 @@ def test_a_die_the_colour_of_the_surface_is_kept_when_the_detector_is_sure_of_it
     assert body_contrast(image, cand) < BODY_CONTRAST
     readings = reader.read(image)
     assert any(math.dist(r.center, die.center) <= die.radius for r in readings)
+
+
+@pytest.mark.parametrize("box, kept", [((64.0, 64.0), True), ((120.0, 60.0), False)])
+def test_the_only_box_round_two_blobs_gives_them_a_die_size_when_it_is_square(
+    box: tuple[float, float], kept: bool
+) -> None:
+    """Two blobs under one sure box, and no other die in the photo to measure the dice by. A square
+    box is one die's (its halves, cut apart by JPEG blocks on webcam six_7): each blob keeps the box's
+    top face and so is "part of a die?" when far smaller; a box twice as long as wide is round two dice
+    side by side and tells neither its size."""
+    work = np.full((200, 260, 3), 90, np.uint8)
+    fg = np.zeros((200, 260), np.uint8)
+    w, h = box
+    if kept:  # one die's top and bottom halves, a thin seam between them
+        fg[70:98, 100:156] = 255
+        fg[101:128, 100:156] = 255
+    else:  # two dice in a row
+        fg[75:125, 75:125] = 255
+        fg[75:125, 135:185] = 255
+    found = locate(work, fg)
+    assert len(found) == 2
+    dets = [detect.Detection((130.0, 100.0), w, h, 0.9)]
+    out = merge_detections(found, dets, fg, work)
+    assert len(out) == 2
+    tops = [c.detected_top for c in out]
+    assert tops == ([pytest.approx(0.8 * math.sqrt(w * h))] * 2 if kept else [0.0, 0.0])

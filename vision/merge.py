@@ -26,6 +26,9 @@ TOP_OF_BOX = 0.8  # a die's top face side is about this part of its detected box
 CUT_TOP = 0.95  # a part cut out of a blob larger than this part of its box's side holds a side face
 FRAGMENT = 0.4  # a blob smaller than this part of a detected die's top face, inside it, is a piece of it
 SHARED_BOX = 1.25  # a box round several blobs, at most this much larger than the photo's dice, is one die
+# ... and when no other box measures the photo's dice, a box this square (short / long side) is one die's:
+# the detector boxes dice one by one, and a box round two dice side by side is twice as long as wide
+SHARED_SQUARE = 0.8
 
 
 def merge_wall_dice(
@@ -139,11 +142,15 @@ def merge_detections(
             cand.crooked = not (touching or core_shape(cand)[0] >= DET_SQUARE)
     # one box round several blobs: dice side by side, or pieces of one die. A box no larger than the
     # photo's other dice (their boxes each round one blob) holds one die: its pieces keep its size;
-    # a larger box, or one no other box measures, tells none of them its size
+    # a larger box tells none of them its size. Where no other box measures the dice (a photo of one
+    # die cut in two by JPEG blocks: webcam six_7 at quality 25, a 6's top half read `ok` as a 4),
+    # a square box is one die's, an oblong one a row's
     single = [dets[k].side for k, blobs in claims.items() if len(blobs) == 1]
     die_box = float(np.median(single)) if single else 0.0
     for k, shared in claims.items():
-        if len(shared) > 1 and dets[k].side > SHARED_BOX * die_box:
+        d = dets[k]
+        square = min(d.width, d.height) >= SHARED_SQUARE * max(d.width, d.height)
+        if len(shared) > 1 and (d.side > SHARED_BOX * die_box if die_box else not square):
             for c in shared:
                 c.detected_top = 0.0
     return out + added

@@ -34,7 +34,7 @@ class Candidate:
     detected: float = 0.0  # the dice detector's score for a die here (single photos; 0: not run or none)
     # the top-face side implied by the strongest sure detection here (TOP_OF_BOX of its box), when
     # that box is round this blob alone or no larger than the photo's dice (0: none, or a box round
-    # several blobs that is larger, or that no other box measures; merge.SHARED_BOX)
+    # several blobs that is larger, or oblong where no other box measures; merge.SHARED_BOX)
     detected_top: float = 0.0
     shapeless: bool = False  # its mask is a square of the detector's box: no outline was found there
     cut: bool = False  # cut out of one blob between the detector's dice (merge): one die or two?
