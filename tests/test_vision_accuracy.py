@@ -32,14 +32,15 @@ from vision.evaluate import (
     score_item,
     throwbench,
 )
-from vision.reader import DiceReader, decode_image_file, single_candidate
+from vision.reader import CLOSER_NOTE, DiceReader, decode_image_file, single_candidate
 from vision.types import OK, DieReading
 
 ODD: Callable[[int, Item], bool] = lambda i, it: i % 2 == 1  # noqa: E731
 
 # (folder under ../shared, loader, selection, floor on right/labelled, most silent errors allowed)
 SETS: dict[str, tuple[str, Callable[[Path], Iterator[Item]], Callable[[int, Item], bool], float, int]] = {
-    # measured 96.8% right, 0 silent (476 dice), 2026-11-27 (the classifier picks among the pips'
+    # measured 97.1% right, 0 silent (476 dice), 2026-11-27, second session (a closer look when the
+    # classifier prefers a larger front face); 96.8%, 2026-11-27 (the classifier picks among the pips'
     # readings); 96.6%, 2026-11-26, ninth session (a closer look); 96.2%, fourth session (flat dice
     # foreshortened by a low camera); 96.0% (pip count alone: 83.2%), 2026-11-26 (pip holes in the
     # outline test, a 6's own smear); 95.4%, 2026-11-25 late, with the
@@ -59,7 +60,8 @@ SETS: dict[str, tuple[str, Callable[[Path], Iterator[Item]], Callable[[int, Item
     # counted, 38.2% before a single-die crop's pips were looked for on the whole die; 41.8% with the
     # classifier before it learnt from the rendered throws too)
     "chase train odd": ("dice-photos/chase-d6-crops/train", crops, ODD, 0.55, 0),
-    # measured 25.0% right, 0 silent, 2026-11-26, ninth session (a closer look, flagged dice read again);
+    # measured 25.2% right, 0 silent, 2026-11-27, second session; 25.0%, 2026-11-26, ninth session (a
+    # closer look, flagged dice read again);
     # 23.0% right, 0 silent of 819 dice (phone photos, tiny and oblique dice: far from the target;
     # by die size 26/277 under 40 px, 63/239 at 40-80 px, 99/303 from 80 px), 2026-11-26, fourth session
     # (flat dice foreshortened as a die read ok); 22.0%, 2026-11-26, second session (a weak reading gives
@@ -640,6 +642,48 @@ def test_a_closer_look_must_be_as_sure_as_a_1_needs(shared: Path, reader: DiceRe
     img, item = _perturbed_webcam(shared, "three_27.jpg", "paler (gamma 0.55)")
     score = Score("three_27.jpg")
     score_item(item, reader.read(img), score)
+    assert score.silent == 0 and score.extra_ok == 0, score.errors
+
+
+def test_a_closer_look_settles_a_top_face_the_view_places_over_a_larger_front_face(
+    shared: Path, reader: DiceReader
+) -> None:
+    """Webcam three_25 (odd half): a die seen from low in front, its top face's 3 foreshortened above
+    a larger front face's 2. The pips read 3 where the view of the photo's other dice puts the top
+    face, but the classifier, on the whole die, preferred the front face (2 at 0.71, 3 at 0.21), and
+    the die stayed `uncertain`. The closer look is now asked when the classifier gives the pips' face
+    at least CLOSER_SECOND: centred on the 3 it reads 3 at 0.9993, `ok`."""
+    path = shared / "dice-photos" / "matteop65-webcam-d6" / "Train" / "three_25.jpg"
+    if not path.exists():
+        pytest.skip(f"{path} is absent from this copy of ../shared")
+    die = _the_one_near(reader.read(decode_image_file(str(path))), (279, 126), 30)
+    assert (die.face, die.status) == ("3", OK), die
+    assert any(n.endswith(CLOSER_NOTE) for n in die.notes), die.notes
+
+
+def test_a_closer_look_round_a_lone_pip_does_not_overrule_the_classifier(
+    shared: Path, reader: DiceReader
+) -> None:
+    """Webcam two_29 in warm light: a 2 on top, a 4 on the front face. The pips fell back to one pip
+    of the 2, as a 1 where the view puts the top face; the classifier on the whole die preferred the
+    4 but gave the 1 over CLOSER_SECOND, and a crop centred on that pip, which leaves the 2's other
+    pip out, read 1 at 0.956: a silent error. A closer look is asked over the classifier's own choice
+    only for a face of several pips."""
+    img, item = _perturbed_webcam(shared, "two_29.jpg", "warm light")
+    score = Score("two_29.jpg")
+    score_item(item, reader.read(img), score)
+    assert score.silent == 0 and score.extra_ok == 0, score.errors
+
+
+def test_a_closer_look_overrules_the_classifier_only_for_pips_read_surely(
+    shared: Path, reader: DiceReader
+) -> None:
+    """Phone dice_38 (odd half) at 0.7 times its size: 41 dice, most under 20 px. A tiny die's 3, read
+    by the pips at 0.49 where the view puts the top face, with the classifier preferring a 6, was
+    cleared by the closer look; and a teal 6 of the same photo, read again with the view, was then
+    passed on as an `ok` 3 where no other reading claimed it (an invented die). The closer look
+    overrules the classifier's whole-die choice only for pips read at CLOSER_PIPS or more."""
+    _, score = _read_perturbed_phone(shared, reader, "dice_38_jpg", "0.7x size")
     assert score.silent == 0 and score.extra_ok == 0, score.errors
 
 

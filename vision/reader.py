@@ -84,6 +84,11 @@ JOINED = 0.2
 # the camera's view puts the top face, this part of the blob's side across (1.1 sides with the crop's
 # context) instead of 1.3 sides round the blob's centre, where a close or oblique die's side faces are
 CLOSER = 0.85
+# ... asked too when the classifier, on the whole die, prefers another face but gives the pips' face at
+# least CLOSER_SECOND, and the pips read that face (of several pips, not a fallback: under FALLBACK_CAP)
+# at least CLOSER_PIPS: a low camera's front face, larger than the foreshortened top face, fills that crop
+CLOSER_SECOND = 0.1
+CLOSER_PIPS = 0.8
 CLOSER_NOTE = " (closer look)"  # ends the readers' note when the classifier's reading is its closer look
 
 Pass = tuple[list[Candidate], list[DieReading | None]]  # one locating pass's candidates and readings
@@ -343,18 +348,32 @@ class DiceReader:
         pip group (at ``origin`` in ``image``), CLOSER of the blob's side across, where the first crop
         is centred on the blob. Asked only when the pips were read where the camera's view puts the
         top face (``pr.at_view``), so a witness beside the pips says this group is the top face, and
-        when the classifier, looking at the whole die, already prefers the pips' face but not surely
-        enough for ``ok``: a close or oblique die's side faces, a good part of that crop, hold other
-        pips. Taken (True) only when it reads that face at NET_OK_ONE, whatever the face: a crop
-        centred on a pip group is unlike those the classifier learnt from, and two pips of a 3 in a
-        row read 2 at 0.87 closer (webcam three_27 made paler, its flag cleared by the view). The closer
-        crop alone says nothing of which face is on top, since it is centred on whichever group the
-        pips read (webcam dice_42: a front face's 2 below a 1, 0.78 on the whole die, 1.00 closer).
-        Nor is it asked when the pips show signs of pips the group lacks (``pr.missed``): a crop
-        centred on part of a face may leave the rest out (phone dice_429 at 1.4 times the size: four
-        pips of a 6, the other two unexplained ink, read ``ok`` as a 4 at 0.98 closer)."""
+        when the classifier, looking at the whole die, reads the pips' face but not surely enough for
+        ``ok``, or prefers another face while giving the pips' face at least CLOSER_SECOND: a close or
+        oblique die's side faces, a good part of that crop, hold other pips (webcam three_25: a 3 on
+        top, foreshortened, and a 2 on the larger front face; the whole die read 2 at 0.71 and 3 at
+        0.21, the closer crop 3 at 0.9993). Over the classifier's own choice only when the pips read
+        their face surely (CLOSER_PIPS: phone dice_38 at 0.7 times its size, a tiny die's 3 read at
+        0.49 was cleared so, and a teal 6 of the same photo, read again with the view, was then passed
+        on as a 3), and never for a 1: a crop round a lone pip leaves out the rest of a face it may belong to
+        (webcam two_29 in warm light: one pip of a 2 read 1 at 0.956 closer, the whole die preferring
+        the front face's 4). Taken (True)
+        only when it reads that face at NET_OK_ONE, whatever the face: a crop centred on a pip group
+        is unlike those the classifier learnt from, and two pips of a 3 in a row read 2 at 0.87
+        closer (webcam three_27 made paler, its flag cleared by the view). The closer crop alone says
+        nothing of which face is on top, since it is centred on whichever group the pips read (webcam
+        dice_42: a front face's 2 below a 1, 0.78 on the whole die, 1.00 closer). Nor is it asked
+        when the pips show signs of pips the group lacks (``pr.missed``): a crop centred on part of a
+        face may leave the rest out (phone dice_429 at 1.4 times the size: four pips of a 6, the other
+        two unexplained ink, read ``ok`` as a 4 at 0.98 closer)."""
         need = net_needed(pr.value, pr.fallback)
-        if pr.center is None or pr.missed > 0 or g.value != pr.value or g.prob >= need:
+        if pr.center is None or pr.value is None or pr.missed > 0:
+            return g, False
+        if g.value == pr.value and g.prob >= need:
+            return g, False
+        if g.value != pr.value and (
+            pr.value == 1 or pr.confidence < CLOSER_PIPS or float(g.probs[pr.value]) < CLOSER_SECOND
+        ):
             return g, False
         at = (pr.center[0] + origin[0], pr.center[1] + origin[1])
         near = facenet.classify(self.net, [facenet.face_crop(image, at, CLOSER * cand.side, cand.angle)])[0]
