@@ -307,6 +307,18 @@ def _perturbed_webcam(shared: Path, image: str, change: str) -> tuple[np.ndarray
     return perturbed(decode_image_file(str(path)), item, change)
 
 
+def _read_perturbed_webcam(
+    shared: Path, reader: DiceReader, image: str, change: str
+) -> tuple[list[DieReading], Score]:
+    """Webcam photo ``image`` as ``change`` shows it, read, and scored against its labels (skips when
+    absent)."""
+    img, item = _perturbed_webcam(shared, image, change)
+    readings = reader.read(img)
+    score = Score(image)
+    score_item(item, readings, score)
+    return readings, score
+
+
 def _read_perturbed_phone(
     shared: Path, reader: DiceReader, prefix: str, change: str
 ) -> tuple[list[DieReading], Score]:
@@ -532,10 +544,7 @@ def test_pieces_of_one_die_under_one_box_keep_its_size(shared: Path, reader: Dic
     two of its pips, and the camera's view cleared one of them to `ok` as a 1 (a die where there is
     none). A box round several blobs no larger than the photo's other dice (SHARED_BOX) is one die:
     its pieces keep its top face's size, so each is "part of a die?" and never `ok`."""
-    img, item = _perturbed_webcam(shared, "four_20.jpg", "flat (contrast 0.6)")
-    readings = reader.read(img)
-    score = Score("four_20.jpg")
-    score_item(item, readings, score)
+    readings, score = _read_perturbed_webcam(shared, reader, "four_20.jpg", "flat (contrast 0.6)")
     assert score.silent == 0 and score.extra_ok == 0, score.errors
     assert sum(any(n.startswith("part of a die?") for n in r.notes) for r in readings) == 2
 
@@ -545,10 +554,7 @@ def test_the_halves_of_the_only_die_in_a_photo_are_not_read_as_dice(shared: Path
     under one detection box, and the top half's four pips (two columns of the 6) were read `ok` as a
     4 by both readers. No other box measured the photo's dice, so the box gave neither half its size.
     A square box is one die's (merge.SHARED_SQUARE): each half is "part of a die?", never `ok`."""
-    img, item = _perturbed_webcam(shared, "six_7.jpg", "JPEG quality 25")
-    readings = reader.read(img)
-    score = Score("six_7.jpg")
-    score_item(item, readings, score)
+    readings, score = _read_perturbed_webcam(shared, reader, "six_7.jpg", "JPEG quality 25")
     assert score.silent == 0 and score.extra_ok == 0, score.errors
     assert any(any(n.startswith("part of a die?") for n in r.notes) for r in readings)
 
@@ -570,9 +576,7 @@ def test_a_flat_or_washed_out_photo_is_read_with_its_contrast_lifted(
     the foreground's thresholds and each was flagged (parts of dice, squares of the detector's boxes).
     Located again with the lightness lifted (locate.lift_contrast), these dice are read `ok` and right
     (two_24's third 2 stays flagged), and nothing is read `ok` wrongly."""
-    img, item = _perturbed_webcam(shared, image, change)
-    score = Score(image)
-    score_item(item, reader.read(img), score)
+    _, score = _read_perturbed_webcam(shared, reader, image, change)
     assert (score.right, score.silent, score.extra_ok) == (dice, 0, 0), score.errors
 
 
@@ -639,9 +643,7 @@ def test_a_closer_look_must_be_as_sure_as_a_1_needs(shared: Path, reader: DiceRe
     on those two pips read 2 at 0.87, over the 0.8 a 2 needs, and the view then cleared the flag: an
     `ok` 2. A crop centred on a pip group is unlike those the classifier learnt from, so its closer
     look must reach NET_OK_ONE (0.95) whatever the face."""
-    img, item = _perturbed_webcam(shared, "three_27.jpg", "paler (gamma 0.55)")
-    score = Score("three_27.jpg")
-    score_item(item, reader.read(img), score)
+    _, score = _read_perturbed_webcam(shared, reader, "three_27.jpg", "paler (gamma 0.55)")
     assert score.silent == 0 and score.extra_ok == 0, score.errors
 
 
@@ -669,9 +671,7 @@ def test_a_closer_look_round_a_lone_pip_does_not_overrule_the_classifier(
     4 but gave the 1 over CLOSER_SECOND, and a crop centred on that pip, which leaves the 2's other
     pip out, read 1 at 0.956: a silent error. A closer look is asked over the classifier's own choice
     only for a face of several pips."""
-    img, item = _perturbed_webcam(shared, "two_29.jpg", "warm light")
-    score = Score("two_29.jpg")
-    score_item(item, reader.read(img), score)
+    _, score = _read_perturbed_webcam(shared, reader, "two_29.jpg", "warm light")
     assert score.silent == 0 and score.extra_ok == 0, score.errors
 
 
