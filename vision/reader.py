@@ -354,13 +354,13 @@ class DiceReader:
         top, foreshortened, and a 2 on the larger front face; the whole die read 2 at 0.71 and 3 at
         0.21, the closer crop 3 at 0.9993). Over the classifier's own choice only when the pips read
         their face surely (CLOSER_PIPS: phone dice_38 at 0.7 times its size, a tiny die's 3 read at
-        0.49 was cleared so, and a teal 6 of the same photo, read again with the view, was then passed
-        on as a 3), and never for a 1: a crop round a lone pip leaves out the rest of a face it may belong to
-        (webcam two_29 in warm light: one pip of a 2 read 1 at 0.956 closer, the whole die preferring
-        the front face's 4). Taken (True)
-        only when it reads that face at NET_OK_ONE, whatever the face: a crop centred on a pip group
-        is unlike those the classifier learnt from, and two pips of a 3 in a row read 2 at 0.87
-        closer (webcam three_27 made paler, its flag cleared by the view). The closer crop alone says
+        0.49 was cleared so, and a teal 6 of the same photo, read again with the view, was then
+        passed on as a 3), and never for a 1: a crop round a lone pip leaves out the rest of a face
+        it may belong to (webcam two_29 in warm light: one pip of a 2 read 1 at 0.956 closer, the
+        whole die preferring the front face's 4). Taken (True) only when it reads that face at
+        NET_OK_ONE, whatever the face: a crop centred on a pip group is unlike those the classifier
+        learnt from, and two pips of a 3 in a row read 2 at 0.87 closer (webcam three_27 made paler,
+        its flag cleared by the view). The closer crop alone says
         nothing of which face is on top, since it is centred on whichever group the pips read (webcam
         dice_42: a front face's 2 below a 1, 0.78 on the whole die, 1.00 closer). Nor is it asked
         when the pips show signs of pips the group lacks (``pr.missed``): a crop centred on part of a
