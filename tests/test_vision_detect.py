@@ -13,7 +13,7 @@ import pytest
 from vision import detect
 from vision.evaluate import epanemu, matteop65
 from vision.locate import locate
-from vision.merge import merge_detections
+from vision.merge import TOP_OF_BOX, merge_detections
 from vision.reader import DiceReader, decode_image_file
 from vision.simcam import SimulatedCamera
 
@@ -252,4 +252,4 @@ def test_the_only_box_round_two_blobs_gives_them_a_die_size_when_it_is_square(
     out = merge_detections(found, dets, fg, work)
     assert len(out) == 2
     tops = [c.detected_top for c in out]
-    assert tops == ([pytest.approx(0.8 * math.sqrt(w * h))] * 2 if kept else [0.0, 0.0])
+    assert tops == ([pytest.approx(TOP_OF_BOX * math.sqrt(w * h))] * 2 if kept else [0.0, 0.0])
