@@ -149,11 +149,15 @@ def merge_detections(
     die_box = float(np.median(single)) if single else 0.0
     for k, shared in claims.items():
         d = dets[k]
-        square = min(d.width, d.height) >= SHARED_SQUARE * max(d.width, d.height)
-        if len(shared) > 1 and (d.side > SHARED_BOX * die_box if die_box else not square):
+        if len(shared) > 1 and (d.side > SHARED_BOX * die_box if die_box else not _square_box(d)):
             for c in shared:
                 c.detected_top = 0.0
     return out + added
+
+
+def _square_box(d: detect.Detection) -> bool:
+    """True when ``d``'s box is as square as one die's (SHARED_SQUARE), not a row's."""
+    return min(d.width, d.height) >= SHARED_SQUARE * max(d.width, d.height)
 
 
 def _fragment_of(c: Candidate, d: detect.Detection) -> bool:

@@ -360,12 +360,12 @@ class DiceReader:
         whole die preferring the front face's 4). Taken (True) only when it reads that face at
         NET_OK_ONE, whatever the face: a crop centred on a pip group is unlike those the classifier
         learnt from, and two pips of a 3 in a row read 2 at 0.87 closer (webcam three_27 made paler,
-        its flag cleared by the view). The closer crop alone says
-        nothing of which face is on top, since it is centred on whichever group the pips read (webcam
-        dice_42: a front face's 2 below a 1, 0.78 on the whole die, 1.00 closer). Nor is it asked
-        when the pips show signs of pips the group lacks (``pr.missed``): a crop centred on part of a
-        face may leave the rest out (phone dice_429 at 1.4 times the size: four pips of a 6, the other
-        two unexplained ink, read ``ok`` as a 4 at 0.98 closer)."""
+        its flag cleared by the view). The closer crop alone says nothing of which face is on top,
+        since it is centred on whichever group the pips read (webcam dice_42: a front face's 2 below a
+        1, 0.78 on the whole die, 1.00 closer). Nor is it asked when the pips show signs of pips the
+        group lacks (``pr.missed``): a crop centred on part of a face may leave the rest out (phone
+        dice_429 at 1.4 times the size: four pips of a 6, the other two unexplained ink, read ``ok``
+        as a 4 at 0.98 closer)."""
         need = net_needed(pr.value, pr.fallback)
         if pr.center is None or pr.value is None or pr.missed > 0:
             return g, False
