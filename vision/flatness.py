@@ -28,6 +28,17 @@ SHADOW_DARK = 0.15
 SHADOW_HUE = 0.1
 SHADOW_BODY = 0.06
 BODY_HUE = 0.1  # flat_body: body and surface chromaticities at least this far apart (L1)
+# a die leans only on something (a wall, a die, an object), which shows in the surface round it
+# (_surface_ring): as strong edges (Canny 40/120 after a 3x3 blur) over more than LEAN_EDGES of it, or
+# as pixels unlike the surface over more than LEAN_UNLIKE of it (3x3 means: chromaticity at least
+# LEAN_HUE from the ring's median (L1), brighter than LEAN_BRIGHT times its brightness, or darker than
+# SHADOW_DARK; a die's own shadow, darker with the surface's chromaticity, is the surface). The die
+# leaning on a rendered tray's wall: 0.19 edges, 0.39 unlike; flat dice on the real photos' wood,
+# cloth and paper: 0.053 and 0.048 at most (docs/benchmarks.md, 2026-11-27, third session)
+LEAN_EDGES = 0.1
+LEAN_UNLIKE = 0.15
+LEAN_HUE = 0.08
+LEAN_BRIGHT = 1.25
 
 
 def body_contrast(image: np.ndarray, cand: Candidate) -> float:
@@ -59,6 +70,46 @@ def is_crooked(cand: Candidate) -> bool:
 def _surface_ring(mask: np.ndarray, side: float) -> np.ndarray:
     """The surface round a die's ``mask``: a band from 0.15 to 0.45 die sides beyond it (bool)."""
     return (cv2.dilate(mask, disk(0.45 * side)) > 0) & (cv2.dilate(mask, disk(0.15 * side)) == 0)
+
+
+def nothing_to_lean_on(image: np.ndarray, cand: Candidate, others: list[Candidate]) -> bool:
+    """Whether the surface round ``cand`` (0.15 to 0.45 die sides beyond its hull) holds nothing a die
+    could lean on: it lies wholly inside ``image``, no blob of ``others`` reaches into it, and it looks
+    like one surface (at most LEAN_EDGES of it strong edges, at most LEAN_UNLIKE of it unlike the
+    surface: a wall's foot, an object's side). A die with nothing to lean on lies flat, whatever its
+    outline shows."""
+    hull = convex_fill(cand.mask)
+    h, w = hull.shape
+    pad = int(np.ceil(0.45 * cand.side)) + 1
+    x0, y0 = cand.origin[0] - pad, cand.origin[1] - pad
+    x1, y1 = cand.origin[0] + w + pad, cand.origin[1] + h + pad
+    if x0 < 0 or y0 < 0 or x1 > image.shape[1] or y1 > image.shape[0]:
+        return False  # the image's edge cuts the surface round it: what lies beyond is unknown
+    window = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    window[pad : pad + h, pad : pad + w] = hull
+    ring = _surface_ring(window, cand.side)
+    if not ring.any():
+        return False
+    for o in others:
+        oh, ow = o.mask.shape
+        ax, ay = max(x0, o.origin[0]), max(y0, o.origin[1])
+        bx, by = min(x1, o.origin[0] + ow), min(y1, o.origin[1] + oh)
+        if ax >= bx or ay >= by:
+            continue
+        theirs = o.mask[ay - o.origin[1] : by - o.origin[1], ax - o.origin[0] : bx - o.origin[0]] > 0
+        if (ring[ay - y0 : by - y0, ax - x0 : bx - x0] & theirs).any():
+            return False
+    part = image[y0:y1, x0:x1]
+    edges = cv2.Canny(cv2.GaussianBlur(cv2.cvtColor(part, cv2.COLOR_BGR2GRAY), (3, 3), 0), 40, 120) > 0
+    if float(edges[ring].mean()) > LEAN_EDGES:
+        return False
+    f = cv2.blur(part, (3, 3)).astype(np.float32) + 1.0
+    total = f.sum(axis=2)
+    chroma = f / total[:, :, None]
+    light = total / float(np.median(total[ring]))
+    hue = np.abs(chroma - np.median(chroma[ring], axis=0)).sum(axis=2)
+    unlike = (hue >= LEAN_HUE) | (light > LEAN_BRIGHT) | (light < SHADOW_DARK)
+    return float(unlike[ring].mean()) <= LEAN_UNLIKE
 
 
 @dataclass(slots=True)

@@ -13,7 +13,7 @@ import numpy as np
 
 from vision import detect, facenet
 from vision.crop import crop_candidate
-from vision.flatness import BODY_CONTRAST, body_contrast, flat_beside_shadow, is_crooked
+from vision.flatness import BODY_CONTRAST, body_contrast, flat_beside_shadow, is_crooked, nothing_to_lean_on
 from vision.locate import (
     _candidate,
     estimate_background,
@@ -90,6 +90,11 @@ CLOSER = 0.85
 CLOSER_SECOND = 0.1
 CLOSER_PIPS = 0.8
 CLOSER_NOTE = " (closer look)"  # ends the readers' note when the classifier's reading is its closer look
+VIEW_NOTE = "view "  # starts the note of a die read again where the camera's view puts its top face
+# a die flagged `crooked` by its outline alone, both readers agreeing, with nothing round it to lean on
+# (flatness.nothing_to_lean_on) lies flat (see clear_lone_flags), unless its blob is over LONE_AREA
+# times the median blob of the photo's dice read ok: two dice edge to edge in one blob are 1.9 of it
+LONE_AREA = 1.5
 
 Pass = tuple[list[Candidate], list[DieReading | None]]  # one locating pass's candidates and readings
 
@@ -201,6 +206,8 @@ class DiceReader:
                 cands, read = cands_again, again
             passes += passes_again
         _doubt_cut_dice(cands, read, passes, work.shape[:2])
+        if background is None and self.net is not None:  # "both readers agree" needs the second reader
+            clear_lone_flags(work, cands, read)
         out = [r for r in read if r is not None]
         if scale != 1.0:
             for r in out:
@@ -695,10 +702,38 @@ def clear_view_flags(cands: list[Candidate], read: list[DieReading | None]) -> N
             r.notes.append(f"flat: foreshortened {f[0]:.2f} at {f[1]:.0f} deg, as a die read ok")
 
 
+def clear_lone_flags(image: np.ndarray, cands: list[Candidate], read: list[DieReading | None]) -> None:
+    """Dice read from their pips (:func:`_pip_faced`), flagged ``crooked`` by their outline alone (not
+    cut from a wall's or a neighbour's blob, not found by the detector alone), whose readers agree, are
+    ``ok`` when nothing round them could hold them up (:func:`vision.flatness.nothing_to_lean_on`): a
+    die leans only on a wall, a die or an object, so such a die's odd outline is a camera's oblique view
+    of a flat die (its top face and a side face), and no other die in the photo need tell that view.
+
+    Not a die read again where the view puts its top face: its readers did not agree on the blob as it
+    is, and a blob that is part of a die agrees only there (webcam six_60 made flatter: one pip of a 2,
+    read again as a 1). Not when its blob is over LONE_AREA times the median blob of the photo's dice
+    read ok: two dice edge to edge in one blob have nothing else round them either (the median of all
+    blobs would count the fragments the locator keeps, shrinking it). For a single photo's final
+    reading only, once the passes are chosen: a flag cleared in a pass would change which pass wins
+    (a blob of two dice read ok spares the photo the pass that splits them).
+    """
+    sides = [c.side for c, r in zip(cands, read, strict=True) if r is not None and r.status == OK]
+    for i, (c, r) in enumerate(zip(cands, read, strict=True)):
+        if r is None or r.status != CROOKED or c.crooked or r.confidence < OK_CONFIDENCE:
+            continue
+        if any(n.startswith(VIEW_NOTE) for n in r.notes):
+            continue  # its readers agreed only when read again where the view puts the top face
+        if not _pip_faced(c, r) or (sides and (c.side / float(np.median(sides))) ** 2 > LONE_AREA):
+            continue
+        if nothing_to_lean_on(image, c, cands[:i] + cands[i + 1 :]):
+            r.status = OK
+            r.notes.append("flat: nothing round it to lean on")
+
+
 def _view_note(view: View) -> str:
     if view.field is None:
-        return f"view {view.offset[0]:+.2f},{view.offset[1]:+.2f}"
-    return "view field {:+.4f},{:+.1f},{:+.1f}".format(*view.field)
+        return f"{VIEW_NOTE}{view.offset[0]:+.2f},{view.offset[1]:+.2f}"
+    return VIEW_NOTE + "field {:+.4f},{:+.1f},{:+.1f}".format(*view.field)
 
 
 def other_reading(pr: PipRead, g: facenet.FaceGuess) -> PipRead | None:
