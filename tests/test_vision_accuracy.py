@@ -291,6 +291,18 @@ def test_leaning_dice_in_rendered_throws_are_not_read_ok(shared: Path, reader: D
 LONE_NOTE = "flat: nothing round it to lean on"
 
 
+def test_a_die_with_nothing_to_lean_on_tells_the_view_to_a_flagged_neighbour(
+    shared: Path, reader: DiceReader
+) -> None:
+    """Phone dice_388 (held out): no die is read `ok` as located, so no view is told. One flagged 2
+    has nothing round it to lean on and is cleared; flat for certain, its top face's offset tells the
+    camera's view, which explains a second flagged 2 whose surface holds a neighbour (vision.reader,
+    clear_lone_flags then clear_view_flags)."""
+    got = _phone_die(shared, reader, "dice_388", (102, 371))
+    assert (got.face, got.status) == ("2", OK), got
+    assert any(n.startswith("flat: view") for n in got.notes), got.notes
+
+
 def test_part_of_a_die_against_a_trays_wall_keeps_its_flag(shared: Path, reader: DiceReader) -> None:
     """Rendered throw 0032: a white 6 lies against the tray's wall, and the locator outlines only the
     part of it the wall's shadow leaves, four of its pips, which both readers read as a 4 (the

@@ -206,8 +206,10 @@ class DiceReader:
                 cands, read = cands_again, again
             passes += passes_again
         _doubt_cut_dice(cands, read, passes, work.shape[:2])
-        if background is None and self.net is not None:  # "both readers agree" needs the second reader
-            clear_lone_flags(work, cands, read)
+        if background is None and self.net is not None and clear_lone_flags(work, cands, read):
+            # a die cleared so is flat for certain: its top face tells the camera's view (or its
+            # foreshortening), which may clear a flagged neighbour that had something to lean on
+            clear_view_flags(cands, read)
         out = [r for r in read if r is not None]
         if scale != 1.0:
             for r in out:
@@ -702,7 +704,7 @@ def clear_view_flags(cands: list[Candidate], read: list[DieReading | None]) -> N
             r.notes.append(f"flat: foreshortened {f[0]:.2f} at {f[1]:.0f} deg, as a die read ok")
 
 
-def clear_lone_flags(image: np.ndarray, cands: list[Candidate], read: list[DieReading | None]) -> None:
+def clear_lone_flags(image: np.ndarray, cands: list[Candidate], read: list[DieReading | None]) -> bool:
     """Dice read from their pips (:func:`_pip_faced`), flagged ``crooked`` by their outline alone (not
     cut from a wall's or a neighbour's blob, not found by the detector alone), whose readers agree, are
     ``ok`` when nothing round them could hold them up (:func:`vision.flatness.nothing_to_lean_on`): a
@@ -715,8 +717,9 @@ def clear_lone_flags(image: np.ndarray, cands: list[Candidate], read: list[DieRe
     read ok: two dice edge to edge in one blob have nothing else round them either (the median of all
     blobs would count the fragments the locator keeps, shrinking it). For a single photo's final
     reading only, once the passes are chosen: a flag cleared in a pass would change which pass wins
-    (a blob of two dice read ok spares the photo the pass that splits them).
+    (a blob of two dice read ok spares the photo the pass that splits them). True when it cleared one.
     """
+    cleared = False
     sides = [c.side for c, r in zip(cands, read, strict=True) if r is not None and r.status == OK]
     for i, (c, r) in enumerate(zip(cands, read, strict=True)):
         if r is None or r.status != CROOKED or c.crooked or r.confidence < OK_CONFIDENCE:
@@ -728,6 +731,8 @@ def clear_lone_flags(image: np.ndarray, cands: list[Candidate], read: list[DieRe
         if nothing_to_lean_on(image, c, cands[:i] + cands[i + 1 :]):
             r.status = OK
             r.notes.append("flat: nothing round it to lean on")
+            cleared = True
+    return cleared
 
 
 def _view_note(view: View) -> str:
