@@ -78,38 +78,40 @@ def nothing_to_lean_on(image: np.ndarray, cand: Candidate, others: list[Candidat
     like one surface (at most LEAN_EDGES of it strong edges, at most LEAN_UNLIKE of it unlike the
     surface: a wall's foot, an object's side). A die with nothing to lean on lies flat, whatever its
     outline shows."""
-    hull = convex_fill(cand.mask)
-    h, w = hull.shape
-    pad = int(np.ceil(0.45 * cand.side)) + 1
-    x0, y0 = cand.origin[0] - pad, cand.origin[1] - pad
-    x1, y1 = cand.origin[0] + w + pad, cand.origin[1] + h + pad
-    if x0 < 0 or y0 < 0 or x1 > image.shape[1] or y1 > image.shape[0]:
+    reach = round(0.45 * cand.side) + 1
+    crop = crop_candidate(image, cand, pad=reach / cand.side)
+    (x0, y0), (h, w) = crop.origin, crop.image.shape[:2]
+    mh, mw = cand.mask.shape
+    if (h, w) != (mh + 2 * reach, mw + 2 * reach):
         return False  # the image's edge cuts the surface round it: what lies beyond is unknown
-    window = np.zeros((y1 - y0, x1 - x0), np.uint8)
-    window[pad : pad + h, pad : pad + w] = hull
-    ring = _surface_ring(window, cand.side)
+    ring = _surface_ring(convex_fill(crop.mask), cand.side)
     if not ring.any():
         return False
     for o in others:
         oh, ow = o.mask.shape
         ax, ay = max(x0, o.origin[0]), max(y0, o.origin[1])
-        bx, by = min(x1, o.origin[0] + ow), min(y1, o.origin[1] + oh)
+        bx, by = min(x0 + w, o.origin[0] + ow), min(y0 + h, o.origin[1] + oh)
         if ax >= bx or ay >= by:
             continue
         theirs = o.mask[ay - o.origin[1] : by - o.origin[1], ax - o.origin[0] : bx - o.origin[0]] > 0
         if (ring[ay - y0 : by - y0, ax - x0 : bx - x0] & theirs).any():
             return False
-    part = image[y0:y1, x0:x1]
-    edges = cv2.Canny(cv2.GaussianBlur(cv2.cvtColor(part, cv2.COLOR_BGR2GRAY), (3, 3), 0), 40, 120) > 0
+    grey = cv2.cvtColor(crop.image, cv2.COLOR_BGR2GRAY)
+    edges = cv2.Canny(cv2.GaussianBlur(grey, (3, 3), 0), 40, 120) > 0
     if float(edges[ring].mean()) > LEAN_EDGES:
         return False
-    f = cv2.blur(part, (3, 3)).astype(np.float32) + 1.0
-    total = f.sum(axis=2)
-    chroma = f / total[:, :, None]
+    total, chroma = _brightness_chroma(crop.image)
     light = total / float(np.median(total[ring]))
     hue = np.abs(chroma - np.median(chroma[ring], axis=0)).sum(axis=2)
     unlike = (hue >= LEAN_HUE) | (light > LEAN_BRIGHT) | (light < SHADOW_DARK)
     return float(unlike[ring].mean()) <= LEAN_UNLIKE
+
+
+def _brightness_chroma(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per pixel of ``image`` (3x3 means): brightness b + g + r, and chromaticity (each channel over it)."""
+    f = cv2.blur(image, (3, 3)).astype(np.float32) + 1.0
+    total = f.sum(axis=2)
+    return total, f / total[:, :, None]
 
 
 @dataclass(slots=True)
@@ -131,9 +133,7 @@ def _colours(image: np.ndarray, cand: Candidate) -> _Colours | None:
     core = cv2.erode(crop.mask, disk(0.2 * cand.side)) > 0
     if ring.sum() < 10 or core.sum() < 10:
         return None
-    f = cv2.blur(crop.image, (3, 3)).astype(np.float32) + 1.0
-    total = f.sum(axis=2)
-    chroma = f / total[:, :, None]
+    total, chroma = _brightness_chroma(crop.image)
     surface, body = np.median(chroma[ring], axis=0), np.median(chroma[core], axis=0)
     return _Colours(
         crop.mask,
