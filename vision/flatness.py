@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 
 from vision.crop import crop_candidate
-from vision.locate import core_shape, disk
+from vision.locate import core_shape, disk, label_map
 from vision.pips import convex_fill, face_region
 from vision.types import Candidate
 
@@ -87,15 +87,8 @@ def nothing_to_lean_on(image: np.ndarray, cand: Candidate, others: list[Candidat
     ring = _surface_ring(convex_fill(crop.mask), cand.side)
     if not ring.any():
         return False
-    for o in others:
-        oh, ow = o.mask.shape
-        ax, ay = max(x0, o.origin[0]), max(y0, o.origin[1])
-        bx, by = min(x0 + w, o.origin[0] + ow), min(y0 + h, o.origin[1] + oh)
-        if ax >= bx or ay >= by:
-            continue
-        theirs = o.mask[ay - o.origin[1] : by - o.origin[1], ax - o.origin[0] : bx - o.origin[0]] > 0
-        if (ring[ay - y0 : by - y0, ax - x0 : bx - x0] & theirs).any():
-            return False
+    if (ring & (label_map(others, image.shape[:2])[y0 : y0 + h, x0 : x0 + w] > 0)).any():
+        return False  # another blob reaches into it
     grey = cv2.cvtColor(crop.image, cv2.COLOR_BGR2GRAY)
     edges = cv2.Canny(cv2.GaussianBlur(grey, (3, 3), 0), 40, 120) > 0
     if float(edges[ring].mean()) > LEAN_EDGES:
