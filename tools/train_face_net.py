@@ -13,6 +13,11 @@ same file, byte for byte)::
 
     nice .venv-train/bin/python tools/train_face_net.py --split even --out vision/models/face_net.onnx
 
+and its upright twin (vision/models/face_net_upright.onnx, which the reader asks where the camera's
+view gives a die's up; see ``--upright`` and docs/vision.md)::
+
+    nice .venv-train/bin/python tools/train_face_net.py --split even --upright
+
 Splits (``i`` = index of the image in its folder, sorted by name, as in vision/evaluate.py):
 
 * ``even`` (shipped): the even-indexed images of matteop65 ``Train``, epanemu ``train_one_per_source``
@@ -53,7 +58,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from vision.evaluate import Item, crops, epanemu, matteop65, throwbench  # noqa: E402
-from vision.facenet import CLASSES, SIZE, cut, face_crop  # noqa: E402
+from vision.facenet import CLASSES, SIZE, UPRIGHT_MODEL, cut, face_crop, upright  # noqa: E402
 from vision.reader import DiceReader, decode_image_file, single_candidate, working_copy  # noqa: E402
 
 SHARED = Path(os.environ.get("DICE_COMPANION_SHARED", ROOT.parent / "shared"))
@@ -67,6 +72,12 @@ MEMBERS = ("small", "wide")
 SIM_SCENES = 80
 LEANING = "leaning"  # a throwbench label of a die with no flat top face: its crop is not learnt
 PIP_FACED = {"std-white", "std-red", "rollers-purple", "rollers-black"}  # numbered faces are pips
+# --upright: the model that keeps the photo's up (facenet.UPRIGHT_MODEL). Patches are cut with the least
+# turn that squares the die (facenet.upright), and only the sources seen from straight above are
+# learnt at every quarter turn; the photos (a webcam over a desk, phones) keep their up, where an
+# oblique camera puts the top face above the front face
+TOP_DOWN = {"throwbench", "sim", "chase"}
+UPRIGHT = False  # set by main()
 
 
 @dataclass(slots=True)
@@ -77,7 +88,7 @@ class Sample:
 
 
 def _patch(grey: np.ndarray, center: tuple[float, float], side: float, angle: float) -> np.ndarray:
-    return cut(grey, center, PATCH_SPAN * side, angle, PATCH)
+    return cut(grey, center, PATCH_SPAN * side, upright(angle) if UPRIGHT else angle, PATCH)
 
 
 def samples_from(items: list[Item], source: str, boxes_for_missed: bool) -> list[Sample]:
@@ -194,8 +205,11 @@ def collect(split: str) -> list[Sample]:
     return out + got
 
 
-def augment(patch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """One random view of a stored patch, cut by the reader's own :func:`face_crop`."""
+def augment(patch: np.ndarray, rng: np.random.Generator, turn: bool = True) -> np.ndarray:
+    """One random view of a stored patch, cut by the reader's own :func:`face_crop`. With UPRIGHT the
+    view keeps the patch's up (mirrored at random: a mirrored face is the same face, and its top stays
+    above its front), and is turned by a random quarter turn only when ``turn`` (a die seen from
+    straight above looks alike at every turn)."""
     g = patch.astype(np.float32)
     if rng.random() < 0.5:
         s = rng.uniform(0.3, 1.6)
@@ -214,10 +228,16 @@ def augment(patch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     if rng.random() < 0.3:
         g = 255.0 - g
     g = np.clip(g, 0, 255).astype(np.uint8)
+    if UPRIGHT:
+        if rng.random() < 0.5:
+            g = g[:, ::-1]
+        if turn:
+            g = np.rot90(g, int(rng.integers(0, 4)))
+        g = np.ascontiguousarray(g)
     side = PATCH / PATCH_SPAN * rng.uniform(0.85, 1.18)
     c = PATCH / 2 + rng.uniform(-0.08, 0.08, 2) * side
-    angle = rng.integers(0, 4) * 90 + rng.uniform(-12, 12)
-    return face_crop(g, (float(c[0]), float(c[1])), side, float(angle))
+    angle = rng.uniform(-12, 12) if UPRIGHT else rng.integers(0, 4) * 90 + rng.uniform(-12, 12)
+    return face_crop(g, (float(c[0]), float(c[1])), side, float(angle), keep_up=UPRIGHT)
 
 
 def build_model(widths: tuple[int, int, int, int] = WIDTHS["small"]):  # torch is imported lazily
@@ -249,6 +269,7 @@ def train(samples: list[Sample], epochs: int, widths: tuple[int, int, int, int])
     rng = np.random.default_rng(SEED)
     model = build_model(widths)
     labels = np.array([s.label for s in samples])
+    top_down = [s.source.split("-")[0] in TOP_DOWN for s in samples]
     # balance the classes: rarer classes are drawn more often
     w = 1.0 / np.bincount(labels, minlength=CLASSES)[labels]
     w /= w.sum()
@@ -261,7 +282,7 @@ def train(samples: list[Sample], epochs: int, widths: tuple[int, int, int, int])
     t0 = time.perf_counter()
     for ep in range(epochs):
         idx = rng.choice(len(samples), per_epoch, p=w)
-        x = np.stack([augment(samples[i].patch, rng) for i in idx])[:, None]
+        x = np.stack([augment(samples[i].patch, rng, top_down[i]) for i in idx])[:, None]
         y = labels[idx]
         model.train()
         total, correct, loss_sum = 0, 0, 0.0
@@ -375,12 +396,17 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--split", choices=["even", "quarter", "all"], default="even")
     ap.add_argument("--epochs", type=int, default=150)
-    ap.add_argument("--out", type=Path, default=ROOT / "vision" / "models" / "face_net.onnx")
+    ap.add_argument("--out", type=Path, help="default: the shipped model (--upright: the upright one)")
+    ap.add_argument("--upright", action="store_true", help="the model that keeps the photo's up")
     ap.add_argument(
         "--members", default=",".join(MEMBERS), help=f"networks averaged, of: {', '.join(WIDTHS)}"
     )
     ap.add_argument("--calibrate", type=int, metavar="PART", help="score images i %% 4 == PART with --out")
     args = ap.parse_args()
+    global UPRIGHT
+    UPRIGHT = args.upright
+    if args.out is None:
+        args.out = UPRIGHT_MODEL if UPRIGHT else ROOT / "vision" / "models" / "face_net.onnx"
     cv2.setNumThreads(1)
     if args.calibrate is not None:
         calibrate(args.out, args.calibrate)

@@ -35,6 +35,9 @@ SIZE = 32  # side of the network's input, pixels
 CONTEXT = 1.3  # the crop spans this many die sides (the whole die and a thin margin of table)
 CLASSES = 7  # 0: not a die face, 1..6: faces
 DEFAULT_MODEL = Path(__file__).with_name("models") / "face_net.onnx"
+# a second model that keeps the photo's up (see :func:`classify`): read with the turn the camera's view
+# gives each die (vision/view.py), where an oblique camera puts the top face above the front face
+UPRIGHT_MODEL = Path(__file__).with_name("models") / "face_net_upright.onnx"
 
 _nets = NetCache(
     DEFAULT_MODEL,
@@ -44,7 +47,14 @@ _nets = NetCache(
     "reading by pip count alone",
     log,
 )
-_lock = _nets.lock  # one cv2.dnn.Net is shared by every reader: one forward pass at a time
+_upright_nets = NetCache(
+    UPRIGHT_MODEL,
+    (1, 1, SIZE, SIZE),
+    lambda shape: None if shape[-1] == CLASSES else f"expected {CLASSES} outputs, got shape {shape}",
+    "upright face classifier",
+    "no second reading where the camera's view is known",
+    log,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,13 +67,45 @@ class FaceGuess:
     probs: np.ndarray
 
 
-def face_crop(image: np.ndarray, center: tuple[float, float], side: float, angle: float) -> np.ndarray:
+def face_crop(
+    image: np.ndarray, center: tuple[float, float], side: float, angle: float, keep_up: bool = False
+) -> np.ndarray:
     """The ``SIZE`` x ``SIZE`` grey crop the net reads (float32, zero mean, unit spread).
 
-    ``center``, ``side`` and ``angle`` (degrees) are those of a located die (vision.types.Candidate).
+    ``center``, ``side`` and ``angle`` (degrees) are those of a located die (vision.types.Candidate);
+    ``keep_up``: turned by :func:`upright` (the photo's up stays the crop's up), for the upright model.
     """
     grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    return normalise(cut(grey, center, CONTEXT * side, angle, SIZE))
+    return normalise(cut(grey, center, CONTEXT * side, upright(angle) if keep_up else angle, SIZE))
+
+
+def upright(angle: float) -> float:
+    """The turn of ``angle`` (degrees) that squares the die's edges with the least rotation, in
+    [-45, 45): the photo's up stays the crop's up, where an oblique camera puts the top face.
+
+    >>> upright(80.0), upright(45.0), upright(-10.0), upright(90.0)
+    (-10.0, -45.0, -10.0, 0.0)
+    """
+    return (float(angle) + 45.0) % 90.0 - 45.0
+
+
+def turn_up(toward: tuple[float, float], angle: float) -> int:
+    """The quarter turns (for ``np.rot90``) that put ``toward`` (a direction in the image, x right and
+    y down: where the camera's view puts a die's top face from its blob's centre) at the top of the
+    die's :func:`upright` crop (cut turned by ``angle``, the die's min-area angle).
+
+    >>> [turn_up(toward, 10.0) for toward in ((0.0, -0.2), (0.2, 0.0), (0.0, 0.2), (-0.2, 0.0))]
+    [0, 1, 2, 3]
+
+    The crop is cut turned by the die's angle, so a view up and to the right (heading 40 degrees) is
+    the crop's right (a quarter turn) when the die lies turned 30 degrees the other way:
+
+    >>> turn_up((0.64, -0.77), -30.0), turn_up((0.64, -0.77), 0.0)
+    (1, 0)
+    """
+    heading = math.degrees(math.atan2(toward[0], -toward[1]))  # clockwise from the image's up
+    # cut() turns the image counter-clockwise by the crop's angle, so the heading falls by it in the crop
+    return round((heading - upright(angle)) / 90.0) % 4
 
 
 def cut(grey: np.ndarray, center: tuple[float, float], span: float, angle: float, size: int) -> np.ndarray:
@@ -93,15 +135,32 @@ def load(path: str | Path | None = None) -> object | None:
     return _nets.load(path)
 
 
-def classify(net: object, crops: list[np.ndarray]) -> list[FaceGuess]:
-    """Classify normalised crops (from :func:`face_crop`), each at its four 90-degree turns."""
+def load_upright(path: str | Path | None = None) -> object | None:
+    """The upright network at ``path`` (default: the shipped one), loaded once; None if unusable."""
+    return _upright_nets.load(path)
+
+
+def views(crop: np.ndarray, turn: int | None) -> list[np.ndarray]:
+    """The views of one crop the net reads and averages. ``turn`` None (the turn-averaged model): its
+    four quarter turns. Else (the upright model) turned ``turn`` quarter turns, the way the camera's
+    view puts the die's top face up, as it is and mirrored left to right (a mirrored face is the same
+    face, and the top face stays above the front face)."""
+    if turn is None:
+        return [np.rot90(crop, k) for k in range(4)]
+    up = np.rot90(crop, turn)
+    return [up, up[:, ::-1]]
+
+
+def classify(net: object, crops: list[np.ndarray], turn: int | None = None) -> list[FaceGuess]:
+    """Classify normalised crops (from :func:`face_crop`), each as its :func:`views`, averaged."""
     if not crops:
         return []
-    batch = np.stack([np.rot90(c, k) for c in crops for k in range(4)])[:, None].astype(np.float32)
-    with _lock:
-        net.setInput(np.ascontiguousarray(batch))  # type: ignore[attr-defined]
+    batch = [v for c in crops for v in views(c, turn)]
+    n = len(batch) // len(crops)
+    with _nets.lock:  # one cv2.dnn.Net is shared by every reader: one forward pass at a time
+        net.setInput(np.ascontiguousarray(np.stack(batch)[:, None].astype(np.float32)))  # type: ignore[attr-defined]
         raw = np.asarray(net.forward(), np.float32)  # type: ignore[attr-defined]
-    logits = raw.reshape(len(crops), 4, CLASSES)
+    logits = raw.reshape(len(crops), n, CLASSES)
     e = np.exp(logits - logits.max(axis=2, keepdims=True))
     probs = (e / e.sum(axis=2, keepdims=True)).mean(axis=1)
     out = []

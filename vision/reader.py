@@ -91,6 +91,10 @@ CLOSER_SECOND = 0.1
 CLOSER_PIPS = 0.8
 CLOSER_NOTE = " (closer look)"  # ends the readers' note when the classifier's reading is its closer look
 VIEW_NOTE = "view "  # starts the note of a die read again where the camera's view puts its top face
+# a die read again with the view is taken only when its pip group lies at least this part of the way
+# from its blob's centre to where the view puts the top face (see _toward)
+TOWARD = 0.5
+UPRIGHT_NOTE = ", upright classifier"  # ... and ends it when the classifier read it the way the view is up
 # a die flagged `crooked` by its outline alone, both readers agreeing, with nothing round it to lean on
 # (flatness.nothing_to_lean_on) lies flat (see clear_lone_flags), unless its blob is over LONE_AREA
 # times the median blob of the photo's dice read ok: two dice edge to edge in one blob are 1.9 of it
@@ -157,18 +161,24 @@ class DiceReader:
         *,
         top_down: bool = True,
         classifier: bool | str | Path = True,
+        upright: bool | str | Path = True,
         detector: bool | str | Path = True,
     ) -> None:
         """``classifier``: True for the shipped face classifier, a path for another ONNX file, False for
         the pip count alone. A missing or unreadable model file falls back to the pip count (logged).
+        ``upright``: likewise for the classifier that keeps the photo's up (vision/facenet.py), asked
+        only where the camera's view is known; without it such dice are not read a second way.
         ``detector``: likewise for the dice detector (vision/detect.py), used on the single-photo path
         only; False, a missing or an unreadable file: dice are located classically alone."""
         self.enrolled = enrolled
         self.top_down = top_down
         self._estimated_bg = False
         self.net = None
+        self.upright_net = None  # the classifier that keeps the photo's up (facenet.UPRIGHT_MODEL)
         if classifier is not False:
             self.net = facenet.load(None if classifier is True else classifier)
+            if self.net is not None and upright is not False:
+                self.upright_net = facenet.load_upright(None if upright is True else upright)
         self._detector_spec = detector
         self.tray_dice = DieSize()
 
@@ -251,7 +261,13 @@ class DiceReader:
         face (:func:`view_offset`). A new reading is taken only when it is ``ok`` (both readers agree).
         So are the dice left ``crooked`` whose readers did not agree: a new reading on which they agree
         (there, a closer look may settle the classifier, :meth:`_closer_look`) replaces the old, still
-        ``crooked``, and the flags the view explains are cleared again."""
+        ``crooked``, and the flags the view explains are cleared again.
+
+        That second reading asks the upright classifier (:attr:`upright_net`), turned the way the view
+        puts the die's top face (:func:`vision.facenet.turn_up`): the view shows which of two faces is
+        on top and which in front, which the turn-averaged classifier cannot tell. It is taken only
+        when its pip group lies on the side of the blob the view puts the top face on
+        (:func:`_toward`): pips on the other side are a side face's, whatever they read."""
         read = [self.read_candidate(image, c) for c in cands]
         if self.net is not None:  # "both readers agree" needs the second reader
             clear_view_flags(cands, read)
@@ -268,11 +284,18 @@ class DiceReader:
             at = view.at(blob, c.side)
             if math.hypot(*at) < VIEW_MIN:
                 continue  # the view shows no side face here
-            again = self.read_candidate(image, c, view=at)
+            up = None if self.upright_net is None else facenet.turn_up(at, c.angle)
+            again = self.read_candidate(image, c, view=at, up=up)
             wanted = OK if r.status == UNCERTAIN else CROOKED
             if again is None or again.status != wanted or again.confidence < OK_CONFIDENCE:
                 continue
-            again.notes.append(_view_note(view))
+            if not _toward(again.center, blob, c.side, at):
+                continue
+            if up is not None and again.value in PIPPED:
+                turned = self.guess(image, c)  # the turn-averaged classifier must not rule the face out
+                if float(turned.probs[again.value]) < CLOSER_SECOND:
+                    continue
+            again.notes.append(_view_note(view) + ("" if up is None else UPRIGHT_NOTE))
             out[i] = again
             flagged = flagged or again.status == CROOKED
         if flagged and self.net is not None:
@@ -346,12 +369,27 @@ class DiceReader:
         r = self.read_candidate(image, cand, allow_crooked=False, whole_die=True)
         return [r] if r is not None else []
 
-    def guess(self, image: np.ndarray, cand: Candidate) -> facenet.FaceGuess:
-        """The classifier's reading of ``cand`` (only when :attr:`net` is loaded)."""
-        return facenet.classify(self.net, [facenet.face_crop(image, cand.center, cand.side, cand.angle)])[0]
+    def guess(self, image: np.ndarray, cand: Candidate, up: int | None = None) -> facenet.FaceGuess:
+        """The classifier's reading of ``cand`` (only when :attr:`net` is loaded); ``up``: by the
+        upright model, turned ``up`` quarter turns (:func:`vision.facenet.turn_up`)."""
+        return self._classify(image, cand.center, cand.side, cand.angle, up)
+
+    def _classify(
+        self, image: np.ndarray, center: tuple[float, float], side: float, angle: float, up: int | None
+    ) -> facenet.FaceGuess:
+        if up is None or self.upright_net is None:
+            return facenet.classify(self.net, [facenet.face_crop(image, center, side, angle)])[0]
+        crop = facenet.face_crop(image, center, side, angle, keep_up=True)
+        return facenet.classify(self.upright_net, [crop], up)[0]
 
     def _closer_look(
-        self, image: np.ndarray, cand: Candidate, origin: tuple[int, int], pr: PipRead, g: facenet.FaceGuess
+        self,
+        image: np.ndarray,
+        cand: Candidate,
+        origin: tuple[int, int],
+        pr: PipRead,
+        g: facenet.FaceGuess,
+        up: int | None = None,
     ) -> tuple[facenet.FaceGuess, bool]:
         """The classifier's reading of the face the pips read, looked at closer: its crop centred on the
         pip group (at ``origin`` in ``image``), CLOSER of the blob's side across, where the first crop
@@ -385,7 +423,7 @@ class DiceReader:
         ):
             return g, False
         at = (pr.center[0] + origin[0], pr.center[1] + origin[1])
-        near = facenet.classify(self.net, [facenet.face_crop(image, at, CLOSER * cand.side, cand.angle)])[0]
+        near = self._classify(image, at, CLOSER * cand.side, cand.angle, None if pr.value == 1 else up)
         if near.value == pr.value and near.prob >= NET_OK_ONE:
             return near, True
         return g, False
@@ -403,9 +441,11 @@ class DiceReader:
         allow_crooked: bool = True,
         view: tuple[float, float] | None = None,
         whole_die: bool = False,
+        up: int | None = None,
     ) -> DieReading | None:
         """One candidate's reading (None: not a die); ``view``, ``whole_die``: see
-        :func:`vision.pips.read_pips`. A blob far smaller than the top face the detector sees there
+        :func:`vision.pips.read_pips`; ``up``: the classifier asked is the upright one, turned ``up``
+        quarter turns (:meth:`guess`). A blob far smaller than the top face the detector sees there
         (under PART_OF_DIE of it) may be part of that die: a white die on a pale desk stands out by
         its pips and shaded side, and the part of its face they cover holds part of its pips, which
         both readers may read alike. Such a reading is never ``ok``, nor ``crooked`` (which
@@ -413,7 +453,7 @@ class DiceReader:
         of one blob (``cand.cut``): the outline saw one die there and the detector two, as a low
         camera's view of one die's top and front faces also is (phone dice_369 made darker: a 3's
         front face read ``ok`` as a 6)."""
-        r = self._read_candidate(image, cand, allow_crooked, view, whole_die)
+        r = self._read_candidate(image, cand, allow_crooked, view, whole_die, up)
         if r is None or r.status == UNCERTAIN:
             return r
         if cand.side < PART_OF_DIE * cand.detected_top:
@@ -430,6 +470,7 @@ class DiceReader:
         allow_crooked: bool,
         view: tuple[float, float] | None,
         whole_die: bool,
+        up: int | None = None,
     ) -> DieReading | None:
         crop = crop_candidate(image, cand)
         pr = read_pips(crop.image, crop.mask, cand.side, view, whole_die)
@@ -448,13 +489,13 @@ class DiceReader:
         if pr.center is not None:
             center = (pr.center[0] + crop.origin[0], pr.center[1] + crop.origin[1])
         # the classifier's reading: beside every pip count; for an enrolled face, asked for when needed
-        g = self.guess(image, cand) if self.net is not None and pr.value is not None else None
+        g = self.guess(image, cand, up) if self.net is not None and pr.value is not None else None
         closer = False
         if g is not None and (other := other_reading(pr, g)) is not None:
             pr = other
             center = (other.center[0] + crop.origin[0], other.center[1] + crop.origin[1])
         if g is not None and pr.at_view:
-            g, closer = self._closer_look(image, cand, crop.origin, pr, g)
+            g, closer = self._closer_look(image, cand, crop.origin, pr, g, up)
         if self.enrolled is not None:
             seen = pr
             if g is not None and pr.value is not None and float(g.probs[pr.value]) < PIP_REFUTED:
@@ -472,7 +513,7 @@ class DiceReader:
                 if r.status == OK and self.net is not None and r.value in PIPPED and self._pip_faces(r.die):
                     # a numbered face of an enrolled pipped die: the classifier must read the same
                     # face, surely, or fairly surely when the pip count reads it too (three readers)
-                    g = g if g is not None else self.guess(image, cand)
+                    g = g if g is not None else self.guess(image, cand, up)
                     need = net_needed(r.value)
                     if pr.value == r.value and pr.confidence >= PIP_MIN and r.value != 1:
                         need = NET_THIRD
@@ -733,6 +774,19 @@ def clear_lone_flags(image: np.ndarray, cands: list[Candidate], read: list[DieRe
             r.notes.append("flat: nothing round it to lean on")
             cleared = True
     return cleared
+
+
+def _toward(
+    top: tuple[float, float], blob: tuple[float, float], side: float, at: tuple[float, float]
+) -> bool:
+    """Whether a pip group centred at ``top`` lies, along the view, nearer where the view puts the top
+    face (``at``, die sides from the ``blob``'s centre) than the blob's centre: its offset reaches at
+    least half of ``at`` along ``at``. An oblique camera shows a die's side faces on the other side
+    (webcam two_29: a front face's two pips, 0.35 side below the blob's centre where the view puts the
+    top face 0.17 above it, read as a 2), and a front face's pips across a small die's blob near its
+    centre (phone dice_78 made cooler: a 3's front 2 read `ok`, a quarter of the way)."""
+    along = ((top[0] - blob[0]) * at[0] + (top[1] - blob[1]) * at[1]) / side
+    return along >= TOWARD * (at[0] * at[0] + at[1] * at[1])
 
 
 def _view_note(view: View) -> str:
