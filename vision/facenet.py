@@ -12,9 +12,16 @@ networks of different widths, trained alike, its scores the log of their average
 the crop are classified together and their probabilities averaged (the nets are not exactly
 rotation-invariant).
 
-The model file ships as package data (``vision/models/face_net.onnx``) and is reproduced by
-``tools/train_face_net.py`` (see docs/vision.md). It is loaded lazily, once per path; a missing or
-corrupt file logs one warning and the reader falls back to the pip counter alone.
+A second model, ``vision/models/face_net_upright.onnx`` (:func:`load_upright`), keeps the photo's
+up: its crop is turned only by :func:`upright`, and it reads the crop at one quarter turn (and its
+mirror), the turn at which the camera's view puts the die's top face at the top (:func:`turn_up`).
+An oblique camera shows the top face above the front face, which the four-turn average cannot tell
+apart; the reader asks it only where that view is known (vision/reader.py, ``DiceReader._read_all``).
+
+The model files ship as package data (``vision/models/*.onnx``) and are reproduced by
+``tools/train_face_net.py`` (see docs/vision.md). Each is loaded lazily, once per path; a missing or
+corrupt file logs one warning, and the reader falls back to the pip counter alone (the first model)
+or to the turn-averaged model (the upright one).
 """
 
 from __future__ import annotations
@@ -35,26 +42,25 @@ SIZE = 32  # side of the network's input, pixels
 CONTEXT = 1.3  # the crop spans this many die sides (the whole die and a thin margin of table)
 CLASSES = 7  # 0: not a die face, 1..6: faces
 DEFAULT_MODEL = Path(__file__).with_name("models") / "face_net.onnx"
-# a second model that keeps the photo's up (see :func:`classify`): read with the turn the camera's view
+# a second model that keeps the photo's up (see :func:`views`): read with the turn the camera's view
 # gives each die (vision/view.py), where an oblique camera puts the top face above the front face
 UPRIGHT_MODEL = Path(__file__).with_name("models") / "face_net_upright.onnx"
 
-_nets = NetCache(
-    DEFAULT_MODEL,
-    (1, 1, SIZE, SIZE),
-    lambda shape: None if shape[-1] == CLASSES else f"expected {CLASSES} outputs, got shape {shape}",
-    "face classifier",
-    "reading by pip count alone",
-    log,
-)
-_upright_nets = NetCache(
-    UPRIGHT_MODEL,
-    (1, 1, SIZE, SIZE),
-    lambda shape: None if shape[-1] == CLASSES else f"expected {CLASSES} outputs, got shape {shape}",
-    "upright face classifier",
-    "no second reading where the camera's view is known",
-    log,
-)
+
+def _face_nets(default: Path, what: str, fallback: str) -> NetCache:
+    """A cache of face classifiers: one grey SIZE x SIZE crop in, CLASSES scores out."""
+    return NetCache(
+        default,
+        (1, 1, SIZE, SIZE),
+        lambda shape: None if shape[-1] == CLASSES else f"expected {CLASSES} outputs, got shape {shape}",
+        what,
+        fallback,
+        log,
+    )
+
+
+_nets = _face_nets(DEFAULT_MODEL, "face classifier", "reading by pip count alone")
+_upright_nets = _face_nets(UPRIGHT_MODEL, "upright face classifier", "the turn-averaged one reads every die")
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,8 +103,8 @@ def turn_up(toward: tuple[float, float], angle: float) -> int:
     >>> [turn_up(toward, 10.0) for toward in ((0.0, -0.2), (0.2, 0.0), (0.0, 0.2), (-0.2, 0.0))]
     [0, 1, 2, 3]
 
-    The crop is cut turned by the die's angle, so a view up and to the right (heading 40 degrees) is
-    the crop's right (a quarter turn) when the die lies turned 30 degrees the other way:
+    The crop is cut turned by the die's angle: a view up and to the right (heading 40 degrees, clockwise
+    from up) is the crop's right (a quarter turn) when the crop is cut turned 30 degrees clockwise:
 
     >>> turn_up((0.64, -0.77), -30.0), turn_up((0.64, -0.77), 0.0)
     (1, 0)
