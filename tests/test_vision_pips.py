@@ -358,10 +358,14 @@ CLOSE_UP = [("six_26.jpg", (290, 152), "6"), ("three_34.jpg", (238, 143), "3")]
 def test_a_close_dies_top_face_is_looked_at_closer_where_the_view_puts_it(
     image: str, center: tuple[int, int], face: str, shared: Path
 ) -> None:
-    near = _webcam_dice_near(shared, image, center, within=15)
+    # with the turn-averaged classifier alone; since 2026-11-27 (fifth session) the upright one,
+    # asked where the view is known, reads these top faces surely on the whole die
+    near = _webcam_dice_near(shared, image, center, DiceReader(upright=False), within=15)
     assert len(near) == 1, near
     assert (near[0].face, near[0].status) == (face, OK), near[0]
     assert any(n.endswith("(closer look)") for n in near[0].notes), near[0].notes
+    near = _webcam_dice_near(shared, image, center, within=15)
+    assert [(r.face, r.status) for r in near] == [(face, OK)], near
 
 
 def test_a_closer_look_is_not_taken_at_pips_the_view_does_not_put_on_top(shared: Path) -> None:
