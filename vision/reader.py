@@ -167,7 +167,7 @@ class DiceReader:
         """``classifier``: True for the shipped face classifier, a path for another ONNX file, False for
         the pip count alone. A missing or unreadable model file falls back to the pip count (logged).
         ``upright``: likewise for the classifier that keeps the photo's up (vision/facenet.py), asked
-        only where the camera's view is known; without it such dice are not read a second way.
+        only where the camera's view is known; without it the turn-averaged classifier reads there too.
         ``detector``: likewise for the dice detector (vision/detect.py), used on the single-photo path
         only; False, a missing or an unreadable file: dice are located classically alone."""
         self.enrolled = enrolled
@@ -266,8 +266,10 @@ class DiceReader:
         That second reading asks the upright classifier (:attr:`upright_net`), turned the way the view
         puts the die's top face (:func:`vision.facenet.turn_up`): the view shows which of two faces is
         on top and which in front, which the turn-averaged classifier cannot tell. It is taken only
-        when its pip group lies on the side of the blob the view puts the top face on
-        (:func:`_toward`): pips on the other side are a side face's, whatever they read."""
+        when its pip group lies at least TOWARD of the way to where the view puts the top face
+        (:func:`_toward`: a side face's pips lie elsewhere, whatever they read), and when the
+        turn-averaged classifier gives its face at least CLOSER_SECOND (a crop the upright one reads
+        surely and wrongly, one pip of a 2 as a 1, is one the turn-averaged one rules out)."""
         read = [self.read_candidate(image, c) for c in cands]
         if self.net is not None:  # "both readers agree" needs the second reader
             clear_view_flags(cands, read)
@@ -412,7 +414,9 @@ class DiceReader:
         1, 0.78 on the whole die, 1.00 closer). Nor is it asked when the pips show signs of pips the
         group lacks (``pr.missed``): a crop centred on part of a face may leave the rest out (phone
         dice_429 at 1.4 times the size: four pips of a 6, the other two unexplained ink, read ``ok``
-        as a 4 at 0.98 closer)."""
+        as a 4 at 0.98 closer). With the upright classifier (``up``), a 1's closer crop is still read
+        by the turn-averaged one: the upright one reads a crop at one turn only, and was surer of a lone
+        pip (webcam four_40 made paler: part of a 4's blob, its pip read 1 at 0.955 upright)."""
         need = net_needed(pr.value, pr.fallback)
         if pr.center is None or pr.value is None or pr.missed > 0:
             return g, False
