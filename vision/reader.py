@@ -789,8 +789,8 @@ def _toward(
     (webcam two_29: a front face's two pips, 0.35 side below the blob's centre where the view puts the
     top face 0.17 above it, read as a 2), and a front face's pips across a small die's blob near its
     centre (phone dice_78 made cooler: a 3's front 2 read `ok`, a quarter of the way)."""
-    along = ((top[0] - blob[0]) * at[0] + (top[1] - blob[1]) * at[1]) / side
-    return along >= TOWARD * (at[0] * at[0] + at[1] * at[1])
+    dx, dy = Seen(blob, top, side).offset
+    return dx * at[0] + dy * at[1] >= TOWARD * (at[0] * at[0] + at[1] * at[1])
 
 
 def _view_note(view: View) -> str:
