@@ -32,7 +32,14 @@ from vision.evaluate import (
     score_item,
     throwbench,
 )
-from vision.reader import CLOSER_NOTE, DiceReader, decode_image_file, single_candidate
+from vision.reader import (
+    ASSUMED_NOTE,
+    CLOSER_NOTE,
+    UPRIGHT_NOTE,
+    DiceReader,
+    decode_image_file,
+    single_candidate,
+)
 from vision.types import OK, DieReading
 
 ODD: Callable[[int, Item], bool] = lambda i, it: i % 2 == 1  # noqa: E731
@@ -843,3 +850,24 @@ def test_pips_read_again_must_lie_where_the_view_puts_the_top_face(
     (reader.TOWARD; of the 61 dice read right so on the four sets, 56 lie 0.59 of the way or more)."""
     _, score = _read_perturbed_phone(shared, reader, "dice_78_jpg", change)
     assert score.silent == 0, score.errors
+
+
+@pytest.mark.parametrize(
+    "prefix,center,face", [("dice_137_", (305, 230), "1"), ("dice_196_", (416, 252), "3")]
+)
+def test_a_photo_with_no_view_told_is_read_as_an_upright_photo(
+    prefix: str, center: tuple[int, int], face: str, shared: Path, reader: DiceReader
+) -> None:
+    """Phone dice_137 (a large 1) and dice_196 (a 3; development half): no two dice of the photo read
+    `ok` from their pips, so they tell no view of the camera, and each die's pips and classifiers
+    disagreed. Read again where an upright photo puts the top face (reader.UPRIGHT_VIEW), with the
+    upright classifier at that turn, both readers agree. Without that assumption the die is left
+    uncertain; turned a quarter or half turn, the photo is not upright, the readers no longer agree
+    where the assumed view puts the top face, and the die is left uncertain, never read wrongly."""
+    die = _phone_die(shared, reader, prefix, center)
+    assert (die.face, die.status) == (face, OK), die
+    assert any(n.endswith(ASSUMED_NOTE + UPRIGHT_NOTE) for n in die.notes), die.notes
+    assert _phone_die(shared, DiceReader(assume_upright=False), prefix, center, 30).status != OK
+    for change in ("turned 90", "turned 180"):
+        _, score = _read_perturbed_phone(shared, reader, prefix, change)
+        assert score.right == 0 and score.silent == 0, (change, score.errors)

@@ -21,6 +21,7 @@ from vision.evaluate import (
     size_group,
 )
 from vision.reader import DiceReader
+from vision.types import OK, DieReading
 
 
 def _die(img: np.ndarray, cx: int, cy: int, side: int, value: int) -> None:
@@ -102,3 +103,15 @@ def test_every_perturbation_keeps_the_photo_a_readable_image() -> None:
         out, _, scale = apply(img)
         assert out.dtype == np.uint8 and out.ndim == 3, change
         assert out.shape[0] * out.shape[1] == round(48 * scale) * round(64 * scale), change
+
+
+def test_a_reading_between_two_dice_is_scored_for_the_nearer() -> None:
+    """Phone dice_435 made paler: a 2's reading, at its top face 20 px above its box's centre, also
+    lay within the box of the 1 behind it (35 px). Scored label by label, the 1 listed first took
+    it: a right reading counted as a silent error. Pairs are matched nearest first."""
+    behind = Label(None, "1", (435.0, 327.0), 37.0)
+    front = Label(None, "2", (402.0, 361.0), 47.0)
+    two = DieReading("d6", "2", 2, 0.99, (403.0, 341.0), OK)
+    score = Score("x")
+    score_item(Item(Path("dice_435.jpg"), [behind, front]), [two], score)
+    assert (score.right, score.wrong, score.silent, score.missed) == (1, 0, 0, 1)

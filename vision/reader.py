@@ -95,6 +95,14 @@ VIEW_NOTE = "view "  # starts the note of a die read again where the camera's vi
 # from its blob's centre to where the view puts the top face (see _toward)
 TOWARD = 0.5
 UPRIGHT_NOTE = ", upright classifier"  # ... and ends it when the classifier read it the way the view is up
+# where no two dice of the image tell the camera's view (see view_offset), the view of a photo taken
+# upright: a camera tilted away from the one holding it sees a die's top face above its blob's centre
+# and a side face below it. A quarter of a die side up (where the view the dice told pointed up, the
+# phone development half's dice read ok had their top faces a median 0.28 side above their blob's
+# centre; 0.15 and 0.35 read as many dice). Single photos only, read again there under the guards of
+# a view the dice told; a photo stored turned is then read as if upright (docs/vision.md, Known limits)
+UPRIGHT_VIEW = View(offset=(0.0, -0.25))
+ASSUMED_NOTE = " (assumed: photo upright)"  # ends the view's note when it is UPRIGHT_VIEW, assumed
 # a die flagged `crooked` by its outline alone, both readers agreeing, with nothing round it to lean on
 # (flatness.nothing_to_lean_on) lies flat (see clear_lone_flags), unless its blob is over LONE_AREA
 # times the median blob of the photo's dice read ok: two dice edge to edge in one blob are 1.9 of it
@@ -163,13 +171,17 @@ class DiceReader:
         classifier: bool | str | Path = True,
         upright: bool | str | Path = True,
         detector: bool | str | Path = True,
+        assume_upright: bool = True,
     ) -> None:
         """``classifier``: True for the shipped face classifier, a path for another ONNX file, False for
         the pip count alone. A missing or unreadable model file falls back to the pip count (logged).
         ``upright``: likewise for the classifier that keeps the photo's up (vision/facenet.py), asked
         only where the camera's view is known; without it the turn-averaged classifier reads there too.
         ``detector``: likewise for the dice detector (vision/detect.py), used on the single-photo path
-        only; False, a missing or an unreadable file: dice are located classically alone."""
+        only; False, a missing or an unreadable file: dice are located classically alone.
+        ``assume_upright``: where the dice of a single photo do not tell the camera's view, dice left
+        unsure are read again as an upright photo shows them (UPRIGHT_VIEW); False: only with a view
+        the dice told."""
         self.enrolled = enrolled
         self.top_down = top_down
         self._estimated_bg = False
@@ -181,6 +193,7 @@ class DiceReader:
                 self.upright_net = facenet.load_upright(None if upright is True else upright)
         self._detector_spec = detector
         self.tray_dice = DieSize()
+        self.assumed_view = UPRIGHT_VIEW if assume_upright else None
 
     @property
     def detector(self) -> object | None:
@@ -235,7 +248,7 @@ class DiceReader:
         seen = work if seen is None else seen
         photo = self.photo_layers(seen) if background is None else None
         cands = self.locate(seen, background, photo=photo)
-        read = self._read_all(work, cands)
+        read = self._read_all(work, cands, background is None)
         sure = [c.side for c, r in zip(cands, read, strict=True) if r is not None and r.status == OK]
         if background is not None:
             known = self.tray_dice.side(work.shape) is not None
@@ -247,14 +260,16 @@ class DiceReader:
             # the image's own separate dice teach the die size (a single photo, or a new tray's first
             # throw): dice of it that touch were one blob without it, so it is located again with it
             cands_again = self.locate(seen, background, side, photo)
-            again = self._read_all(work, cands_again)
+            again = self._read_all(work, cands_again, background is None)
             passes = [(cands, read), (cands_again, again)]
             if _ok_count(again) > len(sure):
                 return cands_again, again, passes
             return cands, read, passes
         return cands, read, [(cands, read)]
 
-    def _read_all(self, image: np.ndarray, cands: list[Candidate]) -> list[DieReading | None]:
+    def _read_all(
+        self, image: np.ndarray, cands: list[Candidate], single: bool = True
+    ) -> list[DieReading | None]:
         """Every candidate read; dice flagged ``crooked`` only because an oblique camera shows their side
         face are cleared (:func:`clear_view_flags`); then the dice left ``uncertain`` read again where
         the camera's perspective, learnt from the dice of the same image read ``ok``, puts their top
@@ -269,15 +284,42 @@ class DiceReader:
         when its pip group lies at least TOWARD of the way to where the view puts the top face
         (:func:`_toward`: a side face's pips lie elsewhere, whatever they read), and when the
         turn-averaged classifier gives its face at least CLOSER_SECOND (a crop the upright one reads
-        surely and wrongly, one pip of a 2 as a 1, is one the turn-averaged one rules out)."""
+        surely and wrongly, one pip of a 2 as a 1, is one the turn-averaged one rules out).
+
+        Where the dice of a ``single`` photo tell no view (fewer than VIEW_DICE of them read ``ok``
+        from their pips, as in most phone photos of many dice), the view assumed is an upright
+        photo's (:attr:`assumed_view`, UPRIGHT_VIEW), under the same guards. A photo file's own
+        orientation is applied when it is decoded (its EXIF tag), so a phone photo is upright. A photo
+        stored turned may be misread so (docs/vision.md, Known limits); a tray camera's frames
+        (``single`` False) are read again only where their dice tell the view: how the camera is
+        mounted is not known."""
         read = [self.read_candidate(image, c) for c in cands]
         if self.net is not None:  # "both readers agree" needs the second reader
             clear_view_flags(cands, read)
         view = view_offset(cands, read)
-        if view is None:
+        if view is not None:
+            out = self._read_again(image, cands, read, view, "")
+        elif single and self.assumed_view is not None:
+            out = self._read_again(image, cands, read, self.assumed_view, ASSUMED_NOTE)
+        else:
             return read
+        if self.net is not None and any(
+            a is not r and a is not None and a.status == CROOKED for a, r in zip(out, read, strict=True)
+        ):
+            clear_view_flags(cands, out)
+        return out
+
+    def _read_again(
+        self,
+        image: np.ndarray,
+        cands: list[Candidate],
+        read: list[DieReading | None],
+        view: View,
+        note: str,
+    ) -> list[DieReading | None]:
+        """``read`` with the dice left unsure read again where ``view`` puts their top face, each new
+        reading taken under the guards :meth:`_read_all` names; ``note`` ends the view's note."""
         out = list(read)
-        flagged = False  # a crooked die read again with both readers agreeing
         for i, (c, r) in enumerate(zip(cands, read, strict=True)):
             if r is None or (blob := _blob_centre(c)) is None:
                 continue
@@ -297,11 +339,8 @@ class DiceReader:
                 turned = self.guess(image, c)  # the turn-averaged classifier must not rule the face out
                 if float(turned.probs[again.value]) < CLOSER_SECOND:
                     continue
-            again.notes.append(_view_note(view) + ("" if up is None else UPRIGHT_NOTE))
+            again.notes.append(_view_note(view) + note + ("" if up is None else UPRIGHT_NOTE))
             out[i] = again
-            flagged = flagged or again.status == CROOKED
-        if flagged and self.net is not None:
-            clear_view_flags(cands, out)
         return out
 
     def locate(
