@@ -40,7 +40,8 @@ from vision.reader import (
     decode_image_file,
     single_candidate,
 )
-from vision.types import OK, DieReading
+from vision.speckle import despeckle
+from vision.types import OK, UNCERTAIN, DieReading
 
 ODD: Callable[[int, Item], bool] = lambda i, it: i % 2 == 1  # noqa: E731
 
@@ -871,3 +872,14 @@ def test_a_photo_with_no_view_told_is_read_as_an_upright_photo(
     for change in ("turned 90", "turned 180"):
         _, score = _read_perturbed_phone(shared, reader, prefix, change)
         assert score.right == 0 and score.silent == 0, (change, score.errors)
+
+
+def test_a_tray_cameras_frame_is_not_read_as_an_upright_photo(shared: Path, reader: DiceReader) -> None:
+    """How a tray camera is mounted is not known, so its frames (read against the tray's background)
+    are read again only where their own dice tell the view. Phone dice_137's dice, read as a tray
+    frame's candidates are, leave its 1 uncertain; read as a single photo's, it is `ok`."""
+    img = despeckle(decode_image_file(str(_phone_photo(shared, "dice_137_"))))  # as DiceReader.read does
+    cands = reader.locate(img, None, photo=reader.photo_layers(img))
+    for single, status in ((True, OK), (False, UNCERTAIN)):
+        read = [r for r in reader._read_all(img, cands, single) if r is not None]
+        assert _the_one_near(read, (305, 230), 30).status == status, single
