@@ -154,7 +154,8 @@ def throwbench(
 def score_item(item: Item, readings: list[DieReading], score: Score) -> None:
     score.images += 1
     matched = _match(item, readings)
-    free = [r for r in readings if all(r is not m for m in matched.values())]
+    taken = {id(r) for r in matched.values()}
+    free = [r for r in readings if id(r) not in taken]
     for i, lab in enumerate(item.labels):
         best = matched.get(i)
         if lab.die == "?":  # unscored die: just absorb its reading
