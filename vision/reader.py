@@ -99,7 +99,7 @@ UPRIGHT_NOTE = ", upright classifier"  # ... and ends it when the classifier rea
 # upright: a camera tilted away from the one holding it sees a die's top face above its blob's centre
 # and a side face below it. A quarter of a die side up (where the view the dice told pointed up, the
 # phone development half's dice read ok had their top faces a median 0.28 side above their blob's
-# centre; 0.15 and 0.35 read as many dice). Single photos only, read again there under the guards of
+# centre; 0.15 and 0.35 read about as many). Single photos only, read again there under the guards of
 # a view the dice told; a photo stored turned is then read as if upright (docs/vision.md, Known limits)
 UPRIGHT_VIEW = View(offset=(0.0, -0.25))
 ASSUMED_NOTE = " (assumed: photo upright)"  # ends the view's note when it is UPRIGHT_VIEW, assumed
