@@ -163,7 +163,7 @@ def classify(net: object, crops: list[np.ndarray], turn: int | None = None) -> l
         return []
     batch = [v for c in crops for v in views(c, turn)]
     n = len(batch) // len(crops)
-    with _nets.lock:  # one cv2.dnn.Net is shared by every reader: one forward pass at a time
+    with _nets.lock:  # each net is shared by every reader: one forward pass at a time, of either model
         net.setInput(np.ascontiguousarray(np.stack(batch)[:, None].astype(np.float32)))  # type: ignore[attr-defined]
         raw = np.asarray(net.forward(), np.float32)  # type: ignore[attr-defined]
     logits = raw.reshape(len(crops), n, CLASSES)

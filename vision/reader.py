@@ -267,9 +267,7 @@ class DiceReader:
             return cands, read, passes
         return cands, read, [(cands, read)]
 
-    def _read_all(
-        self, image: np.ndarray, cands: list[Candidate], single: bool = True
-    ) -> list[DieReading | None]:
+    def _read_all(self, image: np.ndarray, cands: list[Candidate], single: bool) -> list[DieReading | None]:
         """Every candidate read; dice flagged ``crooked`` only because an oblique camera shows their side
         face are cleared (:func:`clear_view_flags`); then the dice left ``uncertain`` read again where
         the camera's perspective, learnt from the dice of the same image read ``ok``, puts their top
@@ -296,18 +294,10 @@ class DiceReader:
         read = [self.read_candidate(image, c) for c in cands]
         if self.net is not None:  # "both readers agree" needs the second reader
             clear_view_flags(cands, read)
-        view = view_offset(cands, read)
-        if view is not None:
-            out = self._read_again(image, cands, read, view, "")
-        elif single and self.assumed_view is not None:
-            out = self._read_again(image, cands, read, self.assumed_view, ASSUMED_NOTE)
-        else:
-            return read
-        if self.net is not None and any(
-            a is not r and a is not None and a.status == CROOKED for a, r in zip(out, read, strict=True)
-        ):
-            clear_view_flags(cands, out)
-        return out
+        view, note = view_offset(cands, read), ""
+        if view is None and single:
+            view, note = self.assumed_view, ASSUMED_NOTE
+        return read if view is None else self._read_again(image, cands, read, view, note)
 
     def _read_again(
         self,
@@ -320,6 +310,7 @@ class DiceReader:
         """``read`` with the dice left unsure read again where ``view`` puts their top face, each new
         reading taken under the guards :meth:`_read_all` names; ``note`` ends the view's note."""
         out = list(read)
+        flagged = False  # a crooked die read again with both readers agreeing
         for i, (c, r) in enumerate(zip(cands, read, strict=True)):
             if r is None or (blob := _blob_centre(c)) is None:
                 continue
@@ -341,6 +332,9 @@ class DiceReader:
                     continue
             again.notes.append(_view_note(view) + note + ("" if up is None else UPRIGHT_NOTE))
             out[i] = again
+            flagged = flagged or again.status == CROOKED
+        if flagged and self.net is not None:
+            clear_view_flags(cands, out)
         return out
 
     def locate(
