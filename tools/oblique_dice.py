@@ -79,6 +79,8 @@ def _face_texture(
     spread: float,
     red_one: bool,
 ) -> np.ndarray:
+    """One face, ``TEX`` pixels square, float BGR: the body (now and then marbled) and its pips, a lone
+    pip of a 1 now and then large and red as on many Asian dice."""
     tex = np.empty((TEX, TEX, 3), np.float32)
     tex[:] = body
     if rng.random() < 0.15:  # marbled or speckled body
@@ -97,6 +99,7 @@ def _face_texture(
 
 
 def _rounded_mask(radius: float) -> np.ndarray:
+    """A face's outline, ``TEX`` pixels square, its corners rounded by ``radius`` of a side (0..1 floats)."""
     m = np.zeros((TEX * 4, TEX * 4), np.uint8)
     r = int(radius * TEX * 4)
     s = TEX * 4 - 1
@@ -108,6 +111,7 @@ def _rounded_mask(radius: float) -> np.ndarray:
 
 
 def _rotation_to_top(value: int, yaw: float) -> np.ndarray:
+    """The die's rotation (body frame to world) that puts face ``value`` on top, turned ``yaw`` radians."""
     normal = np.array(next(n for n, v in FACES.items() if v == value), np.float64)
     z = np.array((0.0, 0.0, 1.0))
     v = np.cross(normal, z)
@@ -122,6 +126,7 @@ def _rotation_to_top(value: int, yaw: float) -> np.ndarray:
 
 
 def _table(w: int, h: int, rng: np.random.Generator) -> np.ndarray:
+    """A table top, float BGR: plain, wood grain, cloth or a printed board's patches of colour."""
     base = rng.uniform(20, 235, 3)
     low = cv2.resize(rng.normal(0, 1, (rng.integers(3, 9), rng.integers(3, 9), 3)).astype(np.float32), (w, h))
     img = base + low * rng.uniform(0, 30)
