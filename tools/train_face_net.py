@@ -18,6 +18,12 @@ view gives a die's up; see ``--upright`` and docs/vision.md)::
 
     nice .venv-train/bin/python tools/train_face_net.py --split even --upright
 
+Since 2026-11-27 (seventh session) a located blob is matched to a label only if it is at least
+``MIN_SIDE`` of the label's box (a pip of a large die was taught as the die), and ``--oblique N`` adds N
+rendered oblique photos (tools/oblique_dice.py). The shipped files were trained before both, so the
+commands above now write different files; docs/benchmarks.md ("2026-11-27, seventh session") has
+what models trained with ``--oblique 600`` read.
+
 Splits (``i`` = index of the image in its folder, sorted by name, as in vision/evaluate.py):
 
 * ``even`` (shipped): the even-indexed images of matteop65 ``Train``, epanemu ``train_one_per_source``
