@@ -22,15 +22,9 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.simcam import PIP_LAYOUT as PIPS  # pips at -1, 0, 1 steps from the centre
+
 TEX = 96  # face texture side, pixels
-PIPS = {
-    1: [(0, 0)],
-    2: [(-1, -1), (1, 1)],
-    3: [(-1, -1), (0, 0), (1, 1)],
-    4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
-    5: [(-1, -1), (1, -1), (-1, 1), (1, 1), (0, 0)],
-    6: [(-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 0), (1, 1)],
-}
 # body frame: the face whose outward normal is the key carries the value; opposite faces sum to 7
 FACES = {
     (0, 0, 1): 1,
