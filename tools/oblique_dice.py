@@ -53,6 +53,7 @@ BODIES = [  # BGR body colours, weighted toward the common white die
 
 
 CORNERS = ((-1, -1), (1, -1), (1, 1), (-1, 1))  # a face's corners in its own axes, half a side out
+TEX_CORNERS = np.float32(((0, 0), (TEX - 1, 0), (TEX - 1, TEX - 1), (0, TEX - 1)))  # the same, on a texture
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,11 +182,11 @@ def render_photo(
 
     # table extent seen: spread dice over it, apart from each other
     spread = max(0.2, (0.25 if packed else 0.42) * w / die_px - 0.75)  # dice mostly inside the photo
+    depth = max(math.sin(elev), 0.4)  # a low camera sees further across the table
     placed: list[np.ndarray] = []
     for _ in range(600):
         if len(placed) == n:
             break
-        depth = max(math.sin(elev), 0.4)  # a low camera sees further across the table
         p = np.array((rng.uniform(-spread, spread), rng.uniform(-spread, spread) / depth, 0.0))
         if rng.random() < (0.8 if packed else 0.35) and placed:  # touching a die already placed
             q = placed[int(rng.integers(len(placed)))]
@@ -209,7 +210,6 @@ def render_photo(
     shade = cv2.GaussianBlur(shade, (k, k), 0)
     img *= (1 - rng.uniform(0.2, 0.5) * shade)[..., None]
     ids = np.full((h, w), -1, np.int32)
-    full_area: list[int] = []
     out: list[RenderedDie] = []
     order = sorted(range(len(placed)), key=lambda i: -float((placed[i] + (0, 0, 0.5) - cam) @ fwd))
     round_r = rng.uniform(0.08, 0.2)
@@ -259,8 +259,7 @@ def render_photo(
                 tex = _face_texture(v, body, ink, rng, pip_r, pip_spread, red_one)
                 lit = 0.35 + 0.75 * max(0.0, float(nw @ light))
                 tex = tex * lit
-                src = np.float32(((0, 0), (TEX - 1, 0), (TEX - 1, TEX - 1), (0, TEX - 1)))
-                hm = cv2.getPerspectiveTransform(src, (pts - np.float32((x0, y0))).astype(np.float32))
+                hm = cv2.getPerspectiveTransform(TEX_CORNERS, (pts - np.float32((x0, y0))).astype(np.float32))
                 size = (x1 - x0, y1 - y0)
                 wt = cv2.warpPerspective(tex, hm, size, flags=cv2.INTER_LINEAR)
                 wm = cv2.warpPerspective(rmask, hm, size, flags=cv2.INTER_LINEAR)
@@ -274,9 +273,7 @@ def render_photo(
         sil = silhouette > 0.5
         ids[sil] = i
         infos[i] = (value, sil, project(centre + np.array((0.0, 0.0, 0.5))))
-    for i in range(len(placed)):
-        if i not in infos:
-            continue
+    for i in range(len(placed)):  # every die was drawn
         value, sil, top = infos[i]
         area = int(sil.sum())
         if area < 30:
@@ -285,7 +282,6 @@ def render_photo(
         x0, x1, y0, y1 = xs.min(), xs.max(), ys.min(), ys.max()
         cut = x0 <= 0 or y0 <= 0 or x1 >= w - 1 or y1 >= h - 1  # by the photo's edge: not learnt
         vis = 0.0 if cut else float((ids[sil] == i).sum()) / area
-        full_area.append(area)
         sx = 640 / w  # the phone set's photos were stretched to 640x640
         box = ((x0 + x1) / 2 * sx, (y0 + y1) / 2)
         size = float(max((x1 - x0) * sx, y1 - y0))

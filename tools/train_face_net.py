@@ -210,11 +210,10 @@ def oblique_samples(scenes: int) -> list[Sample]:
     images = []
     for _ in range(scenes):
         img, dice = render_photo(rng)
-        labels = [  # a die mostly hidden is neither learnt nor a negative (as a leaning one)
-            Label(None, face, d.center, max(0.5 * d.size, 4.0), size=d.size)
-            for d in dice
-            for face in (str(d.face) if d.visible >= 0.75 else LEANING,)
-        ]
+        labels = []
+        for d in dice:  # a die mostly hidden is neither learnt nor a negative (as a leaning one)
+            face = str(d.face) if d.visible >= 0.75 else LEANING
+            labels.append(Label(None, face, d.center, max(0.5 * d.size, 4.0), size=d.size))
         items.append(Item(Path("oblique"), labels))
         images.append(img)
     return samples_from(items, "oblique", True, images)
