@@ -4,6 +4,11 @@
     .venv/bin/python bench/bench_vision.py speed      # only the timing (one core) and memory
     .venv/bin/python bench/bench_vision.py accuracy   # only the labelled sets
     .venv/bin/python bench/bench_vision.py stress     # held-out photos changed by other light, framing
+    .venv/bin/python bench/bench_vision.py stress --upright new.onnx   # a candidate model file instead
+
+``--classifier PATH`` and ``--upright PATH`` read the accuracy and stress parts with another face
+classifier file (turn-averaged, upright; tools/train_face_net.py writes them) in place of the shipped
+one, so a retrained model is judged on the same rows before it replaces the shipped file.
 
 Rows say "pip count alone" for the reader without the face classifier (vision/facenet.py); the
 shipped classifier was trained on the even halves of the development folders only.
@@ -19,6 +24,7 @@ import sys
 for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(var, "1")
 
+import argparse  # noqa: E402
 import resource  # noqa: E402
 import statistics  # noqa: E402
 import subprocess  # noqa: E402
@@ -31,6 +37,9 @@ import cv2  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 SHARED = Path(os.environ.get("DICE_COMPANION_SHARED", ROOT.parent / "shared"))
+MODELS: dict[
+    str, object
+] = {}  # DiceReader keyword arguments naming candidate model files (--classifier, --upright)
 
 
 def speed() -> None:
@@ -129,7 +138,7 @@ def accuracy() -> None:
     ):
         if not (photos / wanted).is_dir():
             print(f"absent (not scored): {wanted}")
-    reader = DiceReader()
+    reader = DiceReader(**MODELS)
     classical = DiceReader(classifier=False)  # the pip count alone, for comparison on held-out folds
     if reader.net is None:
         print("face classifier NOT loaded: every row is the pip count alone")
@@ -161,7 +170,7 @@ def accuracy() -> None:
         # the models learnt from the even-indexed throws (tools/train_*.py): the odd ones are held out
         es = EnrolledSet.learn("throwbench", tb / "enroll")
         print(f"(enrolment skipped {len(es.skipped)} of its photos)", flush=True)
-        with_set = DiceReader(es)
+        with_set = DiceReader(es, **MODELS)
         for half, sel in (
             ("even, trained on", lambda i, it: i % 2 == 0),
             ("odd, held out", lambda i, it: i % 2 == 1),
@@ -184,19 +193,21 @@ def accuracy() -> None:
 
 
 def stress() -> None:
-    """The held-out webcam photos and the chase ``val`` crops read again as another camera, lamp or
-    framing would show them (vision.evaluate.PERTURBATIONS): do right readings hold, and is any
-    wrong one passed on as ``ok``?"""
-    from vision.evaluate import HEADER, PERTURBATIONS, crops, evaluate, matteop65
+    """The held-out webcam and phone photos and the chase ``val`` crops read again as another camera,
+    lamp or framing would show them (vision.evaluate.PERTURBATIONS): do right readings hold, and is
+    any wrong one passed on as ``ok``? The phone half takes longest."""
+    from vision.evaluate import HEADER, PERTURBATIONS, crops, epanemu, evaluate, matteop65
     from vision.reader import DiceReader
 
     photos = SHARED / "dice-photos"
     webcam, chase = photos / "matteop65-webcam-d6/Train", photos / "chase-d6-crops/val"
+    phone = photos / "epanemu-roboflow-d6/train_one_per_source"
     sets = [
         ("webcam odd", webcam, lambda: matteop65(webcam), lambda i, it: i % 2 == 1),
         ("chase val", chase, lambda: crops(chase), lambda i, it: True),
+        ("phone odd", phone, lambda: epanemu(phone), lambda i, it: i % 2 == 1),
     ]
-    reader = DiceReader()
+    reader = DiceReader(**MODELS)
     print(HEADER)
     for name, folder, items, sel in sets:
         if not folder.is_dir():
@@ -252,8 +263,39 @@ def enroll_leave_one_out(tb: Path) -> object:
     return total
 
 
+def candidate_models(classifier: Path | None, upright: Path | None) -> dict[str, object]:
+    """DiceReader keyword arguments for candidate model files; SystemExit naming a file that is
+    missing or that OpenCV cannot run as a face classifier (the reader itself would fall back to
+    the pip count, and the bench would score the wrong thing)."""
+    from vision import facenet
+
+    out: dict[str, object] = {}
+    for key, path, load in (
+        ("classifier", classifier, facenet.load),
+        ("upright", upright, facenet.load_upright),
+    ):
+        if path is None:
+            continue
+        if not path.is_file():
+            raise SystemExit(f"--{key}: no such file: {path}")
+        if load(path) is None:
+            raise SystemExit(f"--{key}: {path} is not a face classifier OpenCV can run (see the log)")
+        out[key] = path
+    return out
+
+
 def main(argv: list[str]) -> int:
-    part = argv[1] if len(argv) > 1 else "all"
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument(
+        "part", nargs="?", default="all", choices=["all", "speed", "speed-child", "accuracy", "stress"]
+    )
+    ap.add_argument("--classifier", type=Path, help="a turn-averaged face classifier file to read with")
+    ap.add_argument("--upright", type=Path, help="an upright face classifier file to read with")
+    args = ap.parse_args(argv[1:])
+    part = args.part
+    MODELS.update(candidate_models(args.classifier, args.upright))
+    if MODELS:
+        print("candidate models: " + ", ".join(f"{k} {v}" for k, v in MODELS.items()), flush=True)
     if part == "speed":
         speed()
         return 0
