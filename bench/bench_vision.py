@@ -37,9 +37,6 @@ import cv2  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 SHARED = Path(os.environ.get("DICE_COMPANION_SHARED", ROOT.parent / "shared"))
-MODELS: dict[
-    str, object
-] = {}  # DiceReader keyword arguments naming candidate model files (--classifier, --upright)
 
 
 def speed() -> None:
@@ -123,7 +120,8 @@ def detector_speed(cam: object, kinds: list[str]) -> None:
         print(f"locating one photo without a tray model, {name}: median {statistics.median(times):.1f} ms")
 
 
-def accuracy() -> None:
+def accuracy(models: dict[str, object]) -> None:
+    """Every labelled set; ``models``: DiceReader keyword arguments naming candidate model files."""
     from vision.enroll import EnrolledSet
     from vision.evaluate import HEADER, Score, evaluate, size_group, standard_sets, throwbench
     from vision.reader import DiceReader
@@ -138,7 +136,7 @@ def accuracy() -> None:
     ):
         if not (photos / wanted).is_dir():
             print(f"absent (not scored): {wanted}")
-    reader = DiceReader(**MODELS)
+    reader = DiceReader(**models)
     classical = DiceReader(classifier=False)  # the pip count alone, for comparison on held-out folds
     if reader.net is None:
         print("face classifier NOT loaded: every row is the pip count alone")
@@ -170,7 +168,7 @@ def accuracy() -> None:
         # the models learnt from the even-indexed throws (tools/train_*.py): the odd ones are held out
         es = EnrolledSet.learn("throwbench", tb / "enroll")
         print(f"(enrolment skipped {len(es.skipped)} of its photos)", flush=True)
-        with_set = DiceReader(es, **MODELS)
+        with_set = DiceReader(es, **models)
         for half, sel in (
             ("even, trained on", lambda i, it: i % 2 == 0),
             ("odd, held out", lambda i, it: i % 2 == 1),
@@ -192,10 +190,10 @@ def accuracy() -> None:
         print(enroll_leave_one_out(tb).row(), flush=True)
 
 
-def stress() -> None:
+def stress(models: dict[str, object]) -> None:
     """The held-out webcam and phone photos and the chase ``val`` crops read again as another camera,
     lamp or framing would show them (vision.evaluate.PERTURBATIONS): do right readings hold, and is
-    any wrong one passed on as ``ok``? The phone half takes longest."""
+    any wrong one passed on as ``ok``? The phone half takes longest. ``models``: as for :func:`accuracy`."""
     from vision.evaluate import HEADER, PERTURBATIONS, crops, epanemu, evaluate, matteop65
     from vision.reader import DiceReader
 
@@ -207,7 +205,7 @@ def stress() -> None:
         ("chase val", chase, lambda: crops(chase), lambda i, it: True),
         ("phone odd", phone, lambda: epanemu(phone), lambda i, it: i % 2 == 1),
     ]
-    reader = DiceReader(**MODELS)
+    reader = DiceReader(**models)
     print(HEADER)
     for name, folder, items, sel in sets:
         if not folder.is_dir():
@@ -293,9 +291,9 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--upright", type=Path, help="an upright face classifier file to read with")
     args = ap.parse_args(argv[1:])
     part = args.part
-    MODELS.update(candidate_models(args.classifier, args.upright))
-    if MODELS:
-        print("candidate models: " + ", ".join(f"{k} {v}" for k, v in MODELS.items()), flush=True)
+    models = candidate_models(args.classifier, args.upright)
+    if models:
+        print("candidate models: " + ", ".join(f"{k} {v}" for k, v in models.items()), flush=True)
     if part == "speed":
         speed()
         return 0
@@ -304,10 +302,10 @@ def main(argv: list[str]) -> int:
         subprocess.run([sys.executable, __file__, "speed"], check=True)
     if part in ("all", "accuracy"):
         print("## accuracy", flush=True)
-        accuracy()
+        accuracy(models)
     if part in ("all", "stress"):
         print("## stress: held-out photos under other light and framing", flush=True)
-        stress()
+        stress(models)
     return 0
 
 
