@@ -8,7 +8,8 @@
 
 ``--classifier PATH`` and ``--upright PATH`` read the accuracy and stress parts with another face
 classifier file (turn-averaged, upright; tools/train_face_net.py writes them) in place of the shipped
-one, so a retrained model is judged on the same rows before it replaces the shipped file.
+one, so a retrained model is judged on the same rows before it replaces the shipped file. The speed
+part always times the shipped files.
 
 Rows say "pip count alone" for the reader without the face classifier (vision/facenet.py); the
 shipped classifier was trained on the even halves of the development folders only.

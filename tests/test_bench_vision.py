@@ -3,10 +3,11 @@ would score the wrong reader, so a file it cannot use stops it, named."""
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
+from types import ModuleType
 
 import pytest
+from vision_helpers import load_script
 
 from vision import facenet
 
@@ -14,11 +15,8 @@ BENCH = Path(__file__).resolve().parents[1] / "bench" / "bench_vision.py"
 
 
 @pytest.fixture(scope="module")
-def bench():
-    spec = importlib.util.spec_from_file_location("bench_vision", BENCH)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def bench() -> ModuleType:
+    return load_script(BENCH)
 
 
 def test_a_candidate_model_file_that_is_missing_stops_the_bench_by_name(bench, tmp_path: Path) -> None:

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import importlib.util
 import math
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import numpy as np
 import pytest
-from vision_helpers import square
+from vision_helpers import load_script, square
 
 from vision.evaluate import Label
 from vision.reader import DiceReader
@@ -19,14 +17,7 @@ TOOLS = Path(__file__).resolve().parents[1] / "tools"
 
 
 def _tool(name: str) -> ModuleType:
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, TOOLS / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_script(TOOLS / f"{name}.py")
 
 
 @pytest.fixture(scope="module")
