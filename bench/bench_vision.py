@@ -153,6 +153,7 @@ def accuracy(models: dict[str, object]) -> None:
                 per_size: dict[str, Score] = {}
                 s = evaluate(f"{name} ({half})", items(), reader, sel, per_size, size_group)
                 print(s.row(), f"{time.perf_counter() - t:.0f} s", flush=True)
+                print(f"  {s.flags()}", flush=True)
                 _print_by_size(per_size)
                 if half.startswith("odd"):
                     s = evaluate(f"{name} ({half}), pip count alone", items(), classical, sel)
@@ -161,6 +162,7 @@ def accuracy(models: dict[str, object]) -> None:
             per_size = {}
             s = evaluate(f"{name} (test)", items(), reader, kinds=per_size, group=size_group)
             print(s.row(), flush=True)
+            print(f"  {s.flags()}", flush=True)
             _print_by_size(per_size)
             s = evaluate(f"{name} (test), pip count alone", items(), classical)
             print(s.row(), flush=True)
@@ -176,10 +178,12 @@ def accuracy(models: dict[str, object]) -> None:
         ):
             s = evaluate(f"throwbench std pips, no set ({half})", throwbench(tb), reader, sel)
             print(s.row(), flush=True)
+            print(f"  {s.flags()}", flush=True)
             kinds = throwbench(tb, with_set=True)
             per_kind: dict[str, Score] = {}
             s = evaluate(f"throwbench all kinds, --set ({half})", kinds, with_set, sel, per_kind)
             print(s.row(), flush=True)
+            print(f"  {s.flags()}", flush=True)
             by_kind = ", ".join(f"{k} {v.right}/{v.labelled}" for k, v in sorted(per_kind.items()))
             print(f"  by kind, right / dice: {by_kind}", flush=True)
     else:

@@ -21,7 +21,7 @@ from vision.evaluate import (
     size_group,
 )
 from vision.reader import DiceReader
-from vision.types import OK, DieReading
+from vision.types import CROOKED, OK, DieReading
 
 
 def _die(img: np.ndarray, cx: int, cy: int, side: int, value: int) -> None:
@@ -115,3 +115,29 @@ def test_a_reading_between_two_dice_is_scored_for_the_nearer() -> None:
     score = Score("x")
     score_item(Item(Path("dice_435.jpg"), [behind, front]), [two], score)
     assert (score.right, score.wrong, score.silent, score.missed) == (1, 0, 0, 1)
+
+
+def test_the_crooked_flag_is_weighed_by_what_it_costs_and_what_it_catches() -> None:
+    """A flat die read right but flagged ``crooked`` is uncertain, counted as the flag's cost; a die
+    the labels mark as leaning counts as caught when read with any flag, missed or ``ok`` when not."""
+    flat = Label(None, "3", (100.0, 100.0), 20.0)
+    leaning = Label(None, "5", (200.0, 100.0), 20.0, crooked=True)
+    leaning_ok = Label(None, "2", (300.0, 100.0), 20.0, crooked=True)
+    leaning_missed = Label(None, "4", (400.0, 100.0), 20.0, crooked=True)
+    readings = [
+        DieReading("d6", "3", 3, 0.99, (101.0, 100.0), CROOKED),
+        DieReading("d6", "6", 6, 0.40, (201.0, 100.0), CROOKED),
+        DieReading("d6", "2", 2, 0.99, (301.0, 100.0), OK),
+    ]
+    score = Score("x")
+    score_item(Item(Path("t.jpg"), [flat, leaning, leaning_ok, leaning_missed]), readings, score)
+    assert (score.right, score.uncertain, score.wrong, score.missed) == (1, 2, 0, 1)
+    assert (score.crooked_flat, score.leaning, score.leaning_flagged) == (1, 3, 1)
+    assert score.flags() == (
+        "flat dice read right but flagged crooked: 1; leaning dice read with a flag: 1 of 3"
+    )
+    # a flat die flagged crooked and read as another face is wrong, not the flag's cost
+    other = Score("y")
+    score_item(Item(Path("t.jpg"), [flat]), [DieReading("d6", "2", 2, 0.99, (101.0, 100.0), CROOKED)], other)
+    assert (other.wrong, other.crooked_flat) == (1, 0)
+    assert other.flags() == "flat dice read right but flagged crooked: 0"

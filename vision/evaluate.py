@@ -7,6 +7,10 @@ matches the nearest unmatched label whose centre is within that label's radius.
 * uncertain: matched, correct but flagged ``uncertain``/``crooked``, or flagged with no face at all
 * wrong: matched, incorrect die or face given (any status); silent: wrong with status ``ok``
 * missed: label with no reading; extra: reading with no label (extra_ok: of those, status ``ok``)
+
+Two counts weigh the ``crooked`` flag (a die leaning, with no flat top face): flat dice read right
+but flagged ``crooked`` (part of uncertain: what the flag costs), and, where the labels mark dice
+that lean (the rendered throws), how many of those were read with a flag (what it is for).
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ import cv2
 import numpy as np
 
 from vision.reader import DiceReader, decode_image_file
-from vision.types import OK, DieReading
+from vision.types import CROOKED, OK, DieReading
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,11 +57,21 @@ class Score:
     missed: int = 0
     extra: int = 0
     extra_ok: int = 0
+    crooked_flat: int = 0  # of uncertain: a flat die read right, flagged ``crooked``
+    leaning: int = 0  # dice the labels mark as leaning
+    leaning_flagged: int = 0  # ... read with a flag (not ``ok``)
     errors: list[str] = field(default_factory=list)
 
     @property
     def accuracy(self) -> float:
         return self.right / self.labelled if self.labelled else 0.0
+
+    def flags(self) -> str:
+        """The ``crooked`` flag's cost and use in this score, as one line."""
+        line = f"flat dice read right but flagged crooked: {self.crooked_flat}"
+        if self.leaning:
+            line += f"; leaning dice read with a flag: {self.leaning_flagged} of {self.leaning}"
+        return line
 
     def row(self) -> str:
         return (
@@ -161,6 +175,9 @@ def score_item(item: Item, readings: list[DieReading], score: Score) -> None:
         if lab.die == "?":  # unscored die: just absorb its reading
             continue
         score.labelled += 1
+        if lab.crooked:
+            score.leaning += 1
+            score.leaning_flagged += best is not None and best.status != OK
         if best is None:
             score.missed += 1
             score.errors.append(f"MISS {item.path.name}: {lab.die}:{lab.face} at {lab.center}")
@@ -184,6 +201,7 @@ def score_item(item: Item, readings: list[DieReading], score: Score) -> None:
             score.right += 1
         else:
             score.uncertain += 1
+            score.crooked_flat += best.status == CROOKED and not lab.crooked
     score.extra += len(free)
     score.extra_ok += sum(r.status == OK for r in free)
 
