@@ -540,3 +540,78 @@ def test_pips_touching_in_a_row_still_count(shared: Path, monkeypatch: pytest.Mo
     assert [(r.face, r.status) for r in DiceReader().read_single(image)] == [("6", OK)]
     monkeypatch.setattr(pips, "TOUCH_ROUND", 2.0)  # no disc is that round: touching pips count as before
     assert read_pips(crop.image, crop.mask, cand.side, whole_die=True).value != 6
+
+
+def _oblique_die(top_pips: int, front_pips: int) -> tuple[np.ndarray, np.ndarray]:
+    """A white die seen from above and in front, on a dark table: a lit top face (rows 20-59) over a
+    shaded front face (rows 60-89), each with its pips, and the blob's mask."""
+    img = np.full((110, 100, 3), 40, np.uint8)
+    cv2.rectangle(img, (20, 20), (79, 59), (235, 235, 235), -1)
+    cv2.rectangle(img, (20, 60), (79, 89), (150, 150, 150), -1)
+    spots = {
+        1: [(0, 0)],
+        2: [(-1, -1), (1, 1)],
+        3: [(-1, -1), (0, 0), (1, 1)],
+        4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
+    }
+    for u, v in spots[top_pips]:
+        cv2.circle(img, (50 + 15 * u, 40 + 11 * v), 4, (20, 20, 20), -1)
+    for u, v in spots[front_pips]:
+        cv2.circle(img, (50 + 15 * u, 75 + 7 * v), 3, (20, 20, 20), -1)
+    mask = np.zeros((110, 100), np.uint8)
+    mask[20:90, 20:80] = 255
+    return img, mask
+
+
+def test_the_brightest_face_of_a_die_seen_from_the_side_is_its_top_face() -> None:
+    """A 3 on the lit top face above a 2 on the shaded front face: the brightest face is the top
+    face's rows, and its pips alone read 3; the whole blob holds five pips."""
+    img, mask = _oblique_die(3, 2)
+    face = pips.brightest_face(img, mask, 60.0)
+    assert face is not None
+    rows = np.nonzero(face.any(axis=1))[0]
+    assert 18 <= rows.min() <= 22 and 56 <= rows.max() <= 62, (rows.min(), rows.max())
+    top = pips.read_top_face(img, mask, 60.0, [])
+    assert top is not None and top.value == 3, top
+    assert top.fallback and top.reason.endswith(pips.TOP_FACE_NOTE)
+
+
+def test_a_brightest_face_holding_pips_larger_than_those_counted_is_refused() -> None:
+    """The face's own reading must see the pips the first count saw: a face's pip with two counted
+    pips beside it (TOP_FACE_NEAR), over TOP_FACE_MERGED times their area, is both seen as one (a
+    6's pips merged in pairs read as a 3). Smaller pips elsewhere (a side face's) do not count."""
+    img, mask = _oblique_die(3, 2)
+    top = pips.read_top_face(img, mask, 60.0, [])
+    assert top is not None
+    q = top.pips[0]
+    size = q.area
+
+    def two_beside(area: float) -> list[Pip]:
+        """Two counted pips either side of ``q``, neither of them ``q`` (0.16 face side away)."""
+        return [Pip(q.x - 8, q.y, area, 1.0, 150.0, 1.0), Pip(q.x + 8, q.y, area, 1.0, 150.0, 1.0)]
+
+    assert pips.read_top_face(img, mask, 60.0, two_beside(size * 0.8)) is not None
+    assert pips.read_top_face(img, mask, 60.0, two_beside(size / 2.5)) is None
+    far = [Pip(50.0 + 15 * u, 80.0, size / 2.5, 1.0, 150.0, 1.0) for u in (-1, 1)]  # on the front face
+    assert pips.read_top_face(img, mask, 60.0, far) is not None
+    same = [Pip(q.x, q.y, size / 2.5, 1.0, 150.0, 1.0), two_beside(size / 2.5)[0]]  # q itself, smaller
+    assert pips.read_top_face(img, mask, 60.0, same) is not None
+
+
+def test_a_small_blob_has_no_brightest_face() -> None:
+    """Under TOP_FACE_SIDE pixels across, a blob's faces are a few pixels wide: no face is picked."""
+    img, mask = _oblique_die(3, 2)
+    assert pips.brightest_face(img, mask, 60.0) is not None
+    assert pips.brightest_face(img, mask, pips.TOP_FACE_SIDE - 1) is None
+
+
+def test_a_blob_that_is_one_face_has_no_brightest_face() -> None:
+    """A die seen from straight above is its top face alone: nothing is left out (TOP_FACE_MAX)."""
+    img = np.full((100, 100, 3), 40, np.uint8)
+    cv2.rectangle(img, (20, 20), (79, 79), (235, 235, 235), -1)
+    for u, v in [(-1, -1), (1, 1)]:
+        cv2.circle(img, (50 + 15 * u, 50 + 15 * v), 4, (20, 20, 20), -1)
+    mask = np.zeros((100, 100), np.uint8)
+    mask[20:80, 20:80] = 255
+    assert pips.brightest_face(img, mask, 60.0) is None
+    assert pips.read_top_face(img, mask, 60.0, []) is None

@@ -554,6 +554,67 @@ def _rim_off(mask: np.ndarray, side: float) -> np.ndarray:
     return inner
 
 
+# the brightest face of a blob (see brightest_face): a part of the blob this large, no smaller
+# (a glint) and no larger (the blob is one face: no side face to leave out)
+TOP_FACE_MIN = 0.3
+TOP_FACE_MAX = 0.85
+TOP_FACE_SIDE = 20  # pixels: a smaller blob's faces are a few pixels across, its lightness split noise
+TOP_FACE_SAME = 0.1  # face sides: a pip counted first this near a pip of the face's reading is that pip
+TOP_FACE_NEAR = 0.35  # ... and two or more this near it, but none that near, ...
+TOP_FACE_MERGED = 1.6  # ... and that pip over this many times their area: several seen as one
+TOP_FACE_NOTE = " (brightest face)"  # ends a reading's reason when it is read_top_face's
+
+
+def brightest_face(crop: np.ndarray, mask: np.ndarray, side: float) -> np.ndarray | None:
+    """The blob's brightest face: a die seen from the side shows its top face, lit from above,
+    brighter than the side faces below it. The blob's lightness with the pips closed over (a grey
+    closing 0.3 side across) is split in two at Otsu's threshold; the largest bright part, filled to
+    its convex hull, is that face. None when it is under TOP_FACE_MIN or over TOP_FACE_MAX of the
+    blob (a glint, or a blob that is one face), or the blob is under TOP_FACE_SIDE across."""
+    inside = mask > 0
+    if side < TOP_FACE_SIDE or int(inside.sum()) < 30:
+        return None
+    light = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB)[:, :, 0]
+    k = max(3, round(0.3 * side) | 1)
+    body = cv2.morphologyEx(light, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    body = cv2.GaussianBlur(body, (5, 5), 0)
+    t, _ = cv2.threshold(body[inside].reshape(-1, 1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    bright = ((body > t) & inside).astype(np.uint8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(bright)
+    if n <= 1:
+        return None
+    i = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    cs, _ = cv2.findContours((labels == i).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    hull = cv2.convexHull(max(cs, key=cv2.contourArea))
+    face = cv2.bitwise_and(cv2.drawContours(np.zeros_like(mask), [hull], -1, 255, -1), mask)
+    part = cv2.countNonZero(face) / float(inside.sum())
+    return face if TOP_FACE_MIN <= part <= TOP_FACE_MAX else None
+
+
+def read_top_face(crop: np.ndarray, mask: np.ndarray, side: float, counted: list[Pip]) -> PipRead | None:
+    """The pips of the blob's brightest face (:func:`brightest_face`) read as a whole die's, that
+    face's own side taken for the die's. ``counted``: the pips the blob's first reading counted.
+    A pip of the face that is none of those (none within TOP_FACE_SAME face sides) but has two or
+    more within TOP_FACE_NEAR, and is over TOP_FACE_MERGED times their median area, is several of
+    them seen as one: such a reading is refused (a 6 whose brightest part holds one row, its pips
+    merged in pairs there, read as a 3).
+    None without such a face."""
+    face = brightest_face(crop, mask, side)
+    if face is None:
+        return None
+    face_side = math.sqrt(cv2.countNonZero(face))
+    pr = read_pips(crop, face, face_side, whole_die=True)
+    if pr.value is None or not pr.pips:
+        return None
+    for q in pr.pips:
+        gaps = [(math.hypot(p.x - q.x, p.y - q.y) / face_side, p.area) for p in counted]
+        near = [area for gap, area in gaps if gap <= TOP_FACE_NEAR]
+        apart = all(gap > TOP_FACE_SAME for gap, _ in gaps)
+        if apart and len(near) >= 2 and q.area > TOP_FACE_MERGED * float(np.median(near)):
+            return None
+    return PipRead(pr.value, pr.confidence, pr.pips, pr.center, pr.reason + TOP_FACE_NOTE, True)
+
+
 def read_pips(
     crop: np.ndarray,
     mask: np.ndarray | None,

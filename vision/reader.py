@@ -25,7 +25,7 @@ from vision.locate import (
     texture_mask,
 )
 from vision.merge import DET_SUPPORT, TOP_OF_BOX, merge_detections, merge_wall_dice
-from vision.pips import PipRead, mask_centre, read_pips
+from vision.pips import PipRead, mask_centre, read_pips, read_top_face
 from vision.speckle import despeckle
 from vision.types import CROOKED, OK, OK_CONFIDENCE, UNCERTAIN, Candidate, DieReading, VisionError
 from vision.view import (
@@ -533,6 +533,14 @@ class DiceReader:
             center = (other.center[0] + crop.origin[0], other.center[1] + crop.origin[1])
         if g is not None and pr.at_view:
             g, closer = self._closer_look(image, cand, crop.origin, pr, g, up)
+        if g is not None and g.value is not None and g.value != pr.value and g.prob >= NET_OK_ONE:
+            # the classifier is sure of another face than the pips read: a die seen from the side,
+            # whose side faces' pips joined the count, may show that face as its brightest. Its pips
+            # read alone are taken when they give the classifier's face, as a fallback (NET_OK_ONE)
+            top = read_top_face(crop.image, crop.mask, cand.side, pr.pips)
+            if top is not None and top.value == g.value and top.center is not None:
+                pr = top
+                center = (top.center[0] + crop.origin[0], top.center[1] + crop.origin[1])
         if self.enrolled is not None:
             seen = pr
             if g is not None and pr.value is not None and float(g.probs[pr.value]) < PIP_REFUTED:
