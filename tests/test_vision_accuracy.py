@@ -726,10 +726,13 @@ def test_a_flagged_die_read_again_where_the_view_puts_its_top_face_is_cleared(
     """Phone dice (even half) flagged `crooked` by their outline, whose readers did not agree on the
     first reading: read again where the photo's view puts the top face, the classifier's closer look
     agrees with the pips, and the view that explains the outline clears the flag (reader._read_all;
-    before, only `uncertain` dice were read again)."""
+    before, only `uncertain` dice were read again). Since 2026-11-27 (ninth session) more of
+    dice_387's dice are read `ok` (by their brightest face), and the foreshortening they share, the
+    other witness of an oblique camera, clears its lower 2 first."""
     got = _phone_die(shared, reader, prefix, center)
     assert (got.face, got.status) == (face, OK), got
-    assert any(n.startswith("flat: view") for n in got.notes), got.notes
+    assert any(n.startswith("view ") for n in got.notes), got.notes  # read again with the view
+    assert any(n.startswith(("flat: view", "flat: foreshortened")) for n in got.notes), got.notes
 
 
 def test_a_closer_look_must_be_as_sure_as_a_1_needs(shared: Path, reader: DiceReader) -> None:
@@ -919,7 +922,7 @@ def test_a_brightest_face_that_is_part_of_a_face_is_not_passed_on(
     """Phone dice_426 turned upside down: a 6 whose brightest part held one row of its pips, merged
     in pairs by that part's own reading, read 3 with the upright classifier at 0.96: `ok`, wrong.
     Phone dice_24 in warm light: a die 15 px across, its brightest part read 3 for a 1. A face's pip
-    over TOP_FACE_MERGED times the pips counted first, or a blob under TOP_FACE_SIDE, gives no
-    brightest face."""
+    lying between pips counted first and over TOP_FACE_MERGED times their area refuses the face's
+    reading; a blob under TOP_FACE_SIDE has no brightest face."""
     _, score = _read_perturbed_phone(shared, reader, prefix, change)
     assert score.silent == 0 and score.extra_ok == 0, score.errors

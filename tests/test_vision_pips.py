@@ -337,9 +337,12 @@ def test_a_lone_pip_where_the_view_puts_the_top_face_is_read(
 ) -> None:
     """Since 2026-11-27 some of these are read in the first pass already: the pips' first choice (the
     1 with a side face's pip) is a fallback, and the classifier picks the 1 they also offer
-    (reader.other_reading). Without that, the view must still find the 1."""
+    (reader.other_reading). Without that, the view must still find the 1. (Since the ninth session
+    the 1's brightest face, pips.read_top_face, finds dice_42's and dice_39's in the first pass too:
+    it is left out with the other reading, so that the view is what is tested.)"""
     if not others:
         monkeypatch.setattr(reader_module, "other_reading", lambda pr, g: None)
+        monkeypatch.setattr(reader_module, "read_top_face", lambda crop, mask, side, counted: None)
     near = _webcam_dice_near(shared, image, center)
     assert len(near) == 1, near
     assert (near[0].face, near[0].status) == ("1", OK), near[0]
