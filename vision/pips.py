@@ -529,17 +529,21 @@ def face_region(lab: np.ndarray, mask: np.ndarray, side: float, ref: np.ndarray 
     ``ref``: the body's Lab colour (default: the median of the blob's core)."""
     if ref is None:
         ref = np.median(lab[_core(mask, side) > 0].reshape(-1, 3).astype(np.float32), axis=0)
-    close = (_near_colour(lab, ref) & (mask > 0)).astype(np.uint8)
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(close)
-    if n <= 1:
+    region = _largest_hull((_near_colour(lab, ref) & (mask > 0)).astype(np.uint8))
+    if region is None or cv2.countNonZero(region) < 0.3 * cv2.countNonZero(mask):
         return mask
+    return cv2.bitwise_and(region, mask)
+
+
+def _largest_hull(part: np.ndarray) -> np.ndarray | None:
+    """The largest connected region of ``part`` filled to its convex hull (None: ``part`` is empty)."""
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(part)
+    if n <= 1:
+        return None
     i = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
     cs, _ = cv2.findContours((labels == i).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     hull = cv2.convexHull(max(cs, key=cv2.contourArea))
-    region = cv2.drawContours(np.zeros_like(mask), [hull], -1, 255, -1)
-    if cv2.countNonZero(region) < 0.3 * cv2.countNonZero(mask):
-        return mask
-    return cv2.bitwise_and(region, mask)
+    return cv2.drawContours(np.zeros_like(part), [hull], -1, 255, -1)
 
 
 def _rim_off(mask: np.ndarray, side: float) -> np.ndarray:
@@ -579,14 +583,10 @@ def brightest_face(crop: np.ndarray, mask: np.ndarray, side: float) -> np.ndarra
     body = cv2.morphologyEx(light, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     body = cv2.GaussianBlur(body, (5, 5), 0)
     t, _ = cv2.threshold(body[inside].reshape(-1, 1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    bright = ((body > t) & inside).astype(np.uint8)
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(bright)
-    if n <= 1:
+    hull = _largest_hull(((body > t) & inside).astype(np.uint8))
+    if hull is None:
         return None
-    i = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
-    cs, _ = cv2.findContours((labels == i).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    hull = cv2.convexHull(max(cs, key=cv2.contourArea))
-    face = cv2.bitwise_and(cv2.drawContours(np.zeros_like(mask), [hull], -1, 255, -1), mask)
+    face = cv2.bitwise_and(hull, mask)
     part = cv2.countNonZero(face) / float(inside.sum())
     return face if TOP_FACE_MIN <= part <= TOP_FACE_MAX else None
 
@@ -597,8 +597,7 @@ def read_top_face(crop: np.ndarray, mask: np.ndarray, side: float, counted: list
     A pip of the face that is none of those (none within TOP_FACE_SAME face sides) but has two or
     more within TOP_FACE_NEAR, and is over TOP_FACE_MERGED times their median area, is several of
     them seen as one: such a reading is refused (a 6 whose brightest part holds one row, its pips
-    merged in pairs there, read as a 3).
-    None without such a face."""
+    merged in pairs there, read as a 3). None without such a face."""
     face = brightest_face(crop, mask, side)
     if face is None:
         return None
