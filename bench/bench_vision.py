@@ -32,12 +32,15 @@ import subprocess  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
 from pathlib import Path  # noqa: E402
+from typing import TYPE_CHECKING  # noqa: E402
 
 import cv2  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 SHARED = Path(os.environ.get("DICE_COMPANION_SHARED", ROOT.parent / "shared"))
+if TYPE_CHECKING:
+    from vision.evaluate import Score
 
 
 def speed() -> None:
@@ -124,7 +127,7 @@ def detector_speed(cam: object, kinds: list[str]) -> None:
 def accuracy(models: dict[str, object]) -> None:
     """Every labelled set; ``models``: DiceReader keyword arguments naming candidate model files."""
     from vision.enroll import EnrolledSet
-    from vision.evaluate import HEADER, Score, evaluate, size_group, standard_sets, throwbench
+    from vision.evaluate import HEADER, evaluate, size_group, standard_sets, throwbench
     from vision.reader import DiceReader
 
     print(f"shared data: {SHARED}")
@@ -152,8 +155,7 @@ def accuracy(models: dict[str, object]) -> None:
                 t = time.perf_counter()
                 per_size: dict[str, Score] = {}
                 s = evaluate(f"{name} ({half})", items(), reader, sel, per_size, size_group)
-                print(s.row(), f"{time.perf_counter() - t:.0f} s", flush=True)
-                print(f"  {s.flags()}", flush=True)
+                _print_score(s, f"{time.perf_counter() - t:.0f} s")
                 _print_by_size(per_size)
                 if half.startswith("odd"):
                     s = evaluate(f"{name} ({half}), pip count alone", items(), classical, sel)
@@ -161,8 +163,7 @@ def accuracy(models: dict[str, object]) -> None:
         else:
             per_size = {}
             s = evaluate(f"{name} (test)", items(), reader, kinds=per_size, group=size_group)
-            print(s.row(), flush=True)
-            print(f"  {s.flags()}", flush=True)
+            _print_score(s)
             _print_by_size(per_size)
             s = evaluate(f"{name} (test), pip count alone", items(), classical)
             print(s.row(), flush=True)
@@ -177,13 +178,11 @@ def accuracy(models: dict[str, object]) -> None:
             ("odd, held out", lambda i, it: i % 2 == 1),
         ):
             s = evaluate(f"throwbench std pips, no set ({half})", throwbench(tb), reader, sel)
-            print(s.row(), flush=True)
-            print(f"  {s.flags()}", flush=True)
+            _print_score(s)
             kinds = throwbench(tb, with_set=True)
             per_kind: dict[str, Score] = {}
             s = evaluate(f"throwbench all kinds, --set ({half})", kinds, with_set, sel, per_kind)
-            print(s.row(), flush=True)
-            print(f"  {s.flags()}", flush=True)
+            _print_score(s)
             by_kind = ", ".join(f"{k} {v.right}/{v.labelled}" for k, v in sorted(per_kind.items()))
             print(f"  by kind, right / dice: {by_kind}", flush=True)
     else:
@@ -226,6 +225,12 @@ def stress(models: dict[str, object]) -> None:
                 if e.startswith("SILENT"):
                     print(f"  {e}", flush=True)
         print(f"  {name}: {silent} read ok wrongly or where no die is, of {dice} changed dice", flush=True)
+
+
+def _print_score(s: Score, *after: str) -> None:
+    """A set's row (then ``after``, e.g. its time) and, below it, what the ``crooked`` flag cost there."""
+    print(s.row(), *after, flush=True)
+    print(f"  {s.flags()}", flush=True)
 
 
 def _print_by_size(per_size: dict) -> None:

@@ -568,7 +568,7 @@ def _oblique_die(top_pips: int, front_pips: int) -> tuple[np.ndarray, np.ndarray
 
 def test_the_brightest_face_of_a_die_seen_from_the_side_is_its_top_face() -> None:
     """A 3 on the lit top face above a 2 on the shaded front face: the brightest face is the top
-    face's rows, and its pips alone read 3; the whole blob holds five pips."""
+    face's rows, and its pips alone read 3, as a fallback (the classifier must agree)."""
     img, mask = _oblique_die(3, 2)
     face = pips.brightest_face(img, mask, 60.0)
     assert face is not None
