@@ -73,6 +73,8 @@ def test_empty_tray_and_blank_images_read_as_no_dice() -> None:
     assert reader.read(cam.render([])) == []
     assert reader.read(np.zeros((480, 640, 3), np.uint8)) == []
     assert reader.read(np.full((10, 10, 3), 255, np.uint8)) == []
+    for shape in ((1, 200, 3), (200, 1, 3), (1, 1, 3), (2, 900, 3)):  # strips and dots: crops of no die
+        assert reader.read(np.full(shape, 200, np.uint8)) == [], shape
     noise = np.random.default_rng(4).integers(0, 256, (480, 640, 3), dtype=np.uint8)
     assert all(d.status != "ok" for d in reader.read(noise))
     with pytest.raises(VisionError):

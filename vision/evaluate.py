@@ -247,7 +247,7 @@ def evaluate(
         img = decode_image_file(str(item.path))
         if perturb is not None:
             img, item = perturbed(img, item, perturb)
-        readings = reader.read_single(img) if item.single else reader.read(img)
+        readings = reader.read(img)  # as `dice-companion read` reads it (a crop of one die too)
         score_item(item, readings, score)
         if kinds is None:
             continue

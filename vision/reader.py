@@ -108,6 +108,14 @@ ASSUMED_NOTE = " (assumed: photo upright)"  # ends the view's note when it is UP
 # times the median blob of the photo's dice read ok: two dice edge to edge in one blob are 1.9 of it
 LONE_AREA = 1.5
 
+# a photo no larger than this (its longer side, pixels) may be a crop round one die, as a detector cuts
+# (the public casino-dice crops are 51-80 px across): with no table round it the locator finds no die
+# there, so unless it locates a die read ok it is read as one too (DiceReader.read_single), shrunk
+# first to at most CROP_SIDE, the size of crop the pip count was tuned on (chase val made twice as
+# large: 26 of 59 right at that size, 33 shrunk so, 34 at their own size)
+CROP_MAX = 256
+CROP_SIDE = 80
+
 Pass = tuple[list[Candidate], list[DieReading | None]]  # one locating pass's candidates and readings
 
 
@@ -206,13 +214,37 @@ class DiceReader:
     ) -> list[DieReading]:
         """Every die in ``image``, against a tray's learnt ``background`` if given. ``lift``: a single
         washed-out or flat photo is located a second time with its lightness lifted (False: only as
-        it is)."""
+        it is). A single photo no larger than CROP_MAX in which the locator reads no die ``ok`` may be
+        a crop round one die: it is read as one (:meth:`read_single`), and that reading is kept if it
+        is ``ok`` or the locator found fewer than two dice."""
         if image is None or image.ndim not in (2, 3) or image.size == 0:
             raise VisionError("not an image")
         if image.ndim == 2:
             image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
         elif image.shape[2] == 4:
             image = cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
+        if background is not None or max(image.shape[:2]) > CROP_MAX:
+            return self._read(image, background, lift)
+        located = self._read(image, None, lift)
+        if any(r.status == OK for r in located):
+            return located
+        one = self._read_crop(image)
+        return one if any(r.status == OK for r in one) or len(located) < 2 else located
+
+    def _read_crop(self, image: np.ndarray) -> list[DieReading]:
+        """:meth:`read_single` of ``image`` shrunk to at most CROP_SIDE, centres in its own pixels."""
+        scale = min(1.0, CROP_SIDE / max(image.shape[:2]))
+        if scale == 1.0:
+            return self.read_single(image)
+        h, w = image.shape[:2]
+        size = (max(1, round(w * scale)), max(1, round(h * scale)))
+        out = self.read_single(cv2.resize(image, size, interpolation=cv2.INTER_AREA))
+        for r in out:
+            r.center = (r.center[0] / scale, r.center[1] / scale)
+        return out
+
+    def _read(self, image: np.ndarray, background: np.ndarray | None, lift: bool) -> list[DieReading]:
+        """:meth:`read` of a BGR ``image`` by locating its dice."""
         work, background, scale = working_copy(image, background)
         work = despeckle(work)  # salt-and-pepper specks look like pips (vision/speckle.py)
         cands, read, passes = self._locate_and_read(work, background)
