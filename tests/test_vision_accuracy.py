@@ -64,7 +64,9 @@ SETS: dict[str, tuple[str, Callable[[Path], Iterator[Item]], Callable[[int, Item
     # night (50.8% before touching pips counted, 32.2% before a single-die crop's pips were looked for
     # on the whole die)
     "chase val": ("dice-photos/chase-d6-crops/val", crops, lambda i, it: True, 0.55, 0),
-    # measured 58.2% right, 0 silent (55 crops), 2026-11-26, fourth session (the rim along the crop's
+    # measured 61.8% right, 0 silent (55 crops), 2026-11-28 (a pip ringed by a logo beyond a gap of
+    # body, pips.GAP_RING; read through DiceReader.read, as the command reads a crop); 58.2%, 0 silent
+    # (55 crops), 2026-11-26, fourth session (the rim along the crop's
     # edge); 54.5% (pip count alone: 36.4%, 0 silent), 2026-11-25 night (50.9% before touching pips
     # counted, 38.2% before a single-die crop's pips were looked for on the whole die; 41.8% with the
     # classifier before it learnt from the rendered throws too)

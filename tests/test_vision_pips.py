@@ -566,6 +566,39 @@ def _oblique_die(top_pips: int, front_pips: int) -> tuple[np.ndarray, np.ndarray
     return img, mask
 
 
+def _ringed_pip(gap: float) -> tuple[np.ndarray, np.ndarray]:
+    """A pip-polarity contrast image: one pip of radius 6 in the middle of a 60-px face, ringed by
+    small marks (a logo's letters) whose inner edge lies ``gap`` px beyond the pip's edge."""
+    diff = np.zeros((60, 60), np.float32)
+    cv2.circle(diff, (30, 30), 6, 200.0, -1)
+    for k in range(12):
+        t = 2 * math.pi * k / 12
+        cx, cy = 30 + (6 + gap + 1.5) * math.cos(t), 30 + (6 + gap + 1.5) * math.sin(t)
+        cv2.circle(diff, (round(cx), round(cy)), 2, 200.0, -1)
+    return diff, np.full((60, 60), 255, np.uint8)
+
+
+def test_a_pip_ringed_by_a_logo_beyond_a_gap_is_a_pip(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A casino die's 1: a large pip ringed by the letters of a logo, with body between. The letters
+    cross the ring 1.7 radii out that tells a pip from a blot, so the pip was not round, and a 1 was
+    read from whatever else the face showed (chase train: 4 of 22 such 1s read `ok` since 2026-11-28,
+    none before; val and every other set unchanged)."""
+    diff, inner = _ringed_pip(gap=4.0)
+    found = pips._blobs(diff, inner, 60.0)
+    assert [(round(p.x), round(p.y)) for p in found if p.area > 80] == [(30, 30)]
+    monkeypatch.setattr(pips, "GAP_HITS", -1)  # no gap test: the ring of letters makes it a blot
+    assert not [p for p in pips._blobs(diff, inner, 60.0) if p.area > 80]
+
+
+@pytest.mark.parametrize(
+    "name", ["DJI_20241005234103_0210_D_detection_1.jpg", "DJI_20241005234506_0244_D_detection_1.jpg"]
+)
+def test_a_casino_one_ringed_by_its_logo_is_read(name: str, shared: Path) -> None:
+    """Chase train, odd half (the classifier never saw them): 1s whose pip a logo rings."""
+    image, _, _ = _chase_crop(shared, "1", name)
+    assert [(r.face, r.status) for r in DiceReader().read(image)] == [("1", OK)]
+
+
 def test_the_brightest_face_of_a_die_seen_from_the_side_is_its_top_face() -> None:
     """A 3 on the lit top face above a 2 on the shaded front face: the brightest face is the top
     face's rows, and its pips alone read 3, as a fallback (the classifier must agree)."""

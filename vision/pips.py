@@ -100,6 +100,10 @@ VIEW_NEAR = 0.3
 # centre; the view misses by about 0.1)
 VIEW_REACH = 0.55
 ROUND_MIN = 0.55  # part of a disc's ring (see _blobs) that must be body-coloured
+# ... or, a ring closer round it (GAP_RING radii) must be, but for at most GAP_HITS of its 16 points:
+# a pip kept apart by a gap of body from the ink round it (the logo ringing a casino die's 1)
+GAP_RING = 1.1
+GAP_HITS = 2
 # a disc whose ring crosses pips touching it, of its size and a pip apart, counts those crossings out
 # but must then be this round: big or close pips touch, their discs are still pips
 TOUCH_ROUND = 0.8
@@ -120,7 +124,8 @@ def _blobs(diff: np.ndarray, inner: np.ndarray, side: float, rejects: list[Pip] 
     Pips are found as peaks of the distance transform of the thresholded contrast, so pips that
     touch each other or the die's edge are still separate discs, and thin edge stripes (pips of
     side faces seen edge-on) are too narrow to count. A disc must be round: the body surrounds it,
-    though pips touching it in a row (a 6's middle pip) may cross its ring (TOUCH_ROUND).
+    though pips touching it in a row (a 6's middle pip) may cross its ring (TOUCH_ROUND), and other
+    ink may, beyond a gap of body round the disc (:func:`_apart_by_a_gap`).
     """
     vals = diff[inner > 0]
     if vals.size < 20:
@@ -159,6 +164,8 @@ def _blobs(diff: np.ndarray, inner: np.ndarray, side: float, rejects: list[Pip] 
             apart = int(_apart_from_touching(ring, hit, (x, y, r), accepted).sum())
             if apart < hit.sum():
                 roundness, need = 1.0 - apart / 16.0, TOUCH_ROUND
+        if roundness < need and _apart_by_a_gap(binary, x, y, r):
+            roundness = 1.0
         if roundness < need:
             if rejects is not None:
                 rejects.append(Pip(x, y, math.pi * r * r, roundness, 0.0))
@@ -173,6 +180,15 @@ def _blobs(diff: np.ndarray, inner: np.ndarray, side: float, rejects: list[Pip] 
             rejects.extend(p for p in small if p.area > 0.2 * ref)
         pips = [p for p in pips if p.area >= 0.35 * ref]
     return pips
+
+
+def _apart_by_a_gap(binary: np.ndarray, x: float, y: float, r: float) -> bool:
+    """Whether body surrounds the disc at (x, y, r) closely (GAP_RING), though ink lies farther out."""
+    h, w = binary.shape
+    gap = np.round(_RING * (GAP_RING * r + 1.0) + (x, y)).astype(int)
+    if not ((gap[:, 0] >= 0) & (gap[:, 0] < w) & (gap[:, 1] >= 0) & (gap[:, 1] < h)).all():
+        return False
+    return int((binary[gap[:, 1], gap[:, 0]] > 0).sum()) <= GAP_HITS
 
 
 def _apart_from_touching(ring: np.ndarray, hit: np.ndarray, disc: Disc, discs: list[Disc]) -> np.ndarray:
