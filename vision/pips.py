@@ -142,7 +142,6 @@ def _blobs(diff: np.ndarray, inner: np.ndarray, side: float, rejects: list[Pip] 
     ys, xs = np.nonzero(peaks)
     order = np.argsort(-dt[ys, xs])
     accepted: list[Disc] = []
-    h, w = binary.shape
     pips: list[Pip] = []
     for k in order:
         x, y, r = float(xs[k]), float(ys[k]), float(dt[ys[k], xs[k]]) + 0.5
@@ -155,10 +154,7 @@ def _blobs(diff: np.ndarray, inner: np.ndarray, side: float, rejects: list[Pip] 
                 rejects.append(Pip(x, y, math.pi * r * r, 0.0, 0.0))
             continue
         # the body must surround the disc: few ring points at 1.7 r are pip-coloured
-        ring = np.round(_RING * (1.7 * r + 1.0) + (x, y)).astype(int)
-        inside = (ring[:, 0] >= 0) & (ring[:, 0] < w) & (ring[:, 1] >= 0) & (ring[:, 1] < h)
-        hit = np.zeros(len(ring), bool)
-        hit[inside] = binary[ring[inside, 1], ring[inside, 0]] > 0
+        ring, _, hit = _ring_hits(binary, x, y, 1.7 * r + 1.0)
         roundness, need = 1.0 - int(hit.sum()) / 16.0, ROUND_MIN
         if roundness < need:  # not round: unless only pips touching it cross its ring
             apart = int(_apart_from_touching(ring, hit, (x, y, r), accepted).sum())
@@ -182,13 +178,23 @@ def _blobs(diff: np.ndarray, inner: np.ndarray, side: float, rejects: list[Pip] 
     return pips
 
 
+def _ring_hits(
+    binary: np.ndarray, x: float, y: float, radius: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The 16 points of a ring of ``radius`` round (x, y), which of them lie in ``binary``'s bounds,
+    and which of those are set in it."""
+    h, w = binary.shape
+    ring = np.round(_RING * radius + (x, y)).astype(int)
+    inside = (ring[:, 0] >= 0) & (ring[:, 0] < w) & (ring[:, 1] >= 0) & (ring[:, 1] < h)
+    hit = np.zeros(len(ring), bool)
+    hit[inside] = binary[ring[inside, 1], ring[inside, 0]] > 0
+    return ring, inside, hit
+
+
 def _apart_by_a_gap(binary: np.ndarray, x: float, y: float, r: float) -> bool:
     """Whether body surrounds the disc at (x, y, r) closely (GAP_RING), though ink lies farther out."""
-    h, w = binary.shape
-    gap = np.round(_RING * (GAP_RING * r + 1.0) + (x, y)).astype(int)
-    if not ((gap[:, 0] >= 0) & (gap[:, 0] < w) & (gap[:, 1] >= 0) & (gap[:, 1] < h)).all():
-        return False
-    return int((binary[gap[:, 1], gap[:, 0]] > 0).sum()) <= GAP_HITS
+    _, inside, hit = _ring_hits(binary, x, y, GAP_RING * r + 1.0)
+    return bool(inside.all()) and int(hit.sum()) <= GAP_HITS
 
 
 def _apart_from_touching(ring: np.ndarray, hit: np.ndarray, disc: Disc, discs: list[Disc]) -> np.ndarray:
