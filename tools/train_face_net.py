@@ -413,7 +413,7 @@ def calibrate(model: Path, part: int) -> None:
             if i % 4 != part:
                 continue
             img = decode_image_file(str(item.path))
-            rs = reader.read_single(img) if item.single else reader.read(img)
+            rs = reader.read(img)  # as `dice-companion read` reads it (a crop of one die too)
             read[name].append((item, rs))
     pat = re.compile(r"pip (\d) ([\d.]+) net (\w+) ([\d.]+)")
     place_pat = re.compile(r" place=([\d.]+)")  # the confidence a lone pip lost to its place
