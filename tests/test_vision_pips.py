@@ -599,6 +599,49 @@ def test_a_casino_one_ringed_by_its_logo_is_read(name: str, shared: Path) -> Non
     assert [(r.face, r.status) for r in DiceReader().read(image)] == [("1", OK)]
 
 
+def _see_through_die(value: int, faint: list[tuple[int, int]]) -> tuple[np.ndarray, np.ndarray]:
+    """A red die on green felt, 100 px, showing ``value`` in white pips, and pinkish discs of the same
+    size at ``faint``: a translucent casino die's far-face pips, seen through its body."""
+    img = np.full((140, 140, 3), (60, 110, 40), np.uint8)
+    cv2.rectangle(img, (20, 20), (120, 120), (40, 40, 170), -1)
+    spots = {
+        5: [(45, 45), (95, 45), (70, 70), (45, 95), (95, 95)],
+        6: [(x, y) for x in (45, 95) for y in (45, 70, 95)],
+    }
+    for x, y in spots[value]:
+        cv2.circle(img, (x, y), 8, (250, 250, 250), -1)
+    for x, y in faint:
+        cv2.circle(img, (x, y), 8, (150, 150, 215), -1)
+    mask = np.zeros((140, 140), np.uint8)
+    mask[20:121, 20:121] = 255
+    return img, mask
+
+
+@pytest.mark.parametrize("value", [5, 6])
+def test_a_faces_own_pips_are_told_from_fainter_ones_seen_through_the_die(
+    value: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A far face's pip, as large as the top face's but half as contrasted, joined their group: a 5
+    read as a badly fitting 6, a 6 as no face at all. The pips standing out most are tried first."""
+    img, mask = _see_through_die(value, [(70, 32)])
+    pr = read_pips(img, mask, 100.0)
+    assert (pr.value, len(pr.pips)) == (value, value) and pr.confidence >= 0.5, pr
+    monkeypatch.setattr(pips, "BRIGHT_TOP", 2.0)  # no pip stands out that much: no such first group
+    assert read_pips(img, mask, 100.0).value != value
+
+
+def test_a_side_faces_shaded_pip_is_left_out_of_the_top_faces_group(
+    shared: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Webcam two_23 (odd, held-out half): a 2 on top and a pip of the shaded side face beside it read
+    as a bent 3, and the die stayed `uncertain`; the 2's pips, standing out more, are read first."""
+    near = _webcam_dice_near(shared, "two_23.jpg", (308, 169), within=15)
+    assert [(r.face, r.status) for r in near] == [("2", OK)], near
+    monkeypatch.setattr(pips, "BRIGHT_TOP", 2.0)
+    near = _webcam_dice_near(shared, "two_23.jpg", (308, 169), within=15)
+    assert [(r.face, r.status) for r in near] != [("2", OK)], near
+
+
 def test_the_brightest_face_of_a_die_seen_from_the_side_is_its_top_face() -> None:
     """A 3 on the lit top face above a 2 on the shaded front face: the brightest face is the top
     face's rows, and its pips alone read 3, as a fallback (the classifier must agree)."""

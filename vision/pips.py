@@ -83,6 +83,11 @@ SPLIT_AXES = 0.08  # the top face's pips at least this much rounder (median mino
 SPLIT_AREA = 0.75  # ... or the others' median area at most this fraction of theirs
 # a fallback reading this weak gives way to a split of an earlier stage's group that holds it
 SPLIT_AGAIN = 0.2
+# a face's own pips stand out more than the pips seen beside them: a translucent die's far faces
+# through its body, a side face's pips in shade. The large pips standing out at least BRIGHT_TOP as
+# much as the most contrasted one are tried first as a group of their own, when they are not all of
+# the large pips (and no smaller blob stands out as much)
+BRIGHT_TOP = 0.75
 OTHER_MIN = 0.5  # least confidence of another group's reading offered to the classifier (PipRead.others)
 
 # another face's pips on the same die, as clearly a face (RIVAL_FIT) and not much smaller (RIVAL_AREA):
@@ -709,7 +714,12 @@ def _read_face(
         tops = [p for p in pips if p.area >= 0.6 * big]
         rejected: list[set[int]] = []  # groups tried and found wanting
         tried: list[tuple[list[Pip], int | None, float]] = []  # each stage's group, value and fit
-        for subset, link in ((tops, 0.8), (pips, 0.8), (pips, 0.5)):
+        stages = [(tops, 0.8), (pips, 0.8), (pips, 0.5)]
+        most = max(p.contrast for p in pips)
+        bright = [p for p in pips if p.contrast >= BRIGHT_TOP * most]
+        if 0 < len(bright) < len(tops) and {id(p) for p in bright} <= {id(p) for p in tops}:
+            stages.insert(0, (bright, 0.8))
+        for subset, link in stages:
             fell_back = False
             groups = _groups(subset, side, link)
             if view is not None:
@@ -721,7 +731,8 @@ def _read_face(
             g = groups[0]
             value, conf, why, place = _score(g, side, centre)
             fit = conf  # how well the group itself reads, before the doubts below
-            tried.append((g, value, fit))
+            if subset is not bright:  # split again below only if it is the group read (BRIGHT_TOP)
+                tried.append((g, value, fit))
             ids = {id(p) for p in g}
             if any(ids < r for r in rejected):
                 # part of a group already found wanting: a fallback reading is never certain
