@@ -19,6 +19,7 @@ import cv2
 import numpy as np
 import pytest
 
+from vision import pips
 from vision.evaluate import (
     ERRATA,
     NOT_THERE,
@@ -704,10 +705,12 @@ def test_a_pass_that_cuts_one_die_in_two_does_not_pass_a_piece_on_as_a_die(
     reads more dice `ok`, and was kept, inventing a die. Two passes reading one die and two there put
     both pieces in doubt (reader._doubt_cut_dice). Since the closer look (reader.DiceReader._closer_look)
     the first pass reads more dice `ok` here and is kept; without it (and without the upright
-    classifier, which since 2026-11-27 fifth session also settles dice of that pass) the cut pass
-    still wins, and the doubt is what keeps the piece from being passed on."""
+    classifier, which since 2026-11-27 fifth session also settles dice of that pass, and without the
+    first look at a face's brightest pips, pips.BRIGHT_TOP, since 2026-11-28 second session) the cut
+    pass still wins, and the doubt is what keeps the piece from being passed on."""
     if not closer_look:
         monkeypatch.setattr(DiceReader, "_closer_look", _no_closer_look)
+        monkeypatch.setattr(pips, "BRIGHT_TOP", 2.0)
         reader = DiceReader(upright=False)
     readings, score = _read_perturbed_phone(shared, reader, "dice_64_jpg", "sensor noise (sigma 8)")
     assert score.silent == 0 and score.extra_ok == 0, score.errors
