@@ -86,7 +86,10 @@ SPLIT_AGAIN = 0.2
 # a face's own pips stand out more than the pips seen beside them: a translucent die's far faces
 # through its body, a side face's pips in shade. The large pips standing out at least BRIGHT_TOP as
 # much as the most contrasted one are tried first as a group of their own, when they are not all of
-# the large pips (and no smaller blob stands out as much)
+# the large pips (and no smaller blob stands out as much). That group is split (split_faces) only when
+# it is the group read, never again as an earlier stage's: a small die seen corner-on shows its top
+# face's 1 and a pip of each side face alike in contrast, and two of the three were read as a 2
+# (phone dice_78 turned a quarter, the classifier agreeing at 0.96)
 BRIGHT_TOP = 0.75
 OTHER_MIN = 0.5  # least confidence of another group's reading offered to the classifier (PipRead.others)
 
