@@ -30,6 +30,7 @@ from vision.speckle import despeckle
 from vision.types import CROOKED, OK, OK_CONFIDENCE, UNCERTAIN, Candidate, DieReading, VisionError
 from vision.view import (
     VIEW_MIN,
+    VIEW_SPREAD,
     Seen,
     View,
     common_offset,
@@ -107,6 +108,13 @@ ASSUMED_NOTE = " (assumed: photo upright)"  # ends the view's note when it is UP
 # (flatness.nothing_to_lean_on) lies flat (see clear_lone_flags), unless its blob is over LONE_AREA
 # times the median blob of the photo's dice read ok: two dice edge to edge in one blob are 1.9 of it
 LONE_AREA = 1.5
+# a die read ok is the front face of the die behind it, perhaps (see _doubt_front_faces), when another
+# blob read as a die, not ok, lies where the camera's view puts a top face: its centre FRONT_ALONG die
+# sides that way, at most FRONT_ACROSS of one across it, their outlines at most FRONT_GAP of one apart
+FRONT_ALONG = (0.3, 1.4)
+FRONT_ACROSS = 0.5
+FRONT_GAP = 0.1
+FRONT_NOTE = "front face of the die behind it?"
 
 # a photo no larger than this (its longer side, pixels) may be a crop round one die, as a detector cuts
 # (the public casino-dice crops are 51-80 px across): with no table round it the locator finds no die
@@ -129,8 +137,6 @@ class PhotoLayers:
     fg: np.ndarray  # foreground against the estimated background
     wall_fg: np.ndarray  # ... and against row and column backgrounds too (``fg`` when no size)
     walls: list[Candidate]  # blobs of ``wall_fg``: dice that merged with a wall in ``fg``
-
-
 
 
 class DieSize:
@@ -265,6 +271,11 @@ class DiceReader:
             # a die cleared so is flat for certain: its top face tells the camera's view (or its
             # foreshortening), which may clear a flagged neighbour that had something to lean on
             clear_view_flags(cands, read)
+        view = view_offset(cands, read)
+        if view is None and background is None and not _straight_down(cands, read):
+            view = self.assumed_view
+        if view is not None:
+            _doubt_front_faces(cands, read, view)
         out = [r for r in read if r is not None]
         if scale != 1.0:
             for r in out:
@@ -716,6 +727,58 @@ def _doubt_cut_dice(
             _demote(die, UNCERTAIN, why)
 
 
+def _doubt_front_faces(cands: list[Candidate], read: list[DieReading | None], view: View) -> None:
+    """Dice read ``ok`` made ``uncertain`` where they may be the front face of a die whose top face is
+    a blob of its own: another blob read as a die but not ``ok`` lies where ``view`` puts a top face
+    (FRONT_ALONG die sides that way from this blob's centre, at most FRONT_ACROSS across it) and
+    touches this one (outlines at most FRONT_GAP of a side apart). An oblique camera shows a die's
+    side face toward it below its top face; where the two stand apart in the photo (a pale top face
+    in light, its front face in shade) each is a blob, and a front face's pips read alike by both
+    readers were a silent error (phone dice_383 with the detector's threshold at 0.3: a red die's
+    front 5, read `ok` at 0.9989 by the classifier, below its top face's 1). Two dice one behind the
+    other are both read ``ok`` (webcam five_20: two 5s, touching), so a neighbour read ``ok`` is not
+    a top face above this one."""
+    doubted = []
+    for i, (c, r) in enumerate(zip(cands, read, strict=True)):
+        if r is None or r.status != OK or (here := _blob_centre(c)) is None:
+            continue
+        at = view.at(here, c.side)
+        norm = math.hypot(*at)
+        if norm == 0.0:
+            continue
+        ux, uy = at[0] / norm, at[1] / norm
+        gap = max(1, round(FRONT_GAP * c.side))
+        near = cv2.dilate(
+            cv2.copyMakeBorder((c.mask > 0).astype(np.uint8), gap, gap, gap, gap, cv2.BORDER_CONSTANT),
+            np.ones((2 * gap + 1, 2 * gap + 1), np.uint8),
+        )
+        nx, ny = c.origin[0] - gap, c.origin[1] - gap  # ``near``'s top-left in the image
+        for j, (o, q) in enumerate(zip(cands, read, strict=True)):
+            if j == i or q is None or q.status == OK or (there := _blob_centre(o)) is None:
+                continue
+            dx, dy = there[0] - here[0], there[1] - here[1]
+            along, across = (dx * ux + dy * uy) / c.side, abs(dx * uy - dy * ux) / c.side
+            if not (FRONT_ALONG[0] <= along <= FRONT_ALONG[1] and across <= FRONT_ACROSS):
+                continue
+            if _overlap(near, (nx, ny), o.mask, o.origin):
+                doubted.append(r)
+                break
+    for r in doubted:
+        _demote(r, UNCERTAIN, FRONT_NOTE)
+
+
+def _overlap(a: np.ndarray, a_at: tuple[int, int], b: np.ndarray, b_at: tuple[int, int]) -> bool:
+    """Whether masks ``a`` and ``b`` (top-left corners at ``a_at``, ``b_at`` in one image) share a pixel."""
+    x0, y0 = max(a_at[0], b_at[0]), max(a_at[1], b_at[1])
+    x1 = min(a_at[0] + a.shape[1], b_at[0] + b.shape[1])
+    y1 = min(a_at[1] + a.shape[0], b_at[1] + b.shape[0])
+    if x1 <= x0 or y1 <= y0:
+        return False
+    pa = a[y0 - a_at[1] : y1 - a_at[1], x0 - a_at[0] : x1 - a_at[0]]
+    pb = b[y0 - b_at[1] : y1 - b_at[1], x0 - b_at[0] : x1 - b_at[0]]
+    return bool(np.any((pa > 0) & (pb > 0)))
+
+
 def _whole_outline(c: Candidate) -> bool:
     """True when ``c``'s outline is a whole die's: not a square of a detector box, nor a part of the
     die its detection sees (a flat photo's outlines are often parts, and their flags say nothing)."""
@@ -769,6 +832,22 @@ def view_offset(cands: list[Candidate], read: list[DieReading | None]) -> View |
     if every is not None or len(seen) <= VIEW_DICE:  # else the same fit again would fail again
         return every
     return next(_views(seen, VIEW_DICE), None)
+
+
+def _straight_down(cands: list[Candidate], read: list[DieReading | None]) -> bool:
+    """Whether at least VIEW_DICE dice read ``ok`` from their pips agree (within VIEW_SPREAD of their
+    median) on a top face at their blob's centre (under VIEW_MIN): a camera looking straight down."""
+    seen = [
+        s
+        for c, r in zip(cands, read, strict=True)
+        if r is not None and r.status == OK and _pip_faced(c, r) and (s := _seen(c, r)) is not None
+    ]
+    if len(seen) < VIEW_DICE:
+        return False
+    offsets = np.array([s.offset for s in seen])
+    med = np.median(offsets, axis=0)
+    close = np.hypot(*(offsets - med).T) <= VIEW_SPREAD
+    return int(close.sum()) >= VIEW_DICE and math.hypot(*med) < VIEW_MIN
 
 
 def clear_view_flags(cands: list[Candidate], read: list[DieReading | None]) -> None:
@@ -974,8 +1053,6 @@ def working_copy(
     if background is not None:
         background = cv2.resize(background, work.shape[1::-1], interpolation=cv2.INTER_AREA)
     return work, background, scale
-
-
 
 
 def _new_blobs(extra: np.ndarray, fg: np.ndarray) -> np.ndarray:
