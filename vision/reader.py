@@ -30,13 +30,13 @@ from vision.speckle import despeckle
 from vision.types import CROOKED, OK, OK_CONFIDENCE, UNCERTAIN, Candidate, DieReading, VisionError
 from vision.view import (
     VIEW_MIN,
-    VIEW_SPREAD,
     Seen,
     View,
     common_offset,
     foreshortened_alike,
     foreshortening,
     perspective,
+    straight_down,
 )
 
 MAX_PIXELS = 40_000_000  # refuse absurd images (decompression bombs) before decoding fully
@@ -272,7 +272,7 @@ class DiceReader:
             # foreshortening), which may clear a flagged neighbour that had something to lean on
             clear_view_flags(cands, read)
         view = view_offset(cands, read)
-        if view is None and background is None and not _straight_down(cands, read):
+        if view is None and background is None and not straight_down(_seen_ok(cands, read), VIEW_DICE):
             view = self.assumed_view
         if view is not None:
             _doubt_front_faces(cands, read, view)
@@ -816,6 +816,15 @@ def _views(seen: list[Seen], least: int) -> Iterator[View]:
         yield field
 
 
+def _seen_ok(cands: list[Candidate], read: list[DieReading | None]) -> list[Seen]:
+    """The dice read ``ok`` from their pips (:func:`_pip_faced`) as they show the camera's view."""
+    return [
+        s
+        for c, r in zip(cands, read, strict=True)
+        if r is not None and r.status == OK and _pip_faced(c, r) and (s := _seen(c, r)) is not None
+    ]
+
+
 def view_offset(cands: list[Candidate], read: list[DieReading | None]) -> View | None:
     """The camera's oblique view (vision/view.py) that every die read ``ok`` from its pips
     (:func:`_pip_faced`; their pip group's centre is their top face's) agrees on, else the one at
@@ -823,31 +832,11 @@ def view_offset(cands: list[Candidate], read: list[DieReading | None]) -> View |
     median and it is at least VIEW_MIN, else a perspective field of at least VIEW_FIELD_DICE dice.
     None when they agree on neither, or when the camera looks straight down (no side faces: nothing
     to correct). Reading more dice ``ok`` with a partial view is safe only with _doubt_cut_dice."""
-    seen = [
-        s
-        for c, r in zip(cands, read, strict=True)
-        if r is not None and r.status == OK and _pip_faced(c, r) and (s := _seen(c, r)) is not None
-    ]
+    seen = _seen_ok(cands, read)
     every = next(_views(seen, max(VIEW_DICE, len(seen))), None)
     if every is not None or len(seen) <= VIEW_DICE:  # else the same fit again would fail again
         return every
     return next(_views(seen, VIEW_DICE), None)
-
-
-def _straight_down(cands: list[Candidate], read: list[DieReading | None]) -> bool:
-    """Whether at least VIEW_DICE dice read ``ok`` from their pips agree (within VIEW_SPREAD of their
-    median) on a top face at their blob's centre (under VIEW_MIN): a camera looking straight down."""
-    seen = [
-        s
-        for c, r in zip(cands, read, strict=True)
-        if r is not None and r.status == OK and _pip_faced(c, r) and (s := _seen(c, r)) is not None
-    ]
-    if len(seen) < VIEW_DICE:
-        return False
-    offsets = np.array([s.offset for s in seen])
-    med = np.median(offsets, axis=0)
-    close = np.hypot(*(offsets - med).T) <= VIEW_SPREAD
-    return int(close.sum()) >= VIEW_DICE and math.hypot(*med) < VIEW_MIN
 
 
 def clear_view_flags(cands: list[Candidate], read: list[DieReading | None]) -> None:

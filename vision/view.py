@@ -81,16 +81,29 @@ class View:
         return math.hypot(*at) >= VIEW_MIN and math.dist(at, seen.offset) <= spread
 
 
-def common_offset(seen: list[Seen], least: int) -> View | None:
-    """One offset for every die: the median of theirs, when at least ``least`` of them lie within
-    VIEW_SPREAD of it and it is at least VIEW_MIN."""
+def _agreed_offset(seen: list[Seen], least: int) -> tuple[float, float] | None:
+    """The median of the dice's offsets, when at least ``least`` of them lie within VIEW_SPREAD of it."""
     if len(seen) < least:
         return None
     offsets = [s.offset for s in seen]
     med = np.median(np.array(offsets), axis=0)
-    if sum(math.dist(o, med) <= VIEW_SPREAD for o in offsets) < least or math.hypot(*med) < VIEW_MIN:
+    if sum(math.dist(o, med) <= VIEW_SPREAD for o in offsets) < least:
         return None
-    return View(offset=(float(med[0]), float(med[1])))
+    return float(med[0]), float(med[1])
+
+
+def common_offset(seen: list[Seen], least: int) -> View | None:
+    """One offset for every die: the median of theirs, when at least ``least`` of them lie within
+    VIEW_SPREAD of it and it is at least VIEW_MIN."""
+    med = _agreed_offset(seen, least)
+    return None if med is None or math.hypot(*med) < VIEW_MIN else View(offset=med)
+
+
+def straight_down(seen: list[Seen], least: int) -> bool:
+    """Whether at least ``least`` dice agree (within VIEW_SPREAD of their median) on top faces at their
+    blobs' centres (an offset under VIEW_MIN): a camera looking straight down."""
+    med = _agreed_offset(seen, least)
+    return med is not None and math.hypot(*med) < VIEW_MIN
 
 
 def _fit_field(seen: list[Seen]) -> tuple[float, float, float]:
