@@ -138,7 +138,7 @@ def merge_detections(
             added.append(cand)
     for cand in added:
         if not cand.crooked:  # a shape was found: flat only if clearly square or beside another die
-            touching = any(_touch(cand, o) for o in out + added if o is not cand)
+            touching = any(touch(cand, o) for o in out + added if o is not cand)
             cand.crooked = not (touching or core_shape(cand)[0] >= DET_SQUARE)
     # one box round several blobs: dice side by side, or pieces of one die. A box no larger than the
     # photo's other dice (their boxes each round one blob) holds one die: its pieces keep its size;
@@ -167,7 +167,7 @@ def _fragment_of(c: Candidate, d: detect.Detection) -> bool:
     return c.side < FRAGMENT * top and math.dist(c.center, d.center) < 0.5 * top
 
 
-def _touch(a: Candidate, b: Candidate, gap: int = 3) -> bool:
+def touch(a: Candidate, b: Candidate, gap: int = 3) -> bool:
     """True when the masks of ``a`` and ``b`` come within ``gap`` pixels of each other."""
     ax, ay = a.origin
     bx, by = b.origin

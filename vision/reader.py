@@ -24,7 +24,7 @@ from vision.locate import (
     locate,
     texture_mask,
 )
-from vision.merge import DET_SUPPORT, TOP_OF_BOX, merge_detections, merge_wall_dice
+from vision.merge import DET_SUPPORT, TOP_OF_BOX, merge_detections, merge_wall_dice, touch
 from vision.pips import PipRead, mask_centre, read_pips, read_top_face
 from vision.speckle import despeckle
 from vision.types import CROOKED, OK, OK_CONFIDENCE, UNCERTAIN, Candidate, DieReading, VisionError
@@ -738,9 +738,10 @@ def _doubt_front_faces(cands: list[Candidate], read: list[DieReading | None], vi
     front 5, read `ok` at 0.9989 by the classifier, below its top face's 1). Two dice one behind the
     other are both read ``ok`` (webcam five_20: two 5s, touching), so a neighbour read ``ok`` is not
     a top face above this one."""
+    centres = [_blob_centre(c) for c in cands]
     doubted = []
-    for i, (c, r) in enumerate(zip(cands, read, strict=True)):
-        if r is None or r.status != OK or (here := _blob_centre(c)) is None:
+    for c, r, here in zip(cands, read, centres, strict=True):
+        if r is None or r.status != OK or here is None:
             continue
         at = view.at(here, c.side)
         norm = math.hypot(*at)
@@ -748,35 +749,16 @@ def _doubt_front_faces(cands: list[Candidate], read: list[DieReading | None], vi
             continue
         ux, uy = at[0] / norm, at[1] / norm
         gap = max(1, round(FRONT_GAP * c.side))
-        near = cv2.dilate(
-            cv2.copyMakeBorder((c.mask > 0).astype(np.uint8), gap, gap, gap, gap, cv2.BORDER_CONSTANT),
-            np.ones((2 * gap + 1, 2 * gap + 1), np.uint8),
-        )
-        nx, ny = c.origin[0] - gap, c.origin[1] - gap  # ``near``'s top-left in the image
-        for j, (o, q) in enumerate(zip(cands, read, strict=True)):
-            if j == i or q is None or q.status == OK or (there := _blob_centre(o)) is None:
+        for o, q, there in zip(cands, read, centres, strict=True):
+            if o is c or q is None or q.status == OK or there is None:
                 continue
             dx, dy = there[0] - here[0], there[1] - here[1]
             along, across = (dx * ux + dy * uy) / c.side, abs(dx * uy - dy * ux) / c.side
-            if not (FRONT_ALONG[0] <= along <= FRONT_ALONG[1] and across <= FRONT_ACROSS):
-                continue
-            if _overlap(near, (nx, ny), o.mask, o.origin):
+            if FRONT_ALONG[0] <= along <= FRONT_ALONG[1] and across <= FRONT_ACROSS and touch(c, o, gap):
                 doubted.append(r)
                 break
     for r in doubted:
         _demote(r, UNCERTAIN, FRONT_NOTE)
-
-
-def _overlap(a: np.ndarray, a_at: tuple[int, int], b: np.ndarray, b_at: tuple[int, int]) -> bool:
-    """Whether masks ``a`` and ``b`` (top-left corners at ``a_at``, ``b_at`` in one image) share a pixel."""
-    x0, y0 = max(a_at[0], b_at[0]), max(a_at[1], b_at[1])
-    x1 = min(a_at[0] + a.shape[1], b_at[0] + b.shape[1])
-    y1 = min(a_at[1] + a.shape[0], b_at[1] + b.shape[0])
-    if x1 <= x0 or y1 <= y0:
-        return False
-    pa = a[y0 - a_at[1] : y1 - a_at[1], x0 - a_at[0] : x1 - a_at[0]]
-    pb = b[y0 - b_at[1] : y1 - b_at[1], x0 - b_at[0] : x1 - b_at[0]]
-    return bool(np.any((pa > 0) & (pb > 0)))
 
 
 def _whole_outline(c: Candidate) -> bool:
