@@ -931,6 +931,39 @@ def test_a_photo_with_no_view_told_is_read_as_an_upright_photo(
         assert score.right == 0 and score.silent == 0, (change, score.errors)
 
 
+@pytest.mark.parametrize("prefix", ["dice_156_", "dice_76_"])
+def test_a_photo_upside_down_is_not_read_as_upright_where_a_die_shows_otherwise(
+    prefix: str, shared: Path, reader: DiceReader, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Phone dice_156 and dice_76 (development half) tell no view: read as photographed, dice left
+    unsure are read again as an upright photo shows them. Turned upside down (a photo stored so, no
+    EXIF tag), one of their dice read `ok` from its pips shows its top face below its blob's centre,
+    where an upright photo shows a front face: the photo is not upright, and nothing is read again
+    as if it were (reader.DiceReader._assumed, view.contradicted). Read so, a photo upside down had
+    its dice's front faces read again as top faces, both readers agreeing (dice_173 with a wider
+    detector)."""
+    views: list[str] = []
+    read_again = DiceReader._read_again
+
+    def spy(self: DiceReader, image: np.ndarray, cands: list, read: list, view: object, note: str) -> list:
+        views.append(note)
+        return read_again(self, image, cands, read, view, note)
+
+    monkeypatch.setattr(DiceReader, "_read_again", spy)
+    path = _phone_photo(shared, prefix)
+    [item] = [it for it in epanemu(path.parent.parent) if it.path == path]
+    upright = decode_image_file(str(path))
+    reader.read(upright)
+    assert ASSUMED_NOTE in views, "read as photographed, the photo is read again as upright"
+    views.clear()
+    img, item = perturbed(upright, item, "turned 180")
+    readings = reader.read(img)
+    assert ASSUMED_NOTE not in views, "turned upside down, it is not"
+    score = Score(path.name)
+    score_item(item, readings, score)
+    assert score.silent == 0 and score.extra_ok == 0, score.errors
+
+
 def test_a_tray_cameras_frame_is_not_read_as_an_upright_photo(shared: Path, reader: DiceReader) -> None:
     """How a tray camera is mounted is not known, so its frames (read against the tray's background)
     are read again only where their own dice tell the view. Phone dice_137's dice, read as a tray

@@ -33,6 +33,7 @@ from vision.view import (
     Seen,
     View,
     common_offset,
+    contradicted,
     foreshortened_alike,
     foreshortening,
     perspective,
@@ -273,7 +274,7 @@ class DiceReader:
             clear_view_flags(cands, read)
         view = view_offset(cands, read)
         if view is None and background is None and not straight_down(_seen_ok(cands, read), VIEW_DICE):
-            view = self.assumed_view
+            view = self._assumed(cands, read)
         if view is not None:
             _doubt_front_faces(cands, read, view)
         out = [r for r in read if r is not None]
@@ -329,18 +330,30 @@ class DiceReader:
 
         Where the dice of a ``single`` photo tell no view (fewer than VIEW_DICE of them read ``ok``
         from their pips, as in most phone photos of many dice), the view assumed is an upright
-        photo's (:attr:`assumed_view`, UPRIGHT_VIEW), under the same guards. A photo file's own
-        orientation is applied when it is decoded (its EXIF tag), so a phone photo is upright. A photo
-        stored turned may be misread so (docs/vision.md, Known limits); a tray camera's frames
-        (``single`` False) are read again only where their dice tell the view: how the camera is
-        mounted is not known."""
+        photo's (:attr:`assumed_view`, UPRIGHT_VIEW), under the same guards, unless a die read ``ok``
+        from its pips contradicts it (:meth:`_assumed`). A photo file's own orientation is applied
+        when it is decoded (its EXIF tag), so a phone photo is upright. A photo stored turned may be
+        misread so (docs/vision.md, Known limits); a tray camera's frames (``single`` False) are read
+        again only where their dice tell the view: how the camera is mounted is not known."""
         read = [self.read_candidate(image, c) for c in cands]
         if self.net is not None:  # "both readers agree" needs the second reader
             clear_view_flags(cands, read)
         view, note = view_offset(cands, read), ""
         if view is None and single:
-            view, note = self.assumed_view, ASSUMED_NOTE
+            view, note = self._assumed(cands, read), ASSUMED_NOTE
         return read if view is None else self._read_again(image, cands, read, view, note)
+
+    def _assumed(self, cands: list[Candidate], read: list[DieReading | None]) -> View | None:
+        """The view a single photo whose dice tell none is read with (:attr:`assumed_view`), unless a
+        die read ``ok`` from its pips shows its top face the other way (:func:`vision.view.contradicted`):
+        the photo is not upright (stored upside down, its dice's front faces lie where an upright
+        photo's top faces do). Read again there, such front faces were read alike by both readers
+        (phone dice_173 turned 180, with a wider detector). On the upright development photos no die
+        read ``ok`` lay 0.2 of a side that way (at most 0.14 on the phone and webcam halves)."""
+        view = self.assumed_view
+        if view is None or contradicted(view, _seen_ok(cands, read)):
+            return None
+        return view
 
     def _read_again(
         self,

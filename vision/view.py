@@ -33,6 +33,9 @@ import numpy as np
 VIEW_SPREAD = 0.1  # die sides: how closely the dice agree on the view, and a die must lie where it puts it
 VIEW_MIN = 0.06  # die sides: a smaller offset is a camera looking straight down, no view
 FIELD_SPREAD = 0.12  # die sides: the same for a field, which misses by more at the image's edges
+# die sides: a die whose top face lies this far the other way from where a view puts it shows that the
+# view is not the camera's (on the upright development photos, dice read `ok` lay at most 0.14 that way)
+AGAINST = 0.2
 # foreshortening (minor / major axis of a blob's second moments, and the minor axis's direction): a die
 # read `ok` whose blob is squashed to at most FORESHORTENED shows an oblique camera; a flagged die is
 # squashed alike when its minor axis lies within FORESHORTENED_TURN degrees of that die's and its ratio
@@ -104,6 +107,25 @@ def straight_down(seen: list[Seen], least: int) -> bool:
     blobs' centres (an offset under VIEW_MIN): a camera looking straight down."""
     med = _agreed_offset(seen, least)
     return med is not None and math.hypot(*med) < VIEW_MIN
+
+
+def contradicted(view: View, seen: list[Seen]) -> bool:
+    """Whether a die of ``seen`` shows its top face at least AGAINST die sides the other way from where
+    ``view`` puts it: the camera does not see the dice that way (a photo stored upside down, read as
+    if it were upright, shows the dice's front faces where the view puts top faces).
+
+    >>> up = View(offset=(0.0, -0.25))
+    >>> contradicted(up, [Seen(blob=(50.0, 50.0), top=(50.0, 58.0), side=40.0)])  # 0.2 below
+    True
+    >>> contradicted(up, [Seen(blob=(50.0, 50.0), top=(58.0, 52.0), side=40.0)])  # aside, a little below
+    False
+    """
+    for s in seen:
+        at = view.at(s.blob, s.side)
+        norm = math.hypot(*at)
+        if norm > 0.0 and (s.offset[0] * at[0] + s.offset[1] * at[1]) / norm <= -AGAINST:
+            return True
+    return False
 
 
 def _fit_field(seen: list[Seen]) -> tuple[float, float, float]:
