@@ -925,8 +925,7 @@ def _toward(
     (webcam two_29: a front face's two pips, 0.35 side below the blob's centre where the view puts the
     top face 0.17 above it, read as a 2), and a front face's pips across a small die's blob near its
     centre (phone dice_78 made cooler: a 3's front 2 read `ok`, a quarter of the way)."""
-    dx, dy = Seen(blob, top, side).offset
-    return dx * at[0] + dy * at[1] >= TOWARD * (at[0] * at[0] + at[1] * at[1])
+    return Seen(blob, top, side).along(at) >= TOWARD * math.hypot(*at)
 
 
 def _view_note(view: View) -> str:

@@ -59,6 +59,15 @@ class Seen:
         """Where the top face lies from the blob's centre, in die sides."""
         return (self.top[0] - self.blob[0]) / self.side, (self.top[1] - self.blob[1]) / self.side
 
+    def along(self, at: tuple[float, float]) -> float:
+        """How far the top face lies from the blob's centre the way ``at`` points, in die sides
+        (negative: the other way; 0 for no direction)."""
+        norm = math.hypot(*at)
+        if norm == 0.0:
+            return 0.0
+        dx, dy = self.offset
+        return (dx * at[0] + dy * at[1]) / norm
+
 
 @dataclass(frozen=True, slots=True)
 class View:
@@ -120,12 +129,7 @@ def contradicted(view: View, seen: list[Seen]) -> bool:
     >>> contradicted(up, [Seen(blob=(50.0, 50.0), top=(58.0, 52.0), side=40.0)])  # aside, a little below
     False
     """
-    for s in seen:
-        at = view.at(s.blob, s.side)
-        norm = math.hypot(*at)
-        if norm > 0.0 and (s.offset[0] * at[0] + s.offset[1] * at[1]) / norm <= -AGAINST:
-            return True
-    return False
+    return any(s.along(view.at(s.blob, s.side)) <= -AGAINST for s in seen)
 
 
 def _fit_field(seen: list[Seen]) -> tuple[float, float, float]:
