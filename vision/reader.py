@@ -272,9 +272,10 @@ class DiceReader:
             # a die cleared so is flat for certain: its top face tells the camera's view (or its
             # foreshortening), which may clear a flagged neighbour that had something to lean on
             clear_view_flags(cands, read)
-        view = view_offset(cands, read)
-        if view is None and background is None and not straight_down(_seen_ok(cands, read), VIEW_DICE):
-            view = self._assumed(cands, read)
+        seen = _seen_ok(cands, read)
+        view = _view_of(seen)
+        if view is None and background is None and not straight_down(seen, VIEW_DICE):
+            view = self._assumed(seen)
         if view is not None:
             _doubt_front_faces(cands, read, view)
         out = [r for r in read if r is not None]
@@ -338,20 +339,22 @@ class DiceReader:
         read = [self.read_candidate(image, c) for c in cands]
         if self.net is not None:  # "both readers agree" needs the second reader
             clear_view_flags(cands, read)
-        view, note = view_offset(cands, read), ""
+        seen = _seen_ok(cands, read)
+        view, note = _view_of(seen), ""
         if view is None and single:
-            view, note = self._assumed(cands, read), ASSUMED_NOTE
+            view, note = self._assumed(seen), ASSUMED_NOTE
         return read if view is None else self._read_again(image, cands, read, view, note)
 
-    def _assumed(self, cands: list[Candidate], read: list[DieReading | None]) -> View | None:
+    def _assumed(self, seen: list[Seen]) -> View | None:
         """The view a single photo whose dice tell none is read with (:attr:`assumed_view`), unless a
-        die read ``ok`` from its pips shows its top face the other way (:func:`vision.view.contradicted`):
-        the photo is not upright (stored upside down, its dice's front faces lie where an upright
-        photo's top faces do). Read again there, such front faces were read alike by both readers
-        (phone dice_173 turned 180, with a wider detector). On the upright development photos no die
-        read ``ok`` lay 0.2 of a side that way (at most 0.14 on the phone and webcam halves)."""
+        die of ``seen`` (read ``ok`` from its pips, :func:`_seen_ok`) shows its top face the other way
+        (:func:`vision.view.contradicted`): the photo is not upright (stored upside down, its dice's
+        front faces lie where an upright photo's top faces do). Read again there, such front faces
+        were read alike by both readers (phone dice_173 turned 180, with a wider detector). On the
+        upright development photos no die read ``ok`` lay 0.2 of a side that way (at most 0.14 on the
+        phone and webcam halves)."""
         view = self.assumed_view
-        if view is None or contradicted(view, _seen_ok(cands, read)):
+        if view is None or contradicted(view, seen):
             return None
         return view
 
@@ -827,7 +830,11 @@ def view_offset(cands: list[Candidate], read: list[DieReading | None]) -> View |
     median and it is at least VIEW_MIN, else a perspective field of at least VIEW_FIELD_DICE dice.
     None when they agree on neither, or when the camera looks straight down (no side faces: nothing
     to correct). Reading more dice ``ok`` with a partial view is safe only with _doubt_cut_dice."""
-    seen = _seen_ok(cands, read)
+    return _view_of(_seen_ok(cands, read))
+
+
+def _view_of(seen: list[Seen]) -> View | None:
+    """:func:`view_offset` of the dice read ``ok`` from their pips, gathered by :func:`_seen_ok`."""
     every = next(_views(seen, max(VIEW_DICE, len(seen))), None)
     if every is not None or len(seen) <= VIEW_DICE:  # else the same fit again would fail again
         return every
