@@ -12,6 +12,11 @@ data preparation on the shared 2-core dev box)::
 
     nice .venv-train/bin/python tools/train_dice_detector.py --out vision/models/dice_det.onnx
 
+A run longer than a sitting (``--width 2``: about 100 minutes) can be stopped and started again:
+``--checkpoint FILE`` saves the whole training state there after every epoch, and the same command
+run again resumes from it and writes the same file an uninterrupted run writes (a checkpoint saved
+with other settings is refused).
+
 Data (``i`` = index of the image in its folder, sorted by name, as in vision/evaluate.py): the
 even-indexed images of epanemu ``train_one_per_source`` (boxes round the whole die) and of
 matteop65 ``Train`` (boxes round the pips: the centre is used; the box size comes from the
@@ -366,7 +371,11 @@ def train(
     snapshots: Path | None = None,
     width: float = 1.0,
     phone_weight: float = 2.0,
+    checkpoint: Path | None = None,
 ) -> None:
+    """Train and export to ``out``. ``checkpoint``: after every epoch the whole training state (weights,
+    optimiser, schedule, both random generators) is saved there, and a run started with the same
+    settings resumes from it: the file written is the one an uninterrupted run writes."""
     import torch
 
     torch.manual_seed(SEED)
@@ -382,8 +391,28 @@ def train(
     steps = epochs * math.ceil(per_epoch / batch)
     opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.15)
+    settings = {
+        "epochs": epochs,
+        "per_epoch": per_epoch,
+        "batch": batch,
+        "width": width,
+        "phone_weight": phone_weight,
+        "scenes": len(scenes),
+    }
+    start = 0
+    if checkpoint is not None and checkpoint.exists():
+        state = torch.load(checkpoint, weights_only=False)
+        if state["settings"] != settings:
+            raise SystemExit(f"{checkpoint} was saved by a run with other settings: {state['settings']}")
+        model.load_state_dict(state["model"])
+        opt.load_state_dict(state["opt"])
+        sched.load_state_dict(state["sched"])
+        rng.bit_generator.state = state["rng"]
+        torch.set_rng_state(state["torch_rng"])
+        start = state["epoch"]
+        print(f"resumed from {checkpoint} after epoch {start}", flush=True)
     t0 = time.perf_counter()
-    for ep in range(epochs):
+    for ep in range(start, epochs):
         model.train()
         idx = rng.choice(len(scenes), per_epoch, p=w)
         sums = np.zeros(4)
@@ -419,6 +448,19 @@ def train(
             model.eval()
             export(model, snapshots / f"dice_det_epoch{ep + 1}.onnx")
             model.train()
+        if checkpoint is not None:
+            state = {
+                "settings": settings,
+                "epoch": ep + 1,
+                "model": model.state_dict(),
+                "opt": opt.state_dict(),
+                "sched": sched.state_dict(),
+                "rng": rng.bit_generator.state,
+                "torch_rng": torch.get_rng_state(),
+            }
+            part = checkpoint.with_name(checkpoint.name + ".part")
+            torch.save(state, part)
+            part.replace(checkpoint)  # a run stopped while saving leaves the last whole checkpoint
     model.eval()
     export(model, out)
     print(
@@ -435,6 +477,9 @@ def main() -> int:
     ap.add_argument("--width", type=float, default=1.0, help="channel width multiplier (1: shipped)")
     ap.add_argument("--phone-weight", type=float, default=2.0, help="draw weight of a phone photo (sim: 1)")
     ap.add_argument("--snapshots", type=Path, help="also export the model every 5 epochs into this folder")
+    ap.add_argument(
+        "--checkpoint", type=Path, help="save the training state here after every epoch, and resume from it"
+    )
     args = ap.parse_args()
     cv2.setNumThreads(1)
     t = time.perf_counter()
@@ -454,6 +499,7 @@ def main() -> int:
         snapshots=args.snapshots,
         width=args.width,
         phone_weight=args.phone_weight,
+        checkpoint=args.checkpoint,
     )
     return 0
 
