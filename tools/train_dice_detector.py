@@ -12,7 +12,7 @@ data preparation on the shared 2-core dev box)::
 
     nice .venv-train/bin/python tools/train_dice_detector.py --out vision/models/dice_det.onnx
 
-A run longer than a sitting (``--width 2``: about 100 minutes) can be stopped and started again:
+A run longer than a sitting (``--width 2``: 124 minutes of training here) can be stopped and started again:
 ``--checkpoint FILE`` saves the whole training state there after every epoch, and the same command
 run again resumes from it and writes the same file an uninterrupted run writes (a checkpoint saved
 with other settings is refused).
@@ -401,9 +401,13 @@ def train(
     }
     start = 0
     if checkpoint is not None and checkpoint.exists():
-        state = torch.load(checkpoint, weights_only=False)
-        if state["settings"] != settings:
-            raise SystemExit(f"{checkpoint} was saved by a run with other settings: {state['settings']}")
+        try:
+            state = torch.load(checkpoint, weights_only=False)
+            saved = state["settings"]
+        except Exception as e:  # a torn or foreign file: say which, never start over silently
+            raise SystemExit(f"{checkpoint} is not a training checkpoint of this script: {e}") from e
+        if saved != settings:
+            raise SystemExit(f"{checkpoint} was saved by a run with other settings: {saved}")
         model.load_state_dict(state["model"])
         opt.load_state_dict(state["opt"])
         sched.load_state_dict(state["sched"])
