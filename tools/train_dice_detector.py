@@ -402,7 +402,7 @@ def train(
     start = 0
     if checkpoint is not None and checkpoint.exists():
         try:
-            state = torch.load(checkpoint, weights_only=False)
+            state = torch.load(checkpoint, weights_only=True)  # tensors and plain values: no pickled code
             saved = state["settings"]
         except Exception as e:  # a torn or foreign file: say which, never start over silently
             raise SystemExit(f"{checkpoint} is not a training checkpoint of this script: {e}") from e
