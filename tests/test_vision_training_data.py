@@ -80,3 +80,22 @@ def test_a_pip_inside_a_labelled_die_is_not_learnt_as_the_die() -> None:
     assert train.match_label(Label(None, "6", (100.0, 100.0), 40.0), [pip], 1.0) is pip
     # the image was shrunk for locating: the label is scaled with it
     assert train.match_label(lab, [square(40, 38, side=30)], 0.5) is not None
+
+
+def test_a_source_weighted_up_is_drawn_that_much_more_often_within_its_class() -> None:
+    """``--source-weight chase=2``: a casino crop is drawn twice as often as another crop of its face,
+    the classes stay balanced against each other otherwise, and a weight that is not positive is refused."""
+    train = _tool("train_face_net")
+    patch = np.zeros((4, 4), np.uint8)
+    samples = [
+        train.Sample(patch, 2, "chase"),
+        train.Sample(patch, 2, "epanemu"),
+        train.Sample(patch, 0, "epanemu-neg"),
+    ]
+    plain = train.draw_weights(samples)
+    assert plain[0] == pytest.approx(plain[1]) and plain[2] == pytest.approx(plain[0] + plain[1])
+    w = train.draw_weights(samples, {"chase": 2.0})
+    assert w.sum() == pytest.approx(1.0)
+    assert w[0] == pytest.approx(2 * w[1])
+    with pytest.raises(ValueError, match="chase"):
+        train.draw_weights(samples, {"chase": 0.0})

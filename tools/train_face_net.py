@@ -307,8 +307,35 @@ def build_model(widths: tuple[int, int, int, int] = WIDTHS["small"]):  # torch i
     )
 
 
-def train(samples: list[Sample], epochs: int, widths: tuple[int, int, int, int]):  # -> torch.nn.Module
-    """One member: ``build_model(widths)`` trained from ``SEED`` (weights, draws and augmentations)."""
+def draw_weights(samples: list[Sample], source_weight: dict[str, float] | None = None) -> np.ndarray:
+    """Each sample's chance to be drawn in an epoch: the classes balanced (a rarer class is drawn more
+    often), then a source's samples ``source_weight[source]`` times as often (the source is the part
+    of ``Sample.source`` before any ``-``: ``chase`` covers ``chase-neg``).
+
+    >>> s = [Sample(np.zeros((1, 1), np.uint8), lab, src) for lab, src in [(0, "a"), (1, "a"), (1, "b")]]
+    >>> draw_weights(s).round(2).tolist()
+    [0.5, 0.25, 0.25]
+    >>> draw_weights(s, {"b": 3.0}).round(3).tolist()
+    [0.333, 0.167, 0.5]
+    """
+    labels = np.array([s.label for s in samples])
+    w = 1.0 / np.bincount(labels, minlength=CLASSES)[labels]
+    for name, k in (source_weight or {}).items():
+        if not k > 0:
+            raise ValueError(f"source weight for {name!r} must be positive, got {k}")
+        w[[s.source.split("-")[0] == name for s in samples]] *= k
+    return w / w.sum()
+
+
+def train(
+    samples: list[Sample],
+    epochs: int,
+    widths: tuple[int, int, int, int],
+    source_weight: dict[str, float] | None = None,
+):  # -> torch.nn.Module
+    """One member: ``build_model(widths)`` trained from ``SEED`` (weights, draws and augmentations).
+    ``source_weight``: how much more often a source's crops are drawn (``chase`` covers ``chase-neg``
+    too); every other source 1."""
     import torch
 
     torch.manual_seed(SEED)
@@ -318,9 +345,7 @@ def train(samples: list[Sample], epochs: int, widths: tuple[int, int, int, int])
     model = build_model(widths)
     labels = np.array([s.label for s in samples])
     top_down = [s.source.split("-")[0] in TOP_DOWN for s in samples]
-    # balance the classes: rarer classes are drawn more often
-    w = 1.0 / np.bincount(labels, minlength=CLASSES)[labels]
-    w /= w.sum()
+    w = draw_weights(samples, source_weight)
     per_epoch = max(2000, len(samples))
     opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-3)
     sched = torch.optim.lr_scheduler.OneCycleLR(
@@ -450,6 +475,13 @@ def main() -> int:
         "--members", default=",".join(MEMBERS), help=f"networks averaged, of: {', '.join(WIDTHS)}"
     )
     ap.add_argument("--oblique", type=int, default=0, metavar="N", help="add N rendered oblique photos")
+    ap.add_argument(
+        "--source-weight",
+        action="append",
+        default=[],
+        metavar="SOURCE=W",
+        help="draw a source's crops W times as often (matteop65, epanemu, chase, throwbench, sim, oblique)",
+    )
     ap.add_argument("--calibrate", type=int, metavar="PART", help="score images i %% 4 == PART with --out")
     args = ap.parse_args()
     global UPRIGHT
@@ -463,9 +495,18 @@ def main() -> int:
     members = args.members.split(",")
     if len(set(members)) != len(members) or not set(members) <= set(WIDTHS):
         ap.error(f"--members: distinct names of {', '.join(WIDTHS)}; got {args.members!r}")
+    weights: dict[str, float] = {}
+    for spec in args.source_weight:
+        name, _, value = spec.partition("=")
+        try:
+            weights[name] = float(value)
+        except ValueError:
+            ap.error(f"--source-weight: SOURCE=W with W a number; got {spec!r}")
+        if not weights[name] > 0:
+            ap.error(f"--source-weight: W must be positive; got {spec!r}")
     samples = collect(args.split, args.oblique)
     print(f"{len(samples)} crops", flush=True)
-    export([train(samples, args.epochs, WIDTHS[m]) for m in members], args.out)
+    export([train(samples, args.epochs, WIDTHS[m], weights) for m in members], args.out)
     return 0
 
 
