@@ -99,3 +99,18 @@ def test_a_source_weighted_up_is_drawn_that_much_more_often_within_its_class() -
     assert w[0] == pytest.approx(2 * w[1])
     with pytest.raises(ValueError, match="chase"):
         train.draw_weights(samples, {"chase": 0.0})
+
+
+@pytest.mark.parametrize(
+    ("spec", "says"), [("chse=2", "SOURCE is one of"), ("chase=x", "a number"), ("chase=0", "positive")]
+)
+def test_a_mistyped_source_weight_is_refused_before_any_training(
+    spec: str, says: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A typo in ``--source-weight`` would otherwise weigh nothing and train for an hour unnoticed."""
+    train = _tool("train_face_net")
+    monkeypatch.setattr("sys.argv", ["train_face_net.py", "--source-weight", spec])
+    monkeypatch.setattr(train, "collect", lambda *a, **k: pytest.fail(f"went on to train with {spec!r}"))
+    with pytest.raises(SystemExit) as stop:
+        train.main()
+    assert stop.value.code == 2 and says in capsys.readouterr().err

@@ -88,6 +88,8 @@ UPRIGHT = False  # set by main()
 # a located blob less than this share of a labelled die's box (where the label boxes the whole die) is
 # not that die: on the even phone half 61 of 385 matched blobs were, most of them a single pip
 MIN_SIDE = 0.5
+# what ``Sample.source`` starts with (before any "-"), the names ``--source-weight`` takes
+SOURCES = ("matteop65", "epanemu", "chase", "throwbench", "sim", "oblique")
 
 
 @dataclass(slots=True)
@@ -480,7 +482,7 @@ def main() -> int:
         action="append",
         default=[],
         metavar="SOURCE=W",
-        help="draw a source's crops W times as often (matteop65, epanemu, chase, throwbench, sim, oblique)",
+        help=f"draw a source's crops W times as often (SOURCE one of {', '.join(SOURCES)})",
     )
     ap.add_argument("--calibrate", type=int, metavar="PART", help="score images i %% 4 == PART with --out")
     args = ap.parse_args()
@@ -498,6 +500,8 @@ def main() -> int:
     weights: dict[str, float] = {}
     for spec in args.source_weight:
         name, _, value = spec.partition("=")
+        if name not in SOURCES:
+            ap.error(f"--source-weight: SOURCE is one of {', '.join(SOURCES)}; got {spec!r}")
         try:
             weights[name] = float(value)
         except ValueError:
