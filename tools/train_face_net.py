@@ -96,7 +96,12 @@ SOURCES = ("matteop65", "epanemu", "chase", "throwbench", "sim", "oblique")
 class Sample:
     patch: np.ndarray  # PATCH x PATCH grey uint8, die at the centre, edges axis-aligned
     label: int  # 0 = not a die face, 1..6
-    source: str
+    source: str  # one of SOURCES, with what the crop is after a "-" ("epanemu-neg", "chase-val")
+
+    @property
+    def family(self) -> str:
+        """The source the crop came from, one of SOURCES."""
+        return self.source.split("-")[0]
 
 
 def _patch(grey: np.ndarray, center: tuple[float, float], side: float, angle: float) -> np.ndarray:
@@ -312,7 +317,7 @@ def build_model(widths: tuple[int, int, int, int] = WIDTHS["small"]):  # torch i
 def draw_weights(samples: list[Sample], source_weight: dict[str, float] | None = None) -> np.ndarray:
     """Each sample's chance to be drawn in an epoch: the classes balanced (a rarer class is drawn more
     often), then a source's samples ``source_weight[source]`` times as often (the source is the part
-    of ``Sample.source`` before any ``-``: ``chase`` covers ``chase-neg``).
+    :attr:`Sample.family`: ``chase`` covers ``chase-neg``).
 
     >>> s = [Sample(np.zeros((1, 1), np.uint8), lab, src) for lab, src in [(0, "a"), (1, "a"), (1, "b")]]
     >>> draw_weights(s).round(2).tolist()
@@ -325,7 +330,7 @@ def draw_weights(samples: list[Sample], source_weight: dict[str, float] | None =
     for name, k in (source_weight or {}).items():
         if not k > 0:
             raise ValueError(f"source weight for {name!r} must be positive, got {k}")
-        w[[s.source.split("-")[0] == name for s in samples]] *= k
+        w[[s.family == name for s in samples]] *= k
     return w / w.sum()
 
 
@@ -335,9 +340,8 @@ def train(
     widths: tuple[int, int, int, int],
     source_weight: dict[str, float] | None = None,
 ):  # -> torch.nn.Module
-    """One member: ``build_model(widths)`` trained from ``SEED`` (weights, draws and augmentations).
-    ``source_weight``: how much more often a source's crops are drawn (``chase`` covers ``chase-neg``
-    too); every other source 1."""
+    """One member: ``build_model(widths)`` trained from ``SEED`` (weights, draws and augmentations),
+    its crops drawn by :func:`draw_weights` with ``source_weight``."""
     import torch
 
     torch.manual_seed(SEED)
@@ -346,7 +350,7 @@ def train(
     rng = np.random.default_rng(SEED)
     model = build_model(widths)
     labels = np.array([s.label for s in samples])
-    top_down = [s.source.split("-")[0] in TOP_DOWN for s in samples]
+    top_down = [s.family in TOP_DOWN for s in samples]
     w = draw_weights(samples, source_weight)
     per_epoch = max(2000, len(samples))
     opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-3)
