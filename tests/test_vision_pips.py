@@ -507,10 +507,12 @@ WHOLE_DIE = [
 ]
 
 
-def _chase_crop(shared: Path, face: str, name: str) -> tuple[np.ndarray, Candidate, Crop]:
-    """A chase crop of the train folder, its die and that die's crop as the reader cuts it (skips if
+def _chase_crop(
+    shared: Path, face: str, name: str, part: str = "train"
+) -> tuple[np.ndarray, Candidate, Crop]:
+    """A chase crop of the ``part`` folder, its die and that die's crop as the reader cuts it (skips if
     absent)."""
-    path = shared / "dice-photos" / "chase-d6-crops" / "train" / face / name
+    path = shared / "dice-photos" / "chase-d6-crops" / part / face / name
     if not path.exists():
         pytest.skip(f"{path} is absent from this copy of ../shared")
     cv2.setNumThreads(1)
@@ -694,3 +696,62 @@ def test_a_blob_that_is_one_face_has_no_brightest_face() -> None:
     mask[20:80, 20:80] = 255
     assert pips.brightest_face(img, mask, 60.0) is None
     assert pips.read_top_face(img, mask, 60.0, []) is None
+
+
+def _two_with(mark: str) -> tuple[np.ndarray, np.ndarray]:
+    """A white die (60 px) showing a 2, with ``mark`` where a 3's middle pip would be: ``"print"`` a
+    logo's thick "S" (strokes 2 px wide, as dark as the pips), ``"faint"`` a pip of the pips' size at
+    about half their contrast."""
+    img = np.full((100, 100, 3), 40, np.uint8)
+    cv2.rectangle(img, (20, 20), (79, 79), (235, 235, 235), -1)
+    for x, y in ((35, 35), (65, 65)):
+        cv2.circle(img, (x, y), 5, (20, 20, 20), -1)
+    if mark == "print":
+        cv2.putText(img, "S", (44, 57), cv2.FONT_HERSHEY_SIMPLEX, 0.55, (20, 20, 20), 2)
+    else:
+        cv2.circle(img, (50, 50), 5, (110, 110, 110), -1)
+    mask = np.zeros((100, 100), np.uint8)
+    mask[20:80, 20:80] = 255
+    return img, mask
+
+
+def test_print_on_a_face_is_not_a_missed_pip(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A logo's strokes between a 2's pips, no disc half a pip wide fitting in them, are print: the 2
+    is read without doubt. Taken for pip-like contrast, they are ink or a 3's ghost middle pip."""
+    img, mask = _two_with("print")
+    pr = read_pips(img, mask, 60.0)
+    assert (pr.value, len(pr.pips)) == (2, 2) and pr.confidence >= 0.9, pr
+    monkeypatch.setattr(pips, "PRINT_WIDTH", 0.0)  # no mark is print
+    pr = read_pips(img, mask, 60.0)
+    assert pr.value != 2 or pr.confidence < 0.5, pr
+
+
+def test_a_faint_pip_is_not_taken_for_print() -> None:
+    """A faint pip where a 3's middle pip is, as wide as the others, stays whole: the face reads 3,
+    and a 2 read without it is doubted by its ghost (pips.phantom_pips)."""
+    img, mask = _two_with("faint")
+    assert read_pips(img, mask, 60.0).value == 3
+    diff = np.zeros((100, 100), np.float32)
+    for x, y, c in ((35, 35, 215.0), (65, 65, 215.0), (50, 50, 125.0)):
+        cv2.circle(diff, (x, y), 5, c, -1)
+    two = [Pip(35.0, 35.0, 95.0, 1.0, 215.0), Pip(65.0, 65.0, 95.0, 1.0, 215.0)]
+    assert np.array_equal(pips.pip_shaped(diff, two), diff)
+    assert pips.phantom_pips(pips.pip_shaped(diff, two), np.full((100, 100), 255, np.uint8), two) > 0.5
+
+
+@pytest.mark.parametrize(
+    "part,face,name",
+    [
+        ("train", "2", "DJI_20241005233309_0158_D_detection_2.jpg"),  # a logo between its pips
+        ("val", "1", "DJI_20241005232059_0129_D_detection_1.jpg"),  # a ring of text round its pip
+    ],
+)
+def test_a_casino_die_s_print_leaves_its_face_in_no_doubt(
+    part: str, face: str, name: str, shared: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Chase crops whose printed marks were ink or ghost pips to the pip count: a 2 split from 10
+    pips with a ghost middle pip, and a 1 whose ring of letters made 18 pips (`uncertain` both)."""
+    image, _, _ = _chase_crop(shared, face, name, part)
+    assert [(r.face, r.status) for r in DiceReader().read(image)] == [(face, OK)]
+    monkeypatch.setattr(pips, "PRINT_WIDTH", 0.0)
+    assert [(r.face, r.status) for r in DiceReader().read(image)] != [(face, OK)]

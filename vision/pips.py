@@ -471,6 +471,31 @@ def _unexplained(
     return float(np.count_nonzero(strong)) / max(pip_area, 1.0)
 
 
+PRINT_WIDTH = 0.5  # marks no disc this fraction of a pip's width fits in anywhere are print, not pips
+PRINT_LEVEL = 0.25  # ... marks: contrast above this fraction of the pips'
+
+
+def pip_shaped(diff: np.ndarray, group: list[Pip]) -> np.ndarray:
+    """``diff`` less the print on the face (text, a logo): marks of pip-like contrast (PRINT_LEVEL)
+    that no disc of PRINT_WIDTH of the group's pips fits in anywhere, such as thin strokes, whatever
+    their contrast. A missed pip, faint or not, is a disc as wide as the others and stays whole."""
+    r = math.sqrt(float(np.median([p.area for p in group])) / math.pi)
+    k = round(PRINT_WIDTH * r)
+    if k < 1:
+        return diff
+    marks = (diff > PRINT_LEVEL * float(np.mean([p.contrast for p in group]))).astype(np.uint8)
+    n, labels = cv2.connectedComponents(marks, connectivity=8)
+    cores = cv2.erode(marks, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * k + 1, 2 * k + 1)))
+    wide = np.zeros(n, bool)
+    wide[np.unique(labels[cores > 0])] = True
+    printed = (labels > 0) & ~wide[labels]
+    if not printed.any():
+        return diff
+    out = diff.copy()
+    out[printed] = 0.0
+    return out
+
+
 def _disk_mean(diff: np.ndarray, inner: np.ndarray, x: float, y: float, rad: float) -> float | None:
     """Mean of ``diff`` over a disc inside ``inner``; None when the disc centre is off the face."""
     h, w = diff.shape
@@ -751,8 +776,9 @@ def _read_face(
                 if math.hypot(r.x - gc[0], r.y - gc[1]) < 0.45 * side
                 and not (value == 6 and _between(r, g, side))  # a 6 misses no pip among its own
             )
-            ink = _unexplained(diff, inner, g, gc, side)
-            ghost = phantom_pips(diff, inner, g) if value is not None else 0.0
+            shaped = pip_shaped(diff, g)
+            ink = _unexplained(shaped, inner, g, gc, side)
+            ghost = phantom_pips(shaped, inner, g) if value is not None else 0.0
             missed = _missed(near, ink, ghost)
             conf -= missed
             why += f" near={near} groups={len(groups)} ink={ink:.2f} ghost={ghost:.2f}"
@@ -851,8 +877,9 @@ def _read_apart(
     gc = np.array(_mid(sub))
     value, conf, why, _ = _score(sub, side, (gc[0], gc[1]))
     # ink the other faces' pips do not explain either still counts against it
-    ink = _unexplained(diff, inner, pips, gc, side)
-    ghost = phantom_pips(diff, inner, sub) if value is not None else 0.0
+    shaped = pip_shaped(diff, sub)
+    ink = _unexplained(shaped, inner, pips, gc, side)
+    ghost = phantom_pips(shaped, inner, sub) if value is not None else 0.0
     missed = _missed(0, ink, ghost)
     return value, min(conf, FALLBACK_CAP) - missed, why + f" ink={ink:.2f} ghost={ghost:.2f}", missed
 
