@@ -484,6 +484,13 @@ def pip_shaped(diff: np.ndarray, group: list[Pip]) -> np.ndarray:
     if k < 1:
         return diff
     marks = (diff > PRINT_LEVEL * float(np.mean([p.contrast for p in group]))).astype(np.uint8)
+    # a pip with a speck in it (sensor noise, dust) is still a disc: holes under half a pip are filled
+    _, gaps, stats, _ = cv2.connectedComponentsWithStats(1 - marks, connectivity=4)
+    h, w = marks.shape
+    x0, y0, bw, bh, area = (stats[:, i] for i in range(5))
+    inside = (x0 > 0) & (y0 > 0) & (x0 + bw < w) & (y0 + bh < h) & (area < 0.5 * math.pi * r * r)
+    inside[0] = False  # the marks themselves
+    marks = marks | inside[gaps].astype(np.uint8)
     n, labels = cv2.connectedComponents(marks, connectivity=8)
     cores = cv2.erode(marks, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * k + 1, 2 * k + 1)))
     wide = np.zeros(n, bool)
