@@ -231,6 +231,7 @@ def _print_score(s: Score, *after: str) -> None:
     """A set's row (then ``after``, e.g. its time) and, below it, what the ``crooked`` flag cost there."""
     print(s.row(), *after, flush=True)
     print(f"  {s.flags()}", flush=True)
+    print(f"  {s.causes_line()}", flush=True)
 
 
 def _print_by_size(per_size: dict) -> None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -25,7 +26,7 @@ import cv2
 import numpy as np
 
 from vision.reader import DiceReader, decode_image_file
-from vision.types import CROOKED, OK, DieReading
+from vision.types import CROOKED, OK, OK_CONFIDENCE, DieReading
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +62,7 @@ class Score:
     leaning: int = 0  # dice the labels mark as leaning
     leaning_flagged: int = 0  # ... read with a flag (not ``ok``)
     errors: list[str] = field(default_factory=list)
+    causes: Counter[str] = field(default_factory=Counter)  # labelled dice not read right, by :func:`why`
 
     @property
     def accuracy(self) -> float:
@@ -73,12 +75,53 @@ class Score:
             line += f"; leaning dice read with a flag: {self.leaning_flagged} of {self.leaning}"
         return line
 
+    def causes_line(self) -> str:
+        """Why the dice not read right were not, most frequent cause first, as one line."""
+        parts = [f"{cause} {n}" for cause, n in self.causes.most_common()]
+        return "not read right, by cause: " + ("; ".join(parts) if parts else "none")
+
     def row(self) -> str:
         return (
             f"| {self.name} | {self.images} | {self.labelled} | {self.right} ({100 * self.accuracy:.1f}%) | "
             f"{self.uncertain} | {self.wrong} | **{self.silent}** | {self.missed} | {self.extra} "
             f"({self.extra_ok} ok) |"
         )
+
+
+# why a labelled die was not read right (:func:`why`)
+MISSED = "missed"
+UNREADABLE = "unreadable"
+PIPS_WRONG = "pip count wrong, classifier right"
+NET_WRONG = "classifier wrong, pip count right"
+BOTH_WRONG = "both wrong"
+UNSURE = "both right, not sure enough"
+FLAGGED = "both right, flagged crooked"
+ONE_READER = "one reader"
+APPEARANCE = "an enrolled face"
+PIP_FACES = {str(v) for v in range(1, 7)}
+
+
+def why(face: str | None, reading: DieReading | None) -> str:
+    """Why the die labelled ``face`` and read as ``reading`` (None: no reading near it) was not read
+    right: which of the two readers (:class:`vision.types.Readers`) gave the labelled face, and, when
+    both did, whether the die was held back for their confidence or for a ``crooked`` flag alone.
+    ``ONE_READER``: only one reader was asked (the pip count alone); ``APPEARANCE``: the label is a face
+    without pips, which an enrolled set's appearance match reads."""
+    if reading is None:
+        return MISSED
+    if reading.face is None:
+        return UNREADABLE
+    if face not in PIP_FACES:
+        return APPEARANCE
+    r = reading.readers
+    if r is None:
+        return ONE_READER
+    pips, net = str(r.pip_value) == face, str(r.net_value) == face
+    if pips and net:
+        return FLAGGED if reading.status == CROOKED and reading.confidence >= OK_CONFIDENCE else UNSURE
+    if pips or net:
+        return NET_WRONG if pips else PIPS_WRONG
+    return BOTH_WRONG
 
 
 HEADER = (
@@ -180,12 +223,15 @@ def score_item(item: Item, readings: list[DieReading], score: Score) -> None:
             score.leaning_flagged += best is not None and best.status != OK
         if best is None:
             score.missed += 1
+            score.causes[MISSED] += 1
             score.errors.append(f"MISS {item.path.name}: {lab.die}:{lab.face} at {lab.center}")
             continue
         same_die = lab.die is None or best.die == lab.die or (best.die == "d6" and lab.die in PIP_KINDS)
         correct = best.face == lab.face and same_die
         if lab.crooked:
             correct = correct or best.status != OK
+        if not (correct and best.status == OK) and not (lab.crooked and correct):
+            score.causes[why(lab.face, best)] += 1
         if not correct and best.face is None and best.status != OK:
             score.uncertain += 1  # located, said unreadable: the table asks, nothing is claimed
         elif not correct:

@@ -27,7 +27,7 @@ from vision.locate import (
 from vision.merge import DET_SUPPORT, TOP_OF_BOX, merge_detections, merge_wall_dice, touch
 from vision.pips import PipRead, mask_centre, read_pips, read_top_face
 from vision.speckle import despeckle
-from vision.types import CROOKED, OK, OK_CONFIDENCE, UNCERTAIN, Candidate, DieReading, VisionError
+from vision.types import CROOKED, OK, OK_CONFIDENCE, UNCERTAIN, Candidate, DieReading, Readers, VisionError
 from vision.view import (
     VIEW_MIN,
     Seen,
@@ -621,7 +621,7 @@ class DiceReader:
                     need = net_needed(r.value)
                     if pr.value == r.value and pr.confidence >= PIP_MIN and r.value != 1:
                         need = NET_THIRD
-                        r.notes.append(_both_readers(pr, g, closer))
+                        _note_readers(r, pr, g, closer)
                     else:
                         r.notes.append(f"net {g.value} {g.prob:.4f}" + (CLOSER_NOTE if closer else ""))
                     if g.value != r.value or g.prob < need:
@@ -636,7 +636,7 @@ class DiceReader:
                     # the appearance's best face is a numbered one, but by a narrow margin over another
                     # face of these alike-looking dice: if the pip count and the classifier both read
                     # that same number surely (as for a plain d6), three readers agree
-                    r.notes.append(_both_readers(pr, g, closer))
+                    _note_readers(r, pr, g, closer)
                     value, conf, status = combine(pr.value, pr.confidence, g)
                     if status == OK and value == r.value:
                         r.status, r.confidence = OK, conf
@@ -661,8 +661,10 @@ class DiceReader:
                 return DieReading(PIP_DIE, None, None, 0.0, cand.center, UNCERTAIN, [pr.reason])
             return None
         notes = [pr.reason]
+        readers = None
         if g is not None:
             notes.append(_both_readers(pr, g, closer))
+            readers = Readers(pr.value, pr.confidence, g.value, g.prob)
         # a fallback pip reading (its first choice of group was found wanting, or it was split from a
         # side face's pips) may be a side face's: the classifier must be as sure as for a lone pip
         value, conf, status = combine(
@@ -673,7 +675,7 @@ class DiceReader:
             center = cand.center
         if crooked:
             status = CROOKED
-        return DieReading(PIP_DIE, str(value), value, conf, center, status, notes)
+        return DieReading(PIP_DIE, str(value), value, conf, center, status, notes, readers=readers)
 
 
 def _keep_leaning(
@@ -964,6 +966,12 @@ def net_needed(value: int | None, fallback: bool = False) -> float:
     """The classifier's probability a face needs for ``ok``: NET_OK_ONE for a 1 (a lone blob is the
     easiest thing to take for a 1) or for a fallback pip reading (it may be a side face's), else NET_OK."""
     return NET_OK_ONE if value == 1 or fallback else NET_OK
+
+
+def _note_readers(r: DieReading, pr: PipRead, g: facenet.FaceGuess, closer: bool) -> None:
+    """``r`` (an enrolled die's reading) with what the pip count and the classifier each read, noted."""
+    r.notes.append(_both_readers(pr, g, closer))
+    r.readers = Readers(pr.value, pr.confidence, g.value, g.prob)
 
 
 def _both_readers(pr: PipRead, g: facenet.FaceGuess, closer: bool = False) -> str:

@@ -40,6 +40,18 @@ class Candidate:
     cut: bool = False  # cut out of one blob between the detector's dice (merge): one die or two?
 
 
+@dataclass(frozen=True, slots=True)
+class Readers:
+    """What each of a pip die's two readers gave it: the pip count's face and confidence, and the face
+    classifier's face (None: no pipped face) and probability. Kept for the accuracy bench's account of
+    why a die was not read right (vision.evaluate.why); not part of the reported JSON."""
+
+    pip_value: int | None
+    pip_confidence: float
+    net_value: int | None
+    net_prob: float
+
+
 @dataclass(slots=True)
 class DieReading:
     """One die as reported: ``die`` id, ``face`` label, numeric ``value`` if any, and trust."""
@@ -52,6 +64,7 @@ class DieReading:
     status: str
     notes: list[str] = field(default_factory=list)
     rival_die: str | None = None  # another die that looks as much like it: which die it is is unsettled
+    readers: Readers | None = None  # the two readers' own answers, when both were asked
 
     def to_json(self) -> dict[str, object]:
         return {
