@@ -698,18 +698,22 @@ def test_a_blob_that_is_one_face_has_no_brightest_face() -> None:
     assert pips.read_top_face(img, mask, 60.0, []) is None
 
 
-def _two_with(mark: str) -> tuple[np.ndarray, np.ndarray]:
-    """A white die (60 px) showing a 2, with ``mark`` where a 3's middle pip would be: ``"print"`` a
-    logo's thick "S" (strokes 2 px wide, as dark as the pips), ``"faint"`` a pip of the pips' size at
-    about half their contrast."""
+def _two_with(mark: str, radius: int = 5) -> tuple[np.ndarray, np.ndarray]:
+    """A white die (60 px) showing a 2 (pips of ``radius``), with ``mark`` where a 3's middle pip would
+    be: ``"print"`` a logo's thick "S" (strokes 2 px wide, as dark as the pips), ``"faint"`` a pip of
+    the pips' size at about half their contrast, ``"speck"`` a pip like the others with a
+    body-coloured speck of 3 x 3 px at its centre."""
     img = np.full((100, 100, 3), 40, np.uint8)
     cv2.rectangle(img, (20, 20), (79, 79), (235, 235, 235), -1)
     for x, y in ((35, 35), (65, 65)):
-        cv2.circle(img, (x, y), 5, (20, 20, 20), -1)
+        cv2.circle(img, (x, y), radius, (20, 20, 20), -1)
     if mark == "print":
         cv2.putText(img, "S", (44, 57), cv2.FONT_HERSHEY_SIMPLEX, 0.55, (20, 20, 20), 2)
+    elif mark == "faint":
+        cv2.circle(img, (50, 50), radius, (110, 110, 110), -1)
     else:
-        cv2.circle(img, (50, 50), 5, (110, 110, 110), -1)
+        cv2.circle(img, (50, 50), radius, (20, 20, 20), -1)
+        img[49:52, 49:52] = 235
     mask = np.zeros((100, 100), np.uint8)
     mask[20:80, 20:80] = 255
     return img, mask
@@ -762,13 +766,7 @@ def test_a_pip_with_a_speck_in_it_is_not_taken_for_print() -> None:
     """A middle pip with a body-coloured speck in it (sensor noise, dust) is a ring the pip count does
     not find as a pip; it is still a disc, not print, so it stays a ghost against a 2 read without it
     (phone dice_419: a 5 whose centre pip had a speck read `ok` as a 4 by the pip count alone)."""
-    img = np.full((100, 100, 3), 40, np.uint8)
-    cv2.rectangle(img, (20, 20), (79, 79), (235, 235, 235), -1)
-    for x, y in ((35, 35), (65, 65), (50, 50)):
-        cv2.circle(img, (x, y), 4, (20, 20, 20), -1)
-    img[49:52, 49:52] = 235
-    mask = np.zeros((100, 100), np.uint8)
-    mask[20:80, 20:80] = 255
+    img, mask = _two_with("speck", radius=4)
     pr = read_pips(img, mask, 60.0)
     assert pr.value != 2 or pr.confidence < 0.5, pr
     diff = np.zeros((100, 100), np.float32)
