@@ -25,7 +25,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.reader import DiceReader, decode_image_file
+from vision.reader import PIP_DIE, DiceReader, decode_image_file
 from vision.types import CROOKED, OK, OK_CONFIDENCE, DieReading
 
 
@@ -97,7 +97,7 @@ BOTH_WRONG = "both wrong"
 UNSURE = "both right, not sure enough"
 FLAGGED = "both right, flagged crooked"
 ONE_READER = "one reader"
-APPEARANCE = "an enrolled face"
+APPEARANCE = "an enrolled die's appearance"
 PIP_FACES = {str(v) for v in range(1, 7)}
 
 
@@ -105,15 +105,15 @@ def why(face: str | None, reading: DieReading | None) -> str:
     """Why the die labelled ``face`` and read as ``reading`` (None: no reading near it) was not read
     right: which of the two readers (:class:`vision.types.Readers`) gave the labelled face, and, when
     both did, whether the die was held back for their confidence or for a ``crooked`` flag alone.
-    ``ONE_READER``: only one reader was asked (the pip count alone); ``APPEARANCE``: the label is a face
-    without pips, which an enrolled set's appearance match reads."""
+    ``ONE_READER``: only the pip count was asked (no classifier); ``APPEARANCE``: an enrolled set's
+    appearance match read it (a face without pips, or an enrolled die the two readers did not settle)."""
     if reading is None:
         return MISSED
     if reading.face is None:
         return UNREADABLE
-    if face not in PIP_FACES:
-        return APPEARANCE
     r = reading.readers
+    if face not in PIP_FACES or (r is None and reading.die != PIP_DIE):
+        return APPEARANCE
     if r is None:
         return ONE_READER
     pips, net = str(r.pip_value) == face, str(r.net_value) == face
