@@ -192,13 +192,18 @@ def test_a_die_not_read_right_is_counted_under_the_reader_that_missed_it() -> No
     }
     assert score.right == 1 and sum(score.causes.values()) == len(labels) - 2
     assert score.causes_line().startswith("not read right, by cause: pip count wrong, classifier right 2; ")
-    # a face without pips (an enrolled set's star) is the appearance match's to read, as is an
-    # enrolled die's numbered face the two readers were not asked about
-    assert why("STAR", _read(1, 0.4, 0, UNCERTAIN, Readers(1, 0.9, 1, 0.99))) == APPEARANCE
-    rollers = DieReading("rollers-black", "4", 4, 0.6, (0.0, 0.0), UNCERTAIN)
-    assert why("5", rollers) == APPEARANCE
+    # a face without pips (an enrolled set's star) is the appearance match's to read, as is every
+    # face of an enrolled die (a Rollers die's 5), whatever the two readers gave it
+    two_readers = _read(1, 0.4, 0, UNCERTAIN, Readers(1, 0.9, 1, 0.99))
+    assert why(Label("club", "STAR", (0.0, 0.0), 20.0), two_readers) == APPEARANCE
+    assert why(Label("rollers-black", "1", (0.0, 0.0), 20.0), two_readers) == APPEARANCE
+    assert why(Label("std-red", "1", (0.0, 0.0), 20.0), two_readers) == UNSURE
+    assert why(Label("d6", "1", (0.0, 0.0), 20.0), two_readers) == UNSURE
+    taken_for_rollers = DieReading("rollers-white", "1", 1, 0.9, (0.0, 0.0), UNCERTAIN)
+    assert why(Label("std-white", "1", (0.0, 0.0), 20.0), taken_for_rollers) == APPEARANCE
     # a die flagged crooked whose readers agree but not surely is held back by them, not the flag
-    assert why("6", _read(6, 0.5, 0, CROOKED, Readers(6, 0.9, 6, 0.6))) == UNSURE
+    six = Label(None, "6", (0.0, 0.0), 20.0)
+    assert why(six, _read(6, 0.5, 0, CROOKED, Readers(6, 0.9, 6, 0.6))) == UNSURE
     assert Score("z").causes_line() == "not read right, by cause: none"
 
 

@@ -99,24 +99,28 @@ FLAGGED = "both right, flagged crooked"
 ONE_READER = "one reader"
 APPEARANCE = "an enrolled die's appearance"
 PIP_FACES = {str(v) for v in range(1, 7)}
+PIP_KINDS = {"std-white", "std-red"}  # the throwbench kinds that are plain pipped d6
 
 
-def why(face: str | None, reading: DieReading | None) -> str:
-    """Why the die labelled ``face`` and read as ``reading`` (None: no reading near it) was not read
-    right: which of the two readers (:class:`vision.types.Readers`) gave the labelled face, and, when
-    both did, whether the die was held back for their confidence or for a ``crooked`` flag alone.
-    ``ONE_READER``: only the pip count was asked (no classifier); ``APPEARANCE``: an enrolled set's
-    appearance match read it (a face without pips, or an enrolled die the two readers did not settle)."""
+def why(label: Label, reading: DieReading | None) -> str:
+    """Why the die of ``label``, read as ``reading`` (None: no reading near it), was not read right:
+    which of the two readers (:class:`vision.types.Readers`) gave its face, and, when both did,
+    whether the die was held back for their confidence (or for resembling an enrolled die) or for a
+    ``crooked`` flag alone. ``ONE_READER``: only the pip count was asked (no classifier);
+    ``APPEARANCE``: the die is one an enrolled set reads by its appearance (not a plain pipped d6), or
+    a plain d6 that appearance took for an enrolled die."""
     if reading is None:
         return MISSED
     if reading.face is None:
         return UNREADABLE
     r = reading.readers
-    if face not in PIP_FACES or (r is None and reading.die != PIP_DIE):
+    if label.die not in (None, PIP_DIE, *PIP_KINDS) or label.face not in PIP_FACES:
         return APPEARANCE
+    if r is None and reading.die != PIP_DIE:
+        return APPEARANCE  # a plain die the appearance match took for an enrolled one
     if r is None:
         return ONE_READER
-    pips, net = str(r.pip_value) == face, str(r.net_value) == face
+    pips, net = str(r.pip_value) == label.face, str(r.net_value) == label.face
     if pips and net:
         return FLAGGED if reading.status == CROOKED and reading.confidence >= OK_CONFIDENCE else UNSURE
     if pips or net:
@@ -186,9 +190,6 @@ def crops(folder: Path) -> Iterator[Item]:
             yield Item(img, [Label(None, face, (0.0, 0.0), 1e9)], single=True)
 
 
-PIP_KINDS = {"std-white", "std-red"}
-
-
 def throwbench(
     root: Path, labels_file: str = "throws/labels.jsonl", with_set: bool = False
 ) -> Iterator[Item]:
@@ -231,7 +232,7 @@ def score_item(item: Item, readings: list[DieReading], score: Score) -> None:
         if lab.crooked:
             correct = correct or best.status != OK
         if not (correct and best.status == OK) and not (lab.crooked and correct):
-            score.causes[why(lab.face, best)] += 1
+            score.causes[why(lab, best)] += 1
         if not correct and best.face is None and best.status != OK:
             score.uncertain += 1  # located, said unreadable: the table asks, nothing is claimed
         elif not correct:

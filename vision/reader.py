@@ -654,6 +654,7 @@ class DiceReader:
                     center,
                     CROOKED if crooked else UNCERTAIN,
                     [pr.reason, "resembles an enrolled die"],
+                    readers=None if g is None else Readers(pr.value, pr.confidence, g.value, g.prob),
                 )
         if pr.value is None:
             # die-shaped but unreadable: report it, flagged, only if it really looks like a die
