@@ -11,6 +11,9 @@ matches the nearest unmatched label whose centre is within that label's radius.
 Two counts weigh the ``crooked`` flag (a die leaning, with no flat top face): flat dice read right
 but flagged ``crooked`` (part of uncertain: what the flag costs), and, where the labels mark dice
 that lean (the rendered throws), how many of those were read with a flag (what it is for).
+
+Each die not read right is also put under a cause (:func:`why`): missed, unreadable, which of the two
+readers gave its face when only one did, or what held it back when both did.
 """
 
 from __future__ import annotations

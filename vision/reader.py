@@ -654,7 +654,7 @@ class DiceReader:
                     center,
                     CROOKED if crooked else UNCERTAIN,
                     [pr.reason, "resembles an enrolled die"],
-                    readers=None if g is None else Readers(pr.value, pr.confidence, g.value, g.prob),
+                    readers=None if g is None else _readers(pr, g),
                 )
         if pr.value is None:
             # die-shaped but unreadable: report it, flagged, only if it really looks like a die
@@ -665,7 +665,7 @@ class DiceReader:
         readers = None
         if g is not None:
             notes.append(_both_readers(pr, g, closer))
-            readers = Readers(pr.value, pr.confidence, g.value, g.prob)
+            readers = _readers(pr, g)
         # a fallback pip reading (its first choice of group was found wanting, or it was split from a
         # side face's pips) may be a side face's: the classifier must be as sure as for a lone pip
         value, conf, status = combine(
@@ -972,7 +972,12 @@ def net_needed(value: int | None, fallback: bool = False) -> float:
 def _note_readers(r: DieReading, pr: PipRead, g: facenet.FaceGuess, closer: bool) -> None:
     """``r`` (an enrolled die's reading) with what the pip count and the classifier each read, noted."""
     r.notes.append(_both_readers(pr, g, closer))
-    r.readers = Readers(pr.value, pr.confidence, g.value, g.prob)
+    r.readers = _readers(pr, g)
+
+
+def _readers(pr: PipRead, g: facenet.FaceGuess) -> Readers:
+    """What the pip count and the classifier each gave the die, kept on its reading."""
+    return Readers(pr.value, pr.confidence, g.value, g.prob)
 
 
 def _both_readers(pr: PipRead, g: facenet.FaceGuess, closer: bool = False) -> str:
