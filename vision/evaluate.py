@@ -234,7 +234,7 @@ def score_item(item: Item, readings: list[DieReading], score: Score) -> None:
         correct = best.face == lab.face and same_die
         if lab.crooked:
             correct = correct or best.status != OK
-        if not (correct and best.status == OK) and not (lab.crooked and correct):
+        if not correct or (best.status != OK and not lab.crooked):  # a leaning die flagged is no failure
             score.causes[why(lab, best)] += 1
         if not correct and best.face is None and best.status != OK:
             score.uncertain += 1  # located, said unreadable: the table asks, nothing is claimed
