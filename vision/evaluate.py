@@ -230,7 +230,7 @@ def score_item(item: Item, readings: list[DieReading], score: Score) -> None:
             score.causes[MISSED] += 1
             score.errors.append(f"MISS {item.path.name}: {lab.die}:{lab.face} at {lab.center}")
             continue
-        same_die = lab.die is None or best.die == lab.die or (best.die == "d6" and lab.die in PIP_KINDS)
+        same_die = lab.die is None or best.die == lab.die or (best.die == PIP_DIE and lab.die in PIP_KINDS)
         correct = best.face == lab.face and same_die
         if lab.crooked:
             correct = correct or best.status != OK

@@ -664,8 +664,8 @@ class DiceReader:
         notes = [pr.reason]
         readers = None
         if g is not None:
-            notes.append(_both_readers(pr, g, closer))
             readers = _readers(pr, g)
+            notes.append(_both_readers(readers, closer))
         # a fallback pip reading (its first choice of group was found wanting, or it was split from a
         # side face's pips) may be a side face's: the classifier must be as sure as for a lone pip
         value, conf, status = combine(
@@ -971,8 +971,8 @@ def net_needed(value: int | None, fallback: bool = False) -> float:
 
 def _note_readers(r: DieReading, pr: PipRead, g: facenet.FaceGuess, closer: bool) -> None:
     """``r`` (an enrolled die's reading) with what the pip count and the classifier each read, noted."""
-    r.notes.append(_both_readers(pr, g, closer))
     r.readers = _readers(pr, g)
+    r.notes.append(_both_readers(r.readers, closer))
 
 
 def _readers(pr: PipRead, g: facenet.FaceGuess) -> Readers:
@@ -980,10 +980,12 @@ def _readers(pr: PipRead, g: facenet.FaceGuess) -> Readers:
     return Readers(pr.value, pr.confidence, g.value, g.prob)
 
 
-def _both_readers(pr: PipRead, g: facenet.FaceGuess, closer: bool = False) -> str:
+def _both_readers(r: Readers, closer: bool = False) -> str:
     """The note that shows what the pip count and the classifier each read (``closer``: the
     classifier's reading is its closer look, :meth:`DiceReader._closer_look`)."""
-    return f"pip {pr.value} {pr.confidence:.4f} net {g.value} {g.prob:.4f}" + (CLOSER_NOTE if closer else "")
+    return f"pip {r.pip_value} {r.pip_confidence:.4f} net {r.net_value} {r.net_prob:.4f}" + (
+        CLOSER_NOTE if closer else ""
+    )
 
 
 def combine(
