@@ -193,7 +193,7 @@ def test_a_die_not_read_right_is_counted_under_the_reader_that_missed_it() -> No
     assert score.right == 1 and sum(score.causes.values()) == len(labels) - 2
     assert score.causes_line().startswith("not read right, by cause: pip count wrong, classifier right 2; ")
     # a face without pips (an enrolled set's star) is the appearance match's to read, as is every
-    # face of an enrolled die (a Rollers die's 5), whatever the two readers gave it
+    # face of an enrolled die (a Rollers die's 1), whatever the two readers gave it
     two_readers = _read(1, 0.4, 0, UNCERTAIN, Readers(1, 0.9, 1, 0.99))
     assert why(Label("club", "STAR", (0.0, 0.0), 20.0), two_readers) == APPEARANCE
     assert why(Label("rollers-black", "1", (0.0, 0.0), 20.0), two_readers) == APPEARANCE
