@@ -127,7 +127,7 @@ def detector_speed(cam: object, kinds: list[str]) -> None:
 def accuracy(models: dict[str, object]) -> None:
     """Every labelled set; ``models``: DiceReader keyword arguments naming candidate model files."""
     from vision.enroll import EnrolledSet
-    from vision.evaluate import HEADER, evaluate, size_group, standard_sets, throwbench
+    from vision.evaluate import HEADER, at_labels, evaluate, size_group, standard_sets, throwbench
     from vision.reader import DiceReader
 
     print(f"shared data: {SHARED}")
@@ -157,6 +157,8 @@ def accuracy(models: dict[str, object]) -> None:
                 s = evaluate(f"{name} ({half})", items(), reader, sel, per_size, size_group)
                 _print_score(s, f"{time.perf_counter() - t:.0f} s")
                 _print_by_size(per_size)
+                if reader.net is not None and (at := at_labels(items(), reader.net, sel)).dice:
+                    print(f"  {at.line()}", flush=True)  # how far reading alone holds the half back
                 if half.startswith("odd"):
                     s = evaluate(f"{name} ({half}), pip count alone", items(), classical, sel)
                     print(s.row(), flush=True)
@@ -165,6 +167,8 @@ def accuracy(models: dict[str, object]) -> None:
             s = evaluate(f"{name} (test)", items(), reader, kinds=per_size, group=size_group)
             _print_score(s)
             _print_by_size(per_size)
+            if reader.net is not None and (at := at_labels(items(), reader.net)).dice:
+                print(f"  {at.line()}", flush=True)
             s = evaluate(f"{name} (test), pip count alone", items(), classical)
             print(s.row(), flush=True)
     tb = SHARED / "throwbench-dev"

@@ -226,3 +226,38 @@ def test_a_die_read_ok_from_a_real_photo_has_both_readers_giving_its_face(shared
                 seen += 1
     if not seen:
         pytest.skip(f"none of the photos is in {folder}")
+
+
+def test_the_classifier_alone_is_scored_at_each_labels_own_box(tmp_path: Path) -> None:
+    """How far reading alone holds a set back: each die whose label boxes it is read at that box,
+    so a label naming another face counts against the classifier, and pip-boxed labels are skipped."""
+    from vision import facenet
+    from vision.evaluate import at_labels
+
+    net = facenet.load()
+    if net is None:
+        pytest.skip("the shipped face classifier did not load")
+    (tmp_path / "images").mkdir()
+    (tmp_path / "labels").mkdir()
+    img = np.full((640, 640, 3), (70, 110, 60), np.uint8)
+    dice = [(180, 200, 90, 2), (440, 420, 100, 3), (470, 150, 80, 1)]
+    for cx, cy, side, value in dice:
+        _die(img, cx, cy, side, value)
+    cv2.imwrite(str(tmp_path / "images" / "a.jpg"), img)
+    label = tmp_path / "labels" / "a.txt"
+    label.write_text("\n".join(_yolo_line(v - 1, cx, cy, s, 640, 640) for cx, cy, s, v in dice))
+    told = at_labels(epanemu(tmp_path), net)
+    assert (told.dice, told.right, told.sure_wrong) == (3, 3, 0)
+
+    # the 2 and the 3 labelled the other way round: both wrong, each at its own box
+    swapped = [(cx, cy, s, {2: 3, 3: 2}.get(v, v)) for cx, cy, s, v in dice]
+    label.write_text("\n".join(_yolo_line(v - 1, cx, cy, s, 640, 640) for cx, cy, s, v in swapped))
+    told = at_labels(epanemu(tmp_path), net)
+    assert (told.dice, told.right) == (3, 1)
+    assert told.sure_wrong <= 2 and "1/3 right" in told.line()
+    assert at_labels(epanemu(tmp_path), net, lambda i, it: False).dice == 0
+
+    (tmp_path / "pips").mkdir()
+    cv2.imwrite(str(tmp_path / "pips" / "a.jpg"), img)
+    (tmp_path / "pips" / "a.txt").write_text(_yolo_line(1, 180, 200, 40, 640, 640))
+    assert at_labels(matteop65(tmp_path / "pips"), net).dice == 0  # the webcam set's boxes hold pips
