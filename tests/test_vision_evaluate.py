@@ -9,6 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
+from vision import facenet
 from vision.evaluate import (
     APPEARANCE,
     BOTH_WRONG,
@@ -23,6 +24,7 @@ from vision.evaluate import (
     Item,
     Label,
     Score,
+    at_labels,
     epanemu,
     evaluate,
     matteop65,
@@ -231,9 +233,6 @@ def test_a_die_read_ok_from_a_real_photo_has_both_readers_giving_its_face(shared
 def test_the_classifier_alone_is_scored_at_each_labels_own_box(tmp_path: Path) -> None:
     """How far reading alone holds a set back: each die whose label boxes it is read at that box,
     so a label naming another face counts against the classifier, and pip-boxed labels are skipped."""
-    from vision import facenet
-    from vision.evaluate import at_labels
-
     net = facenet.load()
     if net is None:
         pytest.skip("the shipped face classifier did not load")

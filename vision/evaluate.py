@@ -28,6 +28,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision import facenet
 from vision.reader import PIP_DIE, DiceReader, decode_image_file
 from vision.types import CROOKED, OK, OK_CONFIDENCE, DieReading
 
@@ -335,16 +336,14 @@ def at_labels(
 ) -> AtLabels:
     """Classify every selected labelled die whose label boxes the whole die (``Label.size``) from a
     crop at its box, unturned (:func:`vision.facenet.face_crop`, the four turns averaged)."""
-    from vision import facenet
-
     out = AtLabels()
     for i, item in enumerate(items):
-        labs = [lab for lab in item.labels if lab.size is not None and lab.die != "?"]
-        if not select(i, item) or not labs:
+        boxed = [(lab, lab.size) for lab in item.labels if lab.size is not None and lab.die != "?"]
+        if not select(i, item) or not boxed:
             continue
         grey = cv2.cvtColor(decode_image_file(str(item.path)), cv2.COLOR_BGR2GRAY)
-        crops = [facenet.face_crop(grey, lab.center, BOX_FACE * lab.size, 0.0) for lab in labs]  # type: ignore[operator]
-        for lab, g in zip(labs, facenet.classify(net, crops), strict=True):
+        crops = [facenet.face_crop(grey, lab.center, BOX_FACE * size, 0.0) for lab, size in boxed]
+        for (lab, _), g in zip(boxed, facenet.classify(net, crops), strict=True):
             out.dice += 1
             right = str(g.value) == lab.face
             out.right += right
