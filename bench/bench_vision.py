@@ -40,7 +40,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 SHARED = Path(os.environ.get("DICE_COMPANION_SHARED", ROOT.parent / "shared"))
 if TYPE_CHECKING:
-    from vision.evaluate import Score
+    from collections.abc import Callable, Iterator
+
+    from vision.evaluate import Item, Score
+    from vision.reader import DiceReader
+
+    Select = Callable[[int, Item], bool]
 
 
 def speed() -> None:
@@ -127,7 +132,7 @@ def detector_speed(cam: object, kinds: list[str]) -> None:
 def accuracy(models: dict[str, object]) -> None:
     """Every labelled set; ``models``: DiceReader keyword arguments naming candidate model files."""
     from vision.enroll import EnrolledSet
-    from vision.evaluate import HEADER, at_labels, evaluate, size_group, standard_sets, throwbench
+    from vision.evaluate import HEADER, evaluate, size_group, standard_sets, throwbench
     from vision.reader import DiceReader
 
     print(f"shared data: {SHARED}")
@@ -157,8 +162,7 @@ def accuracy(models: dict[str, object]) -> None:
                 s = evaluate(f"{name} ({half})", items(), reader, sel, per_size, size_group)
                 _print_score(s, f"{time.perf_counter() - t:.0f} s")
                 _print_by_size(per_size)
-                if reader.net is not None and (at := at_labels(items(), reader.net, sel)).dice:
-                    print(f"  {at.line()}", flush=True)  # how far reading alone holds the half back
+                _print_at_labels(reader, items(), sel)
                 if half.startswith("odd"):
                     s = evaluate(f"{name} ({half}), pip count alone", items(), classical, sel)
                     print(s.row(), flush=True)
@@ -167,8 +171,7 @@ def accuracy(models: dict[str, object]) -> None:
             s = evaluate(f"{name} (test)", items(), reader, kinds=per_size, group=size_group)
             _print_score(s)
             _print_by_size(per_size)
-            if reader.net is not None and (at := at_labels(items(), reader.net)).dice:
-                print(f"  {at.line()}", flush=True)
+            _print_at_labels(reader, items())
             s = evaluate(f"{name} (test), pip count alone", items(), classical)
             print(s.row(), flush=True)
     tb = SHARED / "throwbench-dev"
@@ -236,6 +239,15 @@ def _print_score(s: Score, *after: str) -> None:
     print(s.row(), *after, flush=True)
     print(f"  {s.flags()}", flush=True)
     print(f"  {s.causes_line()}", flush=True)
+
+
+def _print_at_labels(reader: DiceReader, items: Iterator[Item], select: Select = lambda i, it: True) -> None:
+    """How far reading alone holds a set back: its classifier at the labels' own boxes
+    (evaluate.at_labels; only sets whose labels box the whole die, and a reader with a classifier)."""
+    from vision.evaluate import at_labels
+
+    if reader.net is not None and (at := at_labels(items, reader.net, select)).dice:
+        print(f"  {at.line()}", flush=True)
 
 
 def _print_by_size(per_size: dict) -> None:
