@@ -1,0 +1,89 @@
+"""The dice renderer (tools/dicerender, tools/render_dice.py): solids, labels and determinism."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+TOOLS = Path(__file__).resolve().parent.parent / "tools"
+sys.path.insert(0, str(TOOLS))
+
+from dicerender.designs import game_designs, random_design  # noqa: E402
+from dicerender.render import Placed, rot_to, top_label  # noqa: E402
+from dicerender.shapes import solid  # noqa: E402
+
+SHAPES = {
+    "d4": (4, 4, 6),
+    "d6": (6, 8, 12),
+    "d8": (8, 6, 12),
+    "d10": (10, 12, 20),
+    "d12": (12, 20, 30),
+    "d20": (20, 12, 30),
+}
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_each_solid_is_a_closed_convex_polyhedron_with_outward_faces(shape):
+    s = solid(shape, 16.0)
+    faces, vertices, edges = SHAPES[shape]
+    assert len(s.faces) == faces
+    assert len(s.vertices) == vertices
+    assert len({frozenset((f[i], f[(i + 1) % len(f)])) for f in s.faces for i in range(len(f))}) == edges
+    for i, face in enumerate(s.faces):
+        n = s.normal(i)
+        assert n @ s.centroid(i) > 0  # outward
+        assert np.allclose((s.vertices[list(face)] - s.centroid(i)) @ n, 0, atol=1e-6)  # flat
+        assert abs(s.up(i) @ n) < 1e-9
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_a_die_resting_on_a_face_reads_the_face_pointing_up(shape):
+    s = solid(shape, 16.0)
+    design = next(d for d in game_designs() + [random_design(i) for i in range(40)] if d.shape == shape)
+    n_labels = len(s.vertices) if shape == "d4" else len(s.faces)
+    perm = tuple(range(n_labels))
+    for down in range(len(s.faces)):
+        R = rot_to(s.normal(down), np.array([0.0, 0.0, -1.0]))
+        label, tilt = top_label(Placed(design, s, R, np.zeros(3), perm))
+        if shape == "d4":
+            # the vertex not on the face it rests on
+            assert label == ({0, 1, 2, 3} - set(s.faces[down])).pop()
+            assert tilt < 1e-3
+        else:
+            # every other solid is centrally symmetric: the face up is the one opposite (the d10 too)
+            opposite = int(np.argmin([s.normal(i) @ s.normal(down) for i in range(len(s.faces))]))
+            assert label == opposite
+            assert tilt < 1e-3
+
+
+def test_a_scene_is_a_function_of_its_seed_and_index(tmp_path):
+    import render_dice
+
+    for out in (tmp_path / "a", tmp_path / "b"):
+        (out / "scenes").mkdir(parents=True)
+        assert render_dice.render_one((out, 5, 3, (320, 240))) > 0
+    a = (tmp_path / "a" / "scenes" / "000003.jpg").read_bytes()
+    b = (tmp_path / "b" / "scenes" / "000003.jpg").read_bytes()
+    assert a == b
+    doc = json.loads((tmp_path / "a" / "scenes" / "000003.json").read_text())
+    crops = np.load(tmp_path / "a" / "scenes" / "000003.npz")["crops"]
+    assert len(crops) == len(doc["dice"])
+    for d in doc["dice"]:
+        diameter = d["disc"][2]
+        assert 0 < diameter < 320
+        assert d["class"] == f"{d['kind']}/{d['face']}"
+        assert d["crooked"] == (d["tilt"] > 12)
+    # a scene already on disk is kept, not rendered again
+    assert render_dice.render_one((tmp_path / "a", 5, 3, (320, 240))) == 0
+
+
+def test_random_designs_have_distinct_faces_and_readable_ink():
+    for i in range(30):
+        d = random_design(i)
+        assert len(set(d.arts)) == len(d.arts) == len(d.labels)
+        luma = lambda c: 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2]  # noqa: E731
+        assert abs(luma(d.ink) - luma(d.body)) > 70

@@ -1,0 +1,559 @@
+"""Rendering one scene: dice at rest on a tray surface, seen by a camera above it, with labels.
+
+A light rasteriser in numpy and OpenCV, no 3D package: every face of a convex die is a plane, so its
+artwork (a texture drawn by :mod:`art`) maps into the picture by one homography. Faces are lit by a
+directional key light plus ambient light (flat Lambert shading, a specular sheen on glossy bodies),
+rounded edges are the die's silhouette showing between inset faces, dice cast soft shadows on the
+surface, and the picture then goes through a camera: white balance, exposure, vignetting, blur,
+motion blur, sensor noise and JPEG. Dice rest on a face, some touch, and some lean against a
+neighbour or the tray's wall (``crooked``: top face more than 12 degrees from level).
+
+Everything random comes from the ``rng`` a scene is given, so a scene is a function of its seed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from . import art as artmod
+from .designs import Design
+from .shapes import Solid, solid
+
+TEX = 128  # texture side, pixels
+CROOKED_DEG = 12.0
+SCALE = 1  # supersampling (1: none; textures are filtered to their size on the picture instead)
+
+
+@dataclass
+class Camera:
+    f: float  # focal length, pixels (in the supersampled picture)
+    cx: float
+    cy: float
+    R: np.ndarray  # world -> camera rotation
+    C: np.ndarray  # camera centre, world mm
+    k1: float = 0.0
+
+    def project(self, p: np.ndarray) -> np.ndarray:
+        q = (p - self.C) @ self.R.T
+        z = q[..., 2:3]
+        xy = q[..., :2] / z
+        if self.k1:
+            r2 = (xy**2).sum(axis=-1, keepdims=True)
+            xy = xy * (1 + self.k1 * r2)
+        return xy * self.f + np.array([self.cx, self.cy])
+
+    def ground(self, uv: np.ndarray) -> np.ndarray:
+        """Pixels back onto the ground plane z = 0 (ignoring lens distortion)."""
+        d = np.concatenate(
+            [(uv - np.array([self.cx, self.cy])) / self.f, np.ones((*uv.shape[:-1], 1))], axis=-1
+        )
+        dw = d @ self.R  # camera -> world
+        t = -self.C[2] / dw[..., 2:3]
+        return self.C + t * dw
+
+
+@dataclass
+class Placed:
+    design: Design
+    solid: Solid
+    R: np.ndarray  # body -> world rotation
+    t: np.ndarray  # world position of the body origin, mm
+    perm: tuple[int, ...]  # label index of each solid face (d4: of each vertex)
+    style: dict = field(default_factory=dict)
+
+    def world(self) -> np.ndarray:
+        return self.solid.vertices @ self.R.T + self.t
+
+
+def rot_to(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The rotation taking unit vector ``a`` to unit vector ``b``."""
+    v = np.cross(a, b)
+    c = float(a @ b)
+    if np.linalg.norm(v) < 1e-9:
+        if c > 0:
+            return np.eye(3)
+        axis = np.cross(a, [1, 0, 0]) if abs(a[0]) < 0.9 else np.cross(a, [0, 1, 0])
+        axis /= np.linalg.norm(axis)
+        return rot_axis(axis, np.pi)
+    vx = np.array([[0, -v[2], v[1]], [v[2], 0, -v[0]], [-v[1], v[0], 0]])
+    return np.eye(3) + vx + vx @ vx * (1 / (1 + c))
+
+
+def rot_axis(axis: np.ndarray, angle: float) -> np.ndarray:
+    axis = np.asarray(axis, float) / np.linalg.norm(axis)
+    K = np.array([[0, -axis[2], axis[1]], [axis[2], 0, -axis[0]], [-axis[1], axis[0], 0]])
+    return np.eye(3) + np.sin(angle) * K + (1 - np.cos(angle)) * K @ K
+
+
+def top_label(p: Placed) -> tuple[int, float]:
+    """The label index read on the die (top face; d4: top vertex) and its tilt from level, degrees."""
+    s = p.solid
+    if s.shape == "d4":
+        v = s.vertices @ p.R.T
+        i = int(np.argmax(v[:, 2]))
+        tilt = np.degrees(np.arccos(np.clip(v[i] @ [0, 0, 1] / np.linalg.norm(v[i]), -1, 1)))
+        return p.perm[i], float(tilt)
+    normals = np.array([s.normal(i) for i in range(len(s.faces))]) @ p.R.T
+    i = int(np.argmax(normals[:, 2]))
+    return p.perm[i], float(np.degrees(np.arccos(np.clip(normals[i, 2], -1, 1))))
+
+
+def top_face(p: Placed) -> int:
+    s = p.solid
+    normals = np.array([s.normal(i) for i in range(len(s.faces))]) @ p.R.T
+    return int(np.argmax(normals[:, 2]))
+
+
+# ---------------------------------------------------------------- textures
+
+
+def face_texture(p: Placed, fi: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
+    """Face ``fi`` of ``p``: RGB texture (float 0-1), ink alpha, face-polygon mask, mm per texture px."""
+    s = p.solid
+    face = s.faces[fi]
+    c = s.centroid(fi)
+    n = s.normal(fi)
+    up = s.up(fi)
+    right = np.cross(up, n)
+    pts = s.vertices[list(face)] - c
+    local = np.stack([pts @ right, pts @ up], axis=1)
+    half = np.abs(local).max() * 1.02
+    mm_per_px = 2 * half / TEX
+    to_px = lambda xy: np.stack([TEX / 2 + xy[..., 0] / mm_per_px, TEX / 2 - xy[..., 1] / mm_per_px], axis=-1)  # noqa: E731
+    poly = to_px(local)
+    bevel = p.style.get("bevel", 0.1)
+    inset = TEX / 2 + (poly - TEX / 2) * (1 - bevel)
+    mask = np.zeros((TEX, TEX), np.uint8)
+    cv2.fillPoly(mask, [np.round(inset * 16).astype(np.int32)], 255, cv2.LINE_AA, shift=4)
+    d = p.design
+    body = np.array(d.body, np.float32) / 255.0
+    tex = np.empty((TEX, TEX, 3), np.float32)
+    tex[:] = body
+    if p.style.get("marble", 0) > 0:
+        tex *= 1 + p.style["marble_field"][:TEX, :TEX, None] * p.style["marble"]
+    alpha = np.zeros((TEX, TEX), np.uint8)
+    # inscribed radius of the (inset) face
+    edges = np.roll(inset, -1, axis=0) - inset
+    dists = []
+    for a, e in zip(inset, edges, strict=True):
+        nn = np.array([-e[1], e[0]]) / (np.linalg.norm(e) + 1e-9)
+        dists.append(abs((np.array([TEX / 2, TEX / 2]) - a) @ nn))
+    r_in = min(dists)
+    colour_layer = None
+    inkc = None
+    if s.shape == "d4":
+        # three labels, one near each corner, their tops towards that corner
+        for vi in face:
+            corner = to_px(((s.vertices[vi] - c) @ np.stack([right, up], axis=1))[None])[0]
+            toward = corner - TEX / 2
+            ang = np.degrees(np.arctan2(toward[0], -toward[1]))
+            pos = np.array([TEX / 2, TEX / 2]) + toward * 0.5
+            li = p.perm[vi]
+            artmod.ink_mask(alpha, d.arts[li], tuple(pos), r_in * 0.55, ang, p.style)
+        inkc = np.array(d.inks[0], np.float32) / 255.0
+    else:
+        li = p.perm[fi]
+        spin = p.style.get("spin", {}).get(fi, 0.0)
+        size = {"d6": 0.95, "d8": 0.95, "d10": 0.9, "d12": 0.95, "d20": 1.0}[s.shape]
+        centre = (TEX / 2, TEX / 2 + (r_in * 0.12 if s.shape in ("d8", "d20") else 0.0))
+        colour_layer = artmod.ink_mask(alpha, d.arts[li], centre, r_in * size, spin, p.style)
+        inkc = np.array(d.inks[li], np.float32) / 255.0
+    a = (alpha.astype(np.float32) / 255.0)[..., None]
+    if colour_layer is not None:
+        tex = tex * (1 - a) + colour_layer.astype(np.float32) / 255.0 * a
+    else:
+        ink = inkc * 0.85 if p.style.get("engraved", False) else inkc
+        tex = tex * (1 - a) + ink * a
+    return tex, alpha, mask, mm_per_px
+
+
+# ---------------------------------------------------------------- surfaces
+
+
+def surface(rng: np.random.Generator, h: int, w: int) -> tuple[np.ndarray, str]:
+    """A tray surface (float RGB 0-1) and its name."""
+    kind = str(rng.choice(["felt", "felt", "wood", "paper", "rubber", "cloth", "plain", "mat"]))
+
+    def small(s: int) -> np.ndarray:
+        """Smooth noise varying over about ``s`` pixels."""
+        noise = rng.standard_normal((max(2, h // s), max(2, w // s))).astype(np.float32)
+        return cv2.resize(noise, (w, h), interpolation=cv2.INTER_CUBIC)
+
+    if kind == "felt":
+        base = rng.choice(
+            [
+                [0.10, 0.40, 0.15],
+                [0.10, 0.20, 0.45],
+                [0.45, 0.08, 0.10],
+                [0.15, 0.15, 0.15],
+                [0.35, 0.10, 0.40],
+                [0.05, 0.30, 0.32],
+            ]
+        ) * rng.uniform(0.6, 1.3)
+        tex = 1 + 0.06 * small(64) + 0.05 * rng.standard_normal((h, w)).astype(np.float32)
+    elif kind == "wood":
+        base = np.array([0.62, 0.42, 0.22]) * rng.uniform(0.5, 1.3)
+        y = np.arange(h, dtype=np.float32)[:, None] + 30 * small(128)
+        freq = rng.uniform(0.03, 0.12)
+        tex = (
+            1
+            + 0.12 * np.sin(y * freq + 3 * small(256))
+            + 0.04 * rng.standard_normal((h, w)).astype(np.float32)
+        )
+        if rng.random() < 0.5:
+            tex = tex.T[:h, :w] if w <= h else cv2.resize(tex.T, (w, h))
+    elif kind == "paper":
+        base = np.array([0.92, 0.90, 0.86]) * rng.uniform(0.8, 1.05)
+        tex = 1 + 0.02 * small(32) + 0.02 * rng.standard_normal((h, w)).astype(np.float32)
+    elif kind == "rubber":
+        base = np.array([0.14, 0.14, 0.15]) * rng.uniform(0.6, 1.6)
+        tex = 1 + 0.08 * small(16) + 0.06 * rng.standard_normal((h, w)).astype(np.float32)
+    elif kind == "cloth":
+        base = rng.uniform(0.1, 0.8, 3)
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        period = rng.uniform(6, 40)
+        tex = 1 + 0.08 * np.sign(np.sin(xx / period * np.pi) * np.sin(yy / period * np.pi)) + 0.05 * small(8)
+    elif kind == "mat":
+        base = rng.uniform(0.2, 0.9, 3)
+        tex = 1 + 0.03 * small(64) + 0.03 * rng.standard_normal((h, w)).astype(np.float32)
+    else:
+        base = rng.uniform(0.05, 0.95, 3)
+        tex = 1 + 0.02 * small(128)
+    img = np.clip(np.asarray(base, np.float32)[None, None, :] * tex[..., None], 0, 1)
+    return img.astype(np.float32), kind
+
+
+def add_walls(rng: np.random.Generator, img: np.ndarray, floor: np.ndarray) -> None:
+    """Tray walls: the picture outside the tray's floor (``floor``, an image polygon) shows a wall top."""
+    h, w = img.shape[:2]
+    mask = np.zeros((h, w), np.uint8)
+    cv2.fillPoly(mask, [np.round(floor * 16).astype(np.int32)], 255, cv2.LINE_AA, shift=4)
+    wall, _ = surface(rng, h, w)
+    wall *= rng.uniform(0.5, 1.0)
+    m = (mask.astype(np.float32) / 255.0)[..., None]
+    # the wall's inner face in shade along the floor's edge
+    edge = cv2.GaussianBlur(255 - mask, (0, 0), 6 * SCALE).astype(np.float32) / 255.0
+    img *= 1 - 0.35 * edge[..., None] * m
+    img[:] = img * m + wall * (1 - m)
+
+
+# ---------------------------------------------------------------- the scene
+
+
+@dataclass
+class Scene:
+    image: np.ndarray  # uint8 BGR, final size
+    labels: list[dict]
+    meta: dict
+
+
+def _camera(rng: np.random.Generator, w: int, h: int, px_per_mm: float) -> Camera:
+    height = rng.uniform(280, 650)
+    f = px_per_mm * height
+    tilt = np.radians(min(15.0, abs(rng.normal(0, 6))))
+    az = rng.uniform(0, 2 * np.pi)
+    base = np.array([[1, 0, 0], [0, -1, 0], [0, 0, -1]], float)  # looking straight down, north up
+    axis = np.array([np.cos(az), np.sin(az), 0.0])
+    Rt = rot_axis(axis, tilt)
+    # camera centre so the optical axis meets the ground near the origin
+    view = Rt @ np.array([0, 0, -1.0])
+    C = np.array([height * view[0] / view[2], height * view[1] / view[2], height])
+    R = base @ Rt.T
+    spin = rng.uniform(0, 2 * np.pi) if rng.random() < 0.5 else rng.choice([0, np.pi / 2, np.pi, 1.5 * np.pi])
+    Rz = np.array([[np.cos(spin), -np.sin(spin), 0], [np.sin(spin), np.cos(spin), 0], [0, 0, 1]])
+    R = Rz @ R
+    k1 = rng.uniform(-0.12, 0.05) if rng.random() < 0.4 else 0.0
+    return Camera(f=f * SCALE, cx=w * SCALE / 2, cy=h * SCALE / 2, R=R, C=C, k1=k1)
+
+
+def _style(rng: np.random.Generator) -> dict:
+    return {
+        "font": int(rng.integers(0, artmod.n_fonts())),
+        "bold": bool(rng.random() < 0.6),
+        "pip": float(rng.uniform(0.14, 0.24)),
+        "weight": float(rng.uniform(0.08, 0.16)),
+        "text": float(rng.uniform(0.8, 1.1)),
+        "bevel": float(rng.uniform(0.04, 0.18)),
+        "gloss": float(rng.uniform(0, 1) ** 2),
+        "marble": float(rng.uniform(0.05, 0.25)) if rng.random() < 0.12 else 0.0,
+        "engraved": bool(rng.random() < 0.3),
+    }
+
+
+def _rest_pose(rng: np.random.Generator, s: Solid) -> np.ndarray:
+    """A rotation resting ``s`` on a random face, turned a random amount about the vertical."""
+    fi = int(rng.integers(len(s.faces)))
+    R = rot_to(s.normal(fi), np.array([0.0, 0.0, -1.0]))
+    yaw = rng.uniform(0, 2 * np.pi)
+    Rz = np.array([[np.cos(yaw), -np.sin(yaw), 0], [np.sin(yaw), np.cos(yaw), 0], [0, 0, 1]])
+    return Rz @ R
+
+
+def place_dice(
+    rng: np.random.Generator, designs: list[Design], cam: Camera, rect: np.ndarray
+) -> list[Placed]:
+    """Dice at rest on the floor seen in image rectangle ``rect`` (x0, y0, x1, y1): apart, touching or
+    leaning on a neighbour."""
+    placed: list[Placed] = []
+    for d in designs:
+        s = solid(d.shape, d.size_mm)
+        radius = np.linalg.norm(s.vertices, axis=1).max()
+        perm = tuple(range(len(s.vertices) if d.shape == "d4" else len(s.faces)))
+        if not d.game:
+            perm = tuple(int(i) for i in rng.permutation(len(perm)))
+        style = _style(rng)
+        style["spin"] = {
+            fi: float(rng.choice([0, 0, 0, 90, 180, 270]) if d.shape == "d6" else 0.0)
+            for fi in range(len(s.faces))
+        }
+        if style["marble"]:
+            f = rng.standard_normal((16, 16)).astype(np.float32)
+            style["marble_field"] = cv2.resize(f, (TEX, TEX), interpolation=cv2.INTER_CUBIC) * 0.5
+        R = _rest_pose(rng, s)
+        lean = rng.random() < 0.1
+        for _ in range(60):
+            if placed and rng.random() < 0.35:
+                # touch (or lean on) a die already placed
+                other = placed[int(rng.integers(len(placed)))]
+                orad = np.linalg.norm(other.solid.vertices, axis=1).max()
+                ang = rng.uniform(0, 2 * np.pi)
+                gap = (radius + orad) * rng.uniform(0.72, 0.95)
+                xy = other.t[:2] + gap * np.array([np.cos(ang), np.sin(ang)])
+            else:
+                m = radius * cam.f / cam.C[2] * 1.1
+                uv = np.array([rng.uniform(rect[0] + m, rect[2] - m), rng.uniform(rect[1] + m, rect[3] - m)])
+                xy = cam.ground(uv)[:2]
+            Rl = R
+            if lean:
+                axis = np.array([-np.sin(rng.uniform(0, 2 * np.pi)), np.cos(rng.uniform(0, 2 * np.pi)), 0])
+                Rl = rot_axis(axis, np.radians(rng.uniform(14, 40))) @ R
+            v = s.vertices @ Rl.T
+            t = np.array([xy[0], xy[1], -v[:, 2].min()])
+            if lean:
+                t[2] += rng.uniform(0, 0.25) * radius
+            cand = Placed(d, s, Rl, t, perm, style)
+            if all(_apart(cand, q) for q in placed):
+                placed.append(cand)
+                break
+    return placed
+
+
+def _apart(a: Placed, b: Placed) -> bool:
+    """The two dice's footprints (convex hulls seen from above) do not overlap by much."""
+    pa = a.world()[:, :2].astype(np.float32)
+    pb = b.world()[:, :2].astype(np.float32)
+    ha, hb = cv2.convexHull(pa), cv2.convexHull(pb)
+    inter, _ = cv2.intersectConvexConvex(ha, hb)
+    return inter < 0.03 * min(cv2.contourArea(ha), cv2.contourArea(hb))
+
+
+def render_scene(
+    rng: np.random.Generator, designs: list[Design], size: tuple[int, int] = (640, 480)
+) -> Scene:
+    w, h = size
+    W, H = w * SCALE, h * SCALE
+    die_px = float(np.exp(rng.uniform(np.log(22), np.log(64))))  # a 16 mm die's width in the picture
+    cam = _camera(rng, w, h, die_px / 16.0)
+    # the tray's floor: what the picture shows, a little less where the tray's walls show at the edges
+    walls = rng.random() < 0.55
+    sx, sy = (rng.uniform(0.82, 0.97), rng.uniform(0.82, 0.97)) if walls else (1.0, 1.0)
+    rect = np.array([W / 2 * (1 - sx), H / 2 * (1 - sy), W / 2 * (1 + sx), H / 2 * (1 + sy)])
+    img, surf = surface(rng, H, W)
+    if walls:
+        add_walls(rng, img, rect[[0, 1, 2, 1, 2, 3, 0, 3]].reshape(4, 2))
+    # light: a key light from above at an angle, an ambient fill, a colour temperature
+    elev = np.radians(rng.uniform(35, 88))
+    az = rng.uniform(0, 2 * np.pi)
+    L = np.array([np.cos(elev) * np.cos(az), np.cos(elev) * np.sin(az), np.sin(elev)])
+    ambient = rng.uniform(0.3, 0.6)
+    key = rng.uniform(0.5, 0.9)
+    tint = np.array([1.0, 1.0, 1.0]) + rng.normal(0, 0.06, 3)
+    # light falloff across the tray (a lamp off to one side)
+    yy, xx = np.mgrid[0:H, 0:W].astype(np.float32)
+    g = rng.normal(0, 0.25, 2)
+    falloff = 1 + g[0] * (xx / W - 0.5) + g[1] * (yy / H - 0.5)
+    img *= ((ambient + key * L[2]) * falloff)[..., None] * tint[None, None, ::-1]
+    dice = place_dice(rng, designs, cam, rect)
+    # shadows first, on the surface
+    shadow = np.zeros((H, W), np.uint8)
+    for p in dice:
+        v = p.world()
+        g_pts = v - L[None, :] * (v[:, 2:3] / L[2])
+        pts = np.concatenate([v[v[:, 2] < 0.5], g_pts])
+        pts[:, 2] = 0
+        hull = cv2.convexHull(cam.project(pts).astype(np.float32))
+        cv2.fillPoly(shadow, [np.round(hull[:, 0] * 16).astype(np.int32)], 255, cv2.LINE_AA, shift=4)
+    soft = cv2.GaussianBlur(shadow, (0, 0), rng.uniform(1.5, 6) * SCALE).astype(np.float32) / 255.0
+    img *= (1 - rng.uniform(0.35, 0.7) * soft)[..., None]
+    # dice, farthest from the camera first
+    order = sorted(dice, key=lambda p: -np.linalg.norm(p.t - cam.C))
+    view_dir = lambda pt: (cam.C - pt) / np.linalg.norm(cam.C - pt)  # noqa: E731
+    labels_by_id = {}
+    for p in order:
+        _draw_die(img, p, cam, L, ambient, key, tint, view_dir)
+    for p in dice:
+        labels_by_id[id(p)] = _label(p, cam)
+    img = np.clip(img, 0, 1)
+    out = _camera_effects(rng, img, w, h)
+    labels = [labels_by_id[id(p)] for p in dice]
+    meta = {
+        "surface": surf,
+        "walls": walls,
+        "light_elevation": float(np.degrees(elev)),
+        "camera_height_mm": float(cam.C[2]),
+        "tilt_deg": float(np.degrees(np.arccos(-cam.R[2, 2]))),
+        "die_px": die_px,
+    }
+    return Scene(out, labels, meta)
+
+
+def _draw_die(img, p: Placed, cam: Camera, L, ambient, key, tint, view_dir) -> None:
+    H, W = img.shape[:2]
+    v = p.world()
+    uv = cam.project(v)
+    hull = cv2.convexHull(uv.astype(np.float32))[:, 0]
+    x0, y0 = np.floor(uv.min(axis=0)).astype(int) - 2
+    x1, y1 = np.ceil(uv.max(axis=0)).astype(int) + 2
+    x0, y0 = max(0, x0), max(0, y0)
+    x1, y1 = min(W, x1), min(H, y1)
+    if x1 <= x0 or y1 <= y0:
+        return
+    roi = img[y0:y1, x0:x1]
+    body = np.array(p.design.body, np.float32)[::-1] / 255.0  # BGR
+    gloss = p.style.get("gloss", 0.3)
+    # silhouette: the rounded edges, lit about as a face half-turned to the light
+    m = np.zeros(roi.shape[:2], np.uint8)
+    cv2.fillPoly(m, [np.round((hull - [x0, y0]) * 16).astype(np.int32)], 255, cv2.LINE_AA, shift=4)
+    edge_shade = ambient + key * 0.5 * max(0.2, L[2])
+    a = (m.astype(np.float32) / 255.0)[..., None]
+    roi[:] = roi * (1 - a) + (body * edge_shade * tint[::-1])[None, None, :] * a
+    s = p.solid
+    for fi in range(len(s.faces)):
+        n_w = p.R @ s.normal(fi)
+        c_w = p.R @ s.centroid(fi) + p.t
+        vd = view_dir(c_w)
+        if n_w @ vd <= 0.02:
+            continue
+        tex, _, mask, mmpp = face_texture(p, fi)
+        tex = tex[..., ::-1]  # BGR
+        diffuse = max(0.0, float(n_w @ L))
+        hvec = (L + vd) / np.linalg.norm(L + vd)
+        spec = gloss * (max(0.0, float(n_w @ hvec)) ** 60) * 0.25
+        shade = (ambient + key * diffuse) * tint[::-1]
+        lit = tex * shade[None, None, :] + spec
+        # texture corners -> image
+        up = p.R @ s.up(fi)
+        right = np.cross(up, n_w)
+        half = TEX / 2 * mmpp
+        corners3 = np.array(
+            [
+                c_w - right * half + up * half,
+                c_w + right * half + up * half,
+                c_w + right * half - up * half,
+                c_w - right * half - up * half,
+            ]
+        )
+        dst = cam.project(corners3) - np.array([x0, y0])
+        src = np.array([[0, 0], [TEX, 0], [TEX, TEX], [0, TEX]], np.float32)
+        # the texture filtered down to about twice its size on the picture first (no aliasing)
+        span = float(np.linalg.norm(dst[1] - dst[0]) + np.linalg.norm(dst[2] - dst[1])) / 2
+        side = int(np.clip(2 * span, 8, TEX))
+        if side < TEX:
+            lit = cv2.resize(lit.astype(np.float32), (side, side), interpolation=cv2.INTER_AREA)
+            mask = cv2.resize(mask, (side, side), interpolation=cv2.INTER_AREA)
+        src = np.array([[0, 0], [side, 0], [side, side], [0, side]], np.float32) if side < TEX else src
+        Hm = cv2.getPerspectiveTransform(src, dst.astype(np.float32))
+        size = (x1 - x0, y1 - y0)
+        warped = cv2.warpPerspective(lit.astype(np.float32), Hm, size, flags=cv2.INTER_LINEAR)
+        wm = cv2.warpPerspective(mask, Hm, size, flags=cv2.INTER_LINEAR).astype(np.float32)[..., None] / 255.0
+        roi[:] = roi * (1 - wm) + warped * wm
+    if gloss > 0.4 and np.random.default_rng(int(abs(p.t[0] * 1000))).random() < 0.5:
+        # a glint where the key light reflects off a glossy die
+        c = cam.project(p.t[None])[0] - [x0, y0]
+        spot = np.zeros(roi.shape[:2], np.float32)
+        cv2.circle(
+            spot,
+            (int(c[0] + (x1 - x0) * 0.15), int(c[1] - (y1 - y0) * 0.15)),
+            max(1, (x1 - x0) // 10),
+            1.0,
+            -1,
+        )
+        spot = cv2.GaussianBlur(spot, (0, 0), max(1, (x1 - x0) / 14))
+        roi += (spot * gloss * 0.6)[..., None] * a
+
+
+def _label(p: Placed, cam: Camera) -> dict:
+    li, tilt = top_label(p)
+    s = p.solid
+    v = p.world()
+    uv = cam.project(v) / SCALE
+    if s.shape == "d4":
+        vi = int(np.argmax((s.vertices @ p.R.T)[:, 2]))
+        top_c = cam.project(v[vi][None])[0] / SCALE
+    else:
+        fi = top_face(p)
+        top_c = cam.project((p.R @ s.centroid(fi) + p.t)[None])[0] / SCALE
+        face_uv = cam.project(v[list(s.faces[fi])]) / SCALE
+    centre = cam.project(p.t[None])[0] / SCALE
+    fi = top_face(p)
+    up_w = p.R @ s.up(fi)
+    cw = p.R @ s.centroid(fi) + p.t
+    a, b = cam.project(np.array([cw, cw + up_w]))
+    up_angle = float(np.degrees(np.arctan2(b[0] - a[0], -(b[1] - a[1]))))
+    x0, y0 = uv.min(axis=0)
+    x1, y1 = uv.max(axis=0)
+    (ex, ey), er = cv2.minEnclosingCircle(uv.astype(np.float32))
+    # the top face's width (d4: an edge's length), as the shared development sets measure it
+    size_px = float(np.linalg.norm(uv[0] - uv[1])) if s.shape == "d4" else float(np.ptp(face_uv[:, 0]))
+    d = p.design
+    return {
+        "kind": d.id,
+        "face": d.labels[li],
+        "class": d.class_name(d.labels[li]),
+        "game": d.game,
+        "shape": s.shape,
+        "center": [round(float(centre[0]), 1), round(float(centre[1]), 1)],
+        "top_center": [round(float(top_c[0]), 1), round(float(top_c[1]), 1)],
+        "box": [round(float(x0), 1), round(float(y0), 1), round(float(x1), 1), round(float(y1), 1)],
+        "disc": [round(float(ex), 1), round(float(ey), 1), round(float(2 * er), 1)],
+        "tilt": round(tilt, 1),
+        "crooked": bool(tilt > CROOKED_DEG),
+        "size_px": round(size_px, 1),
+        "up_angle": round(up_angle, 1),
+    }
+
+
+def _camera_effects(rng: np.random.Generator, img: np.ndarray, w: int, h: int) -> np.ndarray:
+    """Supersampled linear picture -> the camera's 8-bit BGR frame."""
+    if rng.random() < 0.15:  # motion blur
+        k = int(rng.integers(3, 9)) * SCALE
+        kern = np.zeros((k, k), np.float32)
+        ang = rng.uniform(0, np.pi)
+        cv2.line(
+            kern,
+            (int(k / 2 - np.cos(ang) * k / 2), int(k / 2 - np.sin(ang) * k / 2)),
+            (int(k / 2 + np.cos(ang) * k / 2), int(k / 2 + np.sin(ang) * k / 2)),
+            1.0,
+            1,
+        )
+        img = cv2.filter2D(img, -1, kern / kern.sum())
+    img = cv2.resize(img, (w, h), interpolation=cv2.INTER_AREA)
+    sigma = rng.uniform(0, 0.9) if rng.random() < 0.6 else 0.0
+    if sigma > 0.2:
+        img = cv2.GaussianBlur(img, (0, 0), sigma)
+    wb = 1 + rng.normal(0, 0.07, 3)
+    exposure = float(np.exp(rng.normal(0, 0.3)))
+    img = img * wb[None, None, :] * exposure
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    r2 = ((xx - w / 2) ** 2 + (yy - h / 2) ** 2) / ((w / 2) ** 2 + (h / 2) ** 2)
+    img *= (1 - rng.uniform(0, 0.35) * r2)[..., None]
+    img = np.clip(img, 0, 1) ** rng.uniform(0.8, 1.2)
+    out = img * 255.0
+    out += rng.normal(0, rng.uniform(0.5, 6.0), out.shape).astype(np.float32)
+    out = np.clip(out, 0, 255).astype(np.uint8)
+    q = int(rng.integers(45, 96))
+    _, enc = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, q])
+    return cv2.imdecode(enc, cv2.IMREAD_COLOR)

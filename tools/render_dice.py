@@ -1,0 +1,121 @@
+"""Render labelled top-down throws of dice for training the dice locator and the face reader.
+
+A development tool, not a runtime dependency: numpy, OpenCV and pygame's font renderer only.
+Scene ``i`` is a function of ``--seed`` and ``i`` alone, so a run is deterministic, can be stopped and
+resumed (scenes already on disk are kept), and a larger ``--scenes`` adds to a smaller run's output.
+
+    .venv/bin/python tools/render_dice.py --out ~/.cache/dice-companion/renders --scenes 5000 --workers 2
+
+Writes ``scenes/NNNNNN.jpg`` (the picture), ``scenes/NNNNNN.json`` (its labels: per die the look,
+face, class, centre, top-face centre, box, tilt, crooked, size; and the scene's surface, light and
+camera) and ``scenes/NNNNNN.npz`` (each die's crop, CROP px square, CROP_SPAN times the diameter of
+the circle round its outline, for the
+face reader's training). The JSON is written last, so a scene with a JSON is complete.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from multiprocessing import Pool
+from pathlib import Path
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import cv2
+import numpy as np
+from dicerender.designs import Design, game_designs, random_design
+from dicerender.render import render_scene
+
+CROP = 96
+CROP_SPAN = 1.6
+RANDOM_DESIGNS = 120
+GROUPS = ("d6", "poly", "mixed", "random")
+
+cv2.setNumThreads(1)
+
+
+def scene_designs(rng: np.random.Generator, games: list[Design]) -> tuple[str, list[Design]]:
+    """Which dice scene draws: a group of the games' dice, or random designs with a few of them."""
+    group = str(rng.choice(GROUPS, p=[0.25, 0.3, 0.2, 0.25]))
+    n = int(rng.choice([1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 7]))
+    d6 = [d for d in games if d.shape == "d6"]
+    poly = [d for d in games if d.shape != "d6"]
+    pool = {"d6": d6, "poly": poly, "mixed": games}.get(group)
+    if pool is not None:
+        return group, [pool[int(i)] for i in rng.integers(0, len(pool), n)]
+    picks = [random_design(int(i)) for i in rng.integers(0, RANDOM_DESIGNS, max(1, n - 1))]
+    return group, [*picks, games[int(rng.integers(len(games)))]]
+
+
+def crop(image: np.ndarray, disc: list[float]) -> np.ndarray:
+    """The die inside ``disc`` (centre x, y and diameter of the circle round its outline), CROP px."""
+    cx, cy, diameter = disc
+    side = diameter * CROP_SPAN
+    s = CROP / side
+    m = np.array([[s, 0, CROP / 2 - s * cx], [0, s, CROP / 2 - s * cy]], np.float32)
+    return cv2.warpAffine(image, m, (CROP, CROP), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REFLECT)
+
+
+def render_one(args: tuple[Path, int, int, tuple[int, int]]) -> int:
+    out, seed, i, size = args
+    stem = out / "scenes" / f"{i:06d}"
+    if stem.with_suffix(".json").exists():
+        return 0
+    rng = np.random.default_rng([seed, i])
+    group, designs = scene_designs(rng, game_designs())
+    scene = render_scene(rng, designs, size)
+    cv2.imwrite(str(stem.with_suffix(".jpg")), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 95])
+    crops = (
+        np.stack([crop(scene.image, d["disc"]) for d in scene.labels])
+        if scene.labels
+        else np.zeros((0, CROP, CROP, 3), np.uint8)
+    )
+    np.savez_compressed(stem.with_suffix(".npz"), crops=crops)
+    doc = {
+        "image": f"scenes/{i:06d}.jpg",
+        "group": group,
+        "seed": seed,
+        "index": i,
+        **scene.meta,
+        "dice": scene.labels,
+    }
+    tmp = stem.with_suffix(".json.tmp")
+    tmp.write_text(json.dumps(doc))
+    tmp.replace(stem.with_suffix(".json"))
+    return len(scene.labels)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", type=Path, default=Path.home() / ".cache" / "dice-companion" / "renders")
+    ap.add_argument("--scenes", type=int, default=5000)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--size", default="640x480")
+    args = ap.parse_args(argv)
+    w, h = (int(v) for v in args.size.split("x"))
+    (args.out / "scenes").mkdir(parents=True, exist_ok=True)
+    jobs = [(args.out, args.seed, i, (w, h)) for i in range(args.scenes)]
+    t0 = time.time()
+    dice = 0
+    done = 0
+    with Pool(args.workers) as pool:
+        for n in pool.imap_unordered(render_one, jobs, chunksize=4):
+            dice += n
+            done += 1
+            if done % 100 == 0:
+                rate = (time.time() - t0) / done
+                print(f"{done}/{args.scenes} scenes, {dice} new dice, {rate:.2f} s/scene", flush=True)
+    print(f"done: {args.scenes} scenes in {args.out}, {dice} new dice, {time.time() - t0:.0f} s", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,229 @@
+"""Train the face reader (vision/facereader.py) on rendered dice and export it to ONNX for ``cv2.dnn``.
+
+The face reader maps a crop round one die to an embedding: a unit vector that lies close to the
+embeddings of the same face of the same die, whatever the light, turn, size or surface, and far from
+every other face and every other die. Reading a die is then finding the nearest enrolled face, so a
+die the model never saw is taught by 1-3 photos per face (``dice-companion enroll``), without
+retraining. A second output says whether the die leans (``crooked``).
+
+It learns from the crops ``tools/render_dice.py`` writes: the games' dice (looks.toml) and random
+designs, each face of each die one class of a cosine-margin classifier (CosFace) whose weights are
+dropped after training. Every epoch sees fresh augmentations (turn, scale, shift, light, colour
+balance, blur, noise). Seeds are fixed and torch runs single-threaded, so a run is repeatable.
+Needs torch and onnx, which are not runtime dependencies (see docs/vision.md, "Training")::
+
+    python3 -m venv .venv-train
+    .venv-train/bin/pip install /opt/wheels/torch-2.13.0+cpu-cp311-cp311-manylinux_2_28_x86_64.whl \\
+        onnx numpy opencv-python-headless pygame-ce
+    nice .venv-train/bin/python tools/train_face_reader.py --renders ~/.cache/dice-companion/renders
+
+Checkpoints go to ``--work`` after every epoch; a stopped run resumes from the last one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import sys
+import time
+from pathlib import Path
+
+for _v in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_v, "1")
+
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
+import torch  # noqa: E402
+from torch import nn  # noqa: E402
+from torch.nn import functional as F  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from vision.facereader import EMBED, INPUT, SPAN  # noqa: E402
+
+STORED = 96  # side of the stored crops (tools/render_dice.py CROP)
+STORED_SPAN = 1.6  # the stored crops' side, in die box sides
+
+
+class FaceNet(nn.Module):
+    """A small residual network: 64x64 BGR -> EMBED-dimensional embedding, and a leaning logit."""
+
+    def __init__(self, width: int = 24) -> None:
+        super().__init__()
+
+        def block(cin: int, cout: int, stride: int) -> nn.Sequential:
+            return nn.Sequential(
+                nn.Conv2d(cin, cout, 3, stride, 1, bias=False),
+                nn.BatchNorm2d(cout),
+                nn.ReLU(inplace=True),
+                nn.Conv2d(cout, cout, 3, 1, 1, bias=False),
+                nn.BatchNorm2d(cout),
+                nn.ReLU(inplace=True),
+            )
+
+        w = width
+        self.stem = nn.Sequential(
+            nn.Conv2d(3, w, 3, 1, 1, bias=False), nn.BatchNorm2d(w), nn.ReLU(inplace=True)
+        )
+        self.b1 = block(w, w, 2)  # 32
+        self.b2 = block(w, 2 * w, 2)  # 16
+        self.b3 = block(2 * w, 4 * w, 2)  # 8
+        self.b4 = block(4 * w, 6 * w, 2)  # 4
+        self.pool = nn.AdaptiveAvgPool2d(1)
+        self.embed = nn.Linear(6 * w, EMBED)
+        self.lean = nn.Linear(6 * w, 1)
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        x = self.b4(self.b3(self.b2(self.b1(self.stem(x)))))
+        x = self.pool(x).flatten(1)
+        return self.embed(x), self.lean(x)
+
+
+class CosFace(nn.Module):
+    def __init__(self, classes: int, scale: float = 24.0, margin: float = 0.25) -> None:
+        super().__init__()
+        self.w = nn.Parameter(torch.randn(classes, EMBED) * 0.05)
+        self.scale, self.margin = scale, margin
+
+    def forward(self, e: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+        cos = F.normalize(e) @ F.normalize(self.w).T
+        onehot = F.one_hot(y, cos.shape[1]).float()
+        return F.cross_entropy(self.scale * (cos - self.margin * onehot), y)
+
+
+def load(
+    renders: Path, limit: int | None = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[str], list[int]]:
+    """Crops, class index, crooked flag, class names and scene index of every rendered die."""
+    crops, names, lean, scene = [], [], [], []
+    files = sorted((renders / "scenes").glob("*.json"))[:limit]
+    for f in files:
+        doc = json.loads(f.read_text())
+        c = np.load(f.with_suffix(".npz"))["crops"]
+        for d, img in zip(doc["dice"], c, strict=True):
+            crops.append(img)
+            names.append(d["class"])
+            lean.append(d["crooked"])
+            scene.append(doc["index"])
+    classes = sorted(set(names))
+    index = {n: i for i, n in enumerate(classes)}
+    return (np.stack(crops), np.array([index[n] for n in names]), np.array(lean, np.float32), classes, scene)
+
+
+def augment(rng: np.random.Generator, crop: np.ndarray) -> np.ndarray:
+    """One training view of a stored crop: turned, scaled, shifted, relit, blurred, noisy."""
+    side = STORED * SPAN / STORED_SPAN * rng.uniform(0.88, 1.12)
+    s = INPUT / side
+    c = STORED / 2 + rng.normal(0, 0.05 * side, 2)
+    m = cv2.getRotationMatrix2D((float(c[0]), float(c[1])), float(rng.uniform(0, 360)), s)
+    m[:, 2] += np.array([INPUT / 2, INPUT / 2]) - c
+    out = cv2.warpAffine(crop, m, (INPUT, INPUT), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+    x = out.astype(np.float32) / 255.0
+    x = x * rng.uniform(0.6, 1.4) * (1 + rng.normal(0, 0.05, 3))[None, None, :] + rng.normal(0, 0.05)
+    x = np.clip(x, 0, 1) ** rng.uniform(0.75, 1.3)
+    if rng.random() < 0.3:
+        x = cv2.GaussianBlur(x, (0, 0), rng.uniform(0.3, 1.2))
+    x = x + rng.normal(0, rng.uniform(0, 0.04), x.shape)
+    return np.clip(x, 0, 1).astype(np.float32)
+
+
+def batch(rng, crops, idx) -> torch.Tensor:
+    xs = np.stack([augment(rng, crops[i]) for i in idx])
+    return torch.from_numpy(((xs - 0.5) / 0.25).transpose(0, 3, 1, 2).copy())
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--renders", type=Path, default=Path.home() / ".cache" / "dice-companion" / "renders")
+    ap.add_argument("--work", type=Path, default=Path.home() / ".cache" / "dice-companion" / "train-face")
+    ap.add_argument("--out", type=Path, default=ROOT / "vision" / "models" / "face_reader.onnx")
+    ap.add_argument("--epochs", type=int, default=24)
+    ap.add_argument("--batch", type=int, default=128)
+    ap.add_argument("--lr", type=float, default=2e-3)
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--limit", type=int, default=None, help="use only the first N scenes")
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args(argv)
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(args.threads)
+    args.work.mkdir(parents=True, exist_ok=True)
+    t0 = time.time()
+    crops, y, lean, classes, _ = load(args.renders, args.limit)
+    print(f"{len(crops)} dice, {len(classes)} classes, loaded in {time.time() - t0:.0f} s", flush=True)
+    net, head = FaceNet(), CosFace(len(classes))
+    params = list(net.parameters()) + list(head.parameters())
+    opt = torch.optim.AdamW(params, lr=args.lr, weight_decay=1e-4)
+    steps_per_epoch = math.ceil(len(crops) / args.batch)
+    total = steps_per_epoch * args.epochs
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=total, pct_start=0.1)
+    start = 0
+    ckpt = args.work / "last.pt"
+    if ckpt.exists():
+        state = torch.load(ckpt, weights_only=False)
+        if state["classes"] == classes:
+            net.load_state_dict(state["net"])
+            head.load_state_dict(state["head"])
+            opt.load_state_dict(state["opt"])
+            sched.load_state_dict(state["sched"])
+            start = state["epoch"] + 1
+            print(f"resumed after epoch {start}", flush=True)
+        else:
+            print("checkpoint is for other data: starting afresh", flush=True)
+    for epoch in range(start, args.epochs):
+        rng = np.random.default_rng([args.seed, epoch])
+        order = rng.permutation(len(crops))
+        net.train()
+        losses, t1 = [], time.time()
+        for b in range(steps_per_epoch):
+            idx = order[b * args.batch : (b + 1) * args.batch]
+            x = batch(rng, crops, idx)
+            e, lg = net(x)
+            loss = head(e, torch.from_numpy(y[idx])) + 0.5 * F.binary_cross_entropy_with_logits(
+                lg[:, 0], torch.from_numpy(lean[idx])
+            )
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            losses.append(float(loss))
+        torch.save(
+            {
+                "net": net.state_dict(),
+                "head": head.state_dict(),
+                "opt": opt.state_dict(),
+                "sched": sched.state_dict(),
+                "epoch": epoch,
+                "classes": classes,
+            },
+            ckpt,
+        )
+        print(
+            f"epoch {epoch + 1}/{args.epochs} loss {np.mean(losses):.3f} ({time.time() - t1:.0f} s)",
+            flush=True,
+        )
+    export(net, args.out)
+    (args.out.with_suffix(".classes.json")).write_text(json.dumps(classes))
+    print(f"wrote {args.out} ({args.out.stat().st_size} bytes), {time.time() - t0:.0f} s in all", flush=True)
+    return 0
+
+
+def export(net: FaceNet, out: Path) -> None:
+    net.eval()
+    dummy = torch.zeros(1, 3, INPUT, INPUT)
+    torch.onnx.export(
+        net,
+        dummy,
+        str(out),
+        input_names=["crop"],
+        output_names=["embedding", "lean"],
+        opset_version=13,
+        dynamic_axes={"crop": {0: "n"}, "embedding": {0: "n"}, "lean": {0: "n"}},
+        dynamo=False,
+    )
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

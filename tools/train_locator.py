@@ -1,0 +1,234 @@
+"""Train the dice locator (vision/locator.py) on rendered throws and export it to ONNX for ``cv2.dnn``.
+
+A CenterNet-style network: per cell of a grid 4 times coarser than its 320x240 input, the heat of a
+die's centre (focal loss on Gaussian peaks), the die's size (log of the diameter of the circle round
+its outline, L1), the centre's offset in the cell (L1) and the die's shape (cross-entropy); the last
+three only at the cells of true centres. Every epoch sees each throw freshly scaled, shifted,
+flipped, relit, blurred and noised. Seeds fixed, torch single-threaded by default: repeatable.
+Set-up as for tools/train_face_reader.py; checkpoints in ``--work``, resumed after a stop::
+
+    nice .venv-train/bin/python tools/train_locator.py --renders ~/.cache/dice-companion/renders
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import sys
+import time
+from pathlib import Path
+
+for _v in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_v, "1")
+
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
+import torch  # noqa: E402
+from torch import nn  # noqa: E402
+from torch.nn import functional as F  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from vision.locator import HEADS, INPUT_H, INPUT_W, SHAPES, STRIDE  # noqa: E402
+
+GH, GW = INPUT_H // STRIDE, INPUT_W // STRIDE
+
+
+def conv(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
+    return nn.Sequential(
+        nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)
+    )
+
+
+class Locator(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.stem = conv(3, 16, 2)
+        self.d4 = nn.Sequential(conv(16, 32, 2), conv(32, 32))
+        self.d8 = nn.Sequential(conv(32, 64, 2), conv(64, 64))
+        self.d16 = nn.Sequential(conv(64, 96, 2), conv(96, 96), conv(96, 96))
+        self.up = nn.Upsample(scale_factor=2, mode="nearest")
+        self.u8 = conv(96 + 64, 64)
+        self.u4 = nn.Sequential(conv(64 + 32, 48), conv(48, 48))
+        self.head = nn.Conv2d(48, HEADS, 1)
+        with torch.no_grad():
+            self.head.bias.zero_()
+            self.head.bias[0] = -2.19
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        f4 = self.d4(self.stem(x))
+        f8 = self.d8(f4)
+        f16 = self.d16(f8)
+        u8 = self.u8(torch.cat([self.up(f16), f8], 1))
+        u4 = self.u4(torch.cat([self.up(u8), f4], 1))
+        return self.head(u4)
+
+
+def load(renders: Path, limit: int | None) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Each throw as (frame, dice: rows of x, y, diameter, shape index), frame kept at full size."""
+    out = []
+    for f in sorted((renders / "scenes").glob("*.json"))[:limit]:
+        doc = json.loads(f.read_text())
+        img = cv2.imread(str(f.with_suffix(".jpg")))
+        dice = np.array([[*d["disc"], SHAPES.index(d["shape"])] for d in doc["dice"]], np.float32).reshape(
+            -1, 4
+        )
+        out.append((img, dice))
+    return out
+
+
+def sample(rng: np.random.Generator, img: np.ndarray, dice: np.ndarray) -> tuple[np.ndarray, dict]:
+    """One augmented input and its targets."""
+    h, w = img.shape[:2]
+    s = INPUT_W / w * rng.uniform(0.75, 1.35)
+    cx, cy = rng.uniform(0.35, 0.65) * w, rng.uniform(0.35, 0.65) * h
+    m = np.array([[s, 0, INPUT_W / 2 - s * cx], [0, s, INPUT_H / 2 - s * cy]], np.float32)
+    if rng.random() < 0.5:
+        m[0] = -m[0]
+        m[0, 2] += INPUT_W
+    if rng.random() < 0.5:
+        m[1] = -m[1]
+        m[1, 2] += INPUT_H
+    border = cv2.BORDER_REFLECT if rng.random() < 0.7 else cv2.BORDER_CONSTANT
+    x = (
+        cv2.warpAffine(img, m, (INPUT_W, INPUT_H), flags=cv2.INTER_AREA, borderMode=border).astype(np.float32)
+        / 255.0
+    )
+    x = x * rng.uniform(0.6, 1.4) * (1 + rng.normal(0, 0.06, 3))[None, None, :]
+    x = np.clip(x, 0, 1) ** rng.uniform(0.75, 1.3)
+    if rng.random() < 0.3:
+        x = cv2.GaussianBlur(x, (0, 0), rng.uniform(0.3, 1.0))
+    x = np.clip(x + rng.normal(0, rng.uniform(0, 0.03), x.shape), 0, 1)
+    heat = np.zeros((GH, GW), np.float32)
+    size = np.zeros((GH, GW), np.float32)
+    off = np.zeros((2, GH, GW), np.float32)
+    shape = np.zeros((GH, GW), np.int64)
+    mask = np.zeros((GH, GW), np.float32)
+    yy, xx = np.mgrid[0:GH, 0:GW].astype(np.float32)
+    for dx, dy, dd, sk in dice:
+        px, py = m @ np.array([dx, dy, 1.0])
+        d = dd * s / STRIDE
+        gx, gy = px / STRIDE - 0.5, py / STRIDE - 0.5
+        ix, iy = round(gx), round(gy)
+        if not (0 <= ix < GW and 0 <= iy < GH):
+            continue
+        sigma = max(0.6, d / 6)
+        heat = np.maximum(heat, np.exp(-((xx - ix) ** 2 + (yy - iy) ** 2) / (2 * sigma**2)))
+        heat[iy, ix] = 1.0
+        size[iy, ix] = math.log(max(d, 0.5))
+        off[:, iy, ix] = (gx - ix, gy - iy)
+        shape[iy, ix] = int(sk)
+        mask[iy, ix] = 1.0
+    return ((x - 0.5) / 0.25).transpose(2, 0, 1), {
+        "heat": heat,
+        "size": size,
+        "off": off,
+        "shape": shape,
+        "mask": mask,
+    }
+
+
+def focal(pred: torch.Tensor, gt: torch.Tensor) -> torch.Tensor:
+    p = torch.sigmoid(pred).clamp(1e-4, 1 - 1e-4)
+    pos = gt.eq(1).float()
+    neg = 1 - pos
+    pos_loss = torch.log(p) * (1 - p) ** 2 * pos
+    neg_loss = torch.log(1 - p) * p**2 * (1 - gt) ** 4 * neg
+    n = pos.sum().clamp(min=1)
+    return -(pos_loss.sum() + neg_loss.sum()) / n
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--renders", type=Path, default=Path.home() / ".cache" / "dice-companion" / "renders")
+    ap.add_argument("--work", type=Path, default=Path.home() / ".cache" / "dice-companion" / "train-locator")
+    ap.add_argument("--out", type=Path, default=ROOT / "vision" / "models" / "dice_locator.onnx")
+    ap.add_argument("--epochs", type=int, default=16)
+    ap.add_argument("--batch", type=int, default=32)
+    ap.add_argument("--lr", type=float, default=3e-3)
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--limit", type=int, default=None)
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args(argv)
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(args.threads)
+    args.work.mkdir(parents=True, exist_ok=True)
+    t0 = time.time()
+    data = load(args.renders, args.limit)
+    print(
+        f"{len(data)} throws, {sum(len(d) for _, d in data)} dice, loaded in {time.time() - t0:.0f} s",
+        flush=True,
+    )
+    net = Locator()
+    opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
+    steps = math.ceil(len(data) / args.batch)
+    sched = torch.optim.lr_scheduler.OneCycleLR(
+        opt, max_lr=args.lr, total_steps=steps * args.epochs, pct_start=0.1
+    )
+    start = 0
+    ckpt = args.work / "last.pt"
+    if ckpt.exists():
+        state = torch.load(ckpt, weights_only=False)
+        if state.get("n") == len(data):
+            net.load_state_dict(state["net"])
+            opt.load_state_dict(state["opt"])
+            sched.load_state_dict(state["sched"])
+            start = state["epoch"] + 1
+            print(f"resumed after epoch {start}", flush=True)
+    for epoch in range(start, args.epochs):
+        rng = np.random.default_rng([args.seed, epoch])
+        order = rng.permutation(len(data))
+        net.train()
+        parts, t1 = [], time.time()
+        for b in range(steps):
+            items = [sample(rng, *data[i]) for i in order[b * args.batch : (b + 1) * args.batch]]
+            x = torch.from_numpy(np.stack([i[0] for i in items]).astype(np.float32))
+            t = {k: torch.from_numpy(np.stack([i[1][k] for i in items])) for k in items[0][1]}
+            out = net(x)
+            n = t["mask"].sum().clamp(min=1)
+            l_heat = focal(out[:, 0], t["heat"])
+            l_size = (F.l1_loss(out[:, 1], t["size"], reduction="none") * t["mask"]).sum() / n
+            l_off = (F.l1_loss(out[:, 2:4], t["off"], reduction="none") * t["mask"][:, None]).sum() / n
+            ce = F.cross_entropy(out[:, 4:], t["shape"], reduction="none")
+            l_shape = (ce * t["mask"]).sum() / n
+            loss = l_heat + l_size + l_off + 0.5 * l_shape
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            parts.append([float(v) for v in (l_heat, l_size, l_off, l_shape)])
+        torch.save(
+            {
+                "net": net.state_dict(),
+                "opt": opt.state_dict(),
+                "sched": sched.state_dict(),
+                "epoch": epoch,
+                "n": len(data),
+            },
+            ckpt,
+        )
+        p = np.mean(parts, axis=0)
+        print(
+            f"epoch {epoch + 1}/{args.epochs} heat {p[0]:.3f} size {p[1]:.3f} off {p[2]:.3f} shape {p[3]:.3f}"
+            f" ({time.time() - t1:.0f} s)",
+            flush=True,
+        )
+    net.eval()
+    torch.onnx.export(
+        net,
+        torch.zeros(1, 3, INPUT_H, INPUT_W),
+        str(args.out),
+        input_names=["frame"],
+        output_names=["maps"],
+        opset_version=13,
+        dynamo=False,
+    )
+    print(f"wrote {args.out} ({args.out.stat().st_size} bytes), {time.time() - t0:.0f} s in all", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

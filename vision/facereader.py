@@ -1,0 +1,150 @@
+"""The learnt face reader: a die's crop -> an embedding, read by its nearest enrolled face.
+
+The network (``vision/models/face_reader.onnx``, trained by ``tools/train_face_reader.py`` on
+rendered dice) maps a square crop round one die (``SPAN`` times the die's box side, ``INPUT`` px,
+BGR) to an ``EMBED``-dimensional unit vector, and to a logit that the die leans. Crops of the same
+face of the same die land close together whatever the turn, light or surface; so reading a die is
+finding the nearest face in a :class:`Gallery` of enrolled faces (a few photos each), and a die the
+network never saw is taught without retraining. The four quarter turns of a crop are embedded
+together and averaged, so a reading does not depend on how the die lies.
+
+How sure a reading is comes from two cosine similarities: to the nearest face (``best``) and to the
+nearest face that reads differently (``rival``). :func:`Gallery.read` gives both; the reader's policy
+(``vision/reader.py``) turns them into a status.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.onnxnet import NetCache
+
+log = logging.getLogger(__name__)
+
+INPUT = 64  # network input side, pixels
+SPAN = 1.25  # the crop spans this many die box sides
+EMBED = 64  # embedding size
+MODEL = Path(__file__).with_name("models") / "face_reader.onnx"
+
+_NETS = NetCache(
+    MODEL,
+    (4, 3, INPUT, INPUT),
+    lambda shape: None if shape == (4, EMBED) else f"embedding shape {shape}, expected (4, {EMBED})",
+    "face reader",
+    "dice are read by the classical reader",
+    log,
+)
+
+
+def load(path: str | Path | None = None) -> object | None:
+    """The face reader's network (default: the shipped one); None if missing or unusable (logged)."""
+    return _NETS.load(path)
+
+
+def cut(image: np.ndarray, center: tuple[float, float], side: float) -> np.ndarray:
+    """The ``INPUT`` px square crop of ``image`` centred on ``center``, spanning ``SPAN * side`` px."""
+    s = INPUT / max(1.0, SPAN * side)
+    m = np.array([[s, 0, INPUT / 2 - s * center[0]], [0, s, INPUT / 2 - s * center[1]]], np.float32)
+    interp = cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR
+    return cv2.warpAffine(image, m, (INPUT, INPUT), flags=interp, borderMode=cv2.BORDER_REFLECT)
+
+
+def _blob(crops: list[np.ndarray]) -> np.ndarray:
+    """The network's input for ``crops`` (BGR uint8), each in its four quarter turns."""
+    views = [np.rot90(c, k) for c in crops for k in range(4)]
+    x = np.stack(views).astype(np.float32) / 255.0
+    return np.ascontiguousarray(((x - 0.5) / 0.25).transpose(0, 3, 1, 2))
+
+
+@dataclass(frozen=True, slots=True)
+class Seen:
+    """What the network makes of one crop: its unit ``embedding`` and the chance the die leans."""
+
+    embedding: np.ndarray
+    lean: float
+
+
+def embed(net: object, crops: list[np.ndarray]) -> list[Seen]:
+    """Each crop's turn-averaged unit embedding and lean probability."""
+    if not crops:
+        return []
+    with _NETS.lock:
+        net.setInput(_blob(crops))  # type: ignore[attr-defined]
+        emb, lean = net.forward(["embedding", "lean"])  # type: ignore[attr-defined]
+    emb = emb.reshape(len(crops), 4, EMBED)
+    emb = emb / np.linalg.norm(emb, axis=2, keepdims=True)
+    mean = emb.mean(axis=1)
+    mean /= np.linalg.norm(mean, axis=1, keepdims=True)
+    p = 1 / (1 + np.exp(-lean.reshape(len(crops), 4).mean(axis=1)))
+    return [Seen(m, float(q)) for m, q in zip(mean, p, strict=True)]
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    """The nearest enrolled face (``die``, ``face``) at cosine ``best``; ``face_rival``: the cosine of
+    the nearest face with another label (on any die), ``die_rival``: of the nearest other die, with
+    its id (which die this is is unsettled when it is close)."""
+
+    die: str
+    face: str
+    best: float
+    face_rival: float
+    die_rival: float
+    rival_die: str
+
+    @property
+    def margin(self) -> float:
+        """How much nearer the face read is than any face that reads otherwise."""
+        return self.best - self.face_rival
+
+
+@dataclass
+class Gallery:
+    """Enrolled faces: one row per photo, its die id, face label and embedding."""
+
+    dice: list[str] = field(default_factory=list)
+    faces: list[str] = field(default_factory=list)
+    vectors: np.ndarray = field(default_factory=lambda: np.zeros((0, EMBED), np.float32))
+
+    def add(self, die: str, face: str, vectors: np.ndarray) -> None:
+        vectors = np.atleast_2d(np.asarray(vectors, np.float32))
+        self.dice += [die] * len(vectors)
+        self.faces += [face] * len(vectors)
+        self.vectors = np.concatenate([self.vectors, vectors])
+
+    def only(self, dice: set[str]) -> Gallery:
+        """The gallery of these dice alone (a game's dice: faces of other games cannot be on the table)."""
+        keep = [i for i, d in enumerate(self.dice) if d in dice]
+        return Gallery([self.dice[i] for i in keep], [self.faces[i] for i in keep], self.vectors[keep])
+
+    def read(self, seen: Seen) -> Match | None:
+        """The nearest enrolled face and its nearest rival; None for an empty gallery."""
+        if not self.dice:
+            return None
+        sims = self.vectors @ seen.embedding
+        order = np.argsort(-sims)
+        b = int(order[0])
+        die, face = self.dice[b], self.faces[b]
+        face_rival = next((float(sims[i]) for i in order[1:] if self.faces[i] != face), -1.0)
+        other = next((int(i) for i in order[1:] if self.dice[i] != die), None)
+        return Match(
+            die,
+            face,
+            float(sims[b]),
+            face_rival,
+            -1.0 if other is None else float(sims[other]),
+            "" if other is None else self.dice[other],
+        )
+
+    def save(self, path: Path) -> None:
+        np.savez(path, dice=np.array(self.dice), faces=np.array(self.faces), vectors=self.vectors)
+
+    @classmethod
+    def load(cls, path: Path) -> Gallery:
+        with np.load(path, allow_pickle=False) as z:
+            return cls(list(map(str, z["dice"])), list(map(str, z["faces"])), z["vectors"].astype(np.float32))

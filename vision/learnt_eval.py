@@ -1,0 +1,74 @@
+"""Scoring the learnt reader on the rendered development sets (``../shared/throwbench-dev*``).
+
+Each set's ``enroll/<die>/<face>/<n>.jpg`` photos are enrolled (each photo's surest die, as
+``dice-companion enroll`` takes it), then every throw is read and scored per die kind by
+:func:`vision.evaluate.score_item`: right, wrong with status ``ok`` (silent), wrong but flagged,
+missed. Used by ``bench/bench_vision.py learnt`` and the tests.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision import facereader, locator
+from vision.evaluate import Score, score_item, throwbench
+from vision.facereader import Gallery
+from vision.learnt_reader import LearntReader
+from vision.types import VisionError
+
+THROWBENCH = ("throwbench-dev", "throwbench-dev-poly")
+
+
+def enrol_folder(
+    folder: Path, locator_net: object, face_net: object, gallery: Gallery | None = None
+) -> Gallery:
+    """A gallery of ``folder/<die>/<face>/*.jpg|png``: each photo's surest die, embedded."""
+    gallery = gallery or Gallery()
+    photos = sorted(p for p in folder.glob("*/*/*") if p.suffix.lower() in (".jpg", ".jpeg", ".png"))
+    if not photos:
+        raise VisionError(f"{folder}: no photos laid out as <die>/<face>/<photo>")
+    for path in photos:
+        image = cv2.imread(str(path))
+        if image is None:
+            raise VisionError(f"{path}: not an image")
+        spots = locator.locate(locator_net, image)
+        if not spots:
+            continue
+        s = spots[0]
+        crops = [facereader.cut(image, s.center, s.size * k) for k in (0.92, 1.0, 1.08)]
+        vectors = np.stack([seen.embedding for seen in facereader.embed(face_net, crops)])
+        gallery.add(path.parent.parent.name, path.parent.name, vectors)
+    return gallery
+
+
+def score_sets(shared: Path, reader: LearntReader, sets: Iterable[str] = THROWBENCH) -> dict[str, Score]:
+    """Per die kind (and ``all``), the reader's scores on the throws of ``sets``."""
+    kinds: dict[str, Score] = {"all": Score("all")}
+    for name in sets:
+        for item in throwbench(shared / name, with_set=True):
+            readings = reader.read(cv2.imread(str(item.path)))
+            score_item(item, readings, kinds["all"])
+            for kind in sorted({lab.die for lab in item.labels}):
+                mine = type(item)(item.path, [lab for lab in item.labels if lab.die == kind])
+                score_item(mine, readings, kinds.setdefault(kind, Score(kind)))
+    return kinds
+
+
+def table(kinds: dict[str, Score]) -> str:
+    """The per-kind scores as a text table: right, wrong ok, wrong flagged, flagged, missed."""
+    rows = [
+        f"{'die kind':<22}{'dice':>6}{'right':>8}{'share':>8}{'wrong ok':>10}{'wrong flag':>11}"
+        f"{'unsure':>8}{'missed':>8}{'extra':>7}"
+    ]
+    for k, s in sorted(kinds.items(), key=lambda kv: (kv[0] == "all", kv[0])):
+        wrong_flagged = s.wrong - s.silent
+        share = 100.0 * s.right / s.labelled if s.labelled else 0.0
+        rows.append(
+            f"{k:<22}{s.labelled:>6}{s.right:>8}{share:>7.1f}%{s.silent:>10}{wrong_flagged:>11}"
+            f"{s.uncertain:>8}{s.missed:>8}{s.extra:>7}"
+        )
+    return "\n".join(rows)

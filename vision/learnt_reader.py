@@ -1,0 +1,84 @@
+"""Reading a throw with the learnt models: locate every die, embed its crop, name its nearest face.
+
+Stages, each on one image: :mod:`vision.locator` finds the dice (centre, size, shape);
+:func:`vision.facereader.cut` cuts each die out; :func:`vision.facereader.embed` turns the crops
+into embeddings and lean chances; a :class:`vision.facereader.Gallery` of enrolled faces names the
+nearest face; :func:`judge` says how sure the reading is.
+
+Trust (a wrong face reported as sure is the worst failure): a die is ``ok`` only when its nearest
+face is near (``BEST_OK``), clearly nearer than any face that reads otherwise (``MARGIN_OK``), and the
+die does not lean (``LEAN_OK``). A die that leans is ``crooked``; anything else ``uncertain``, with
+the reason in its notes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from vision import facereader, locator
+from vision.facereader import Gallery, Match, Seen
+from vision.types import CROOKED, OK, UNCERTAIN, DieReading, VisionError
+
+BEST_OK = 0.75  # cosine to the nearest enrolled face at or above which a face may be ok
+MARGIN_OK = 0.12  # how much nearer than any face that reads otherwise
+LEAN_OK = 0.5  # lean chance under which the die lies flat
+DIE_MARGIN = 0.05  # another die's face this close: which die it is stays open (``rival_die``)
+
+
+def judge(match: Match | None, seen: Seen) -> tuple[str, float, list[str]]:
+    """Status, confidence (0-1) and notes for a die whose crop was ``seen`` and matched ``match``."""
+    if match is None:
+        return UNCERTAIN, 0.0, ["no enrolled dice to compare with"]
+    confidence = float(np.clip(0.5 + 2.5 * match.margin, 0.0, 1.0)) * float(
+        np.clip(match.best / BEST_OK, 0, 1)
+    )
+    notes = [
+        f"nearest {match.die}:{match.face} {match.best:.2f}, margin {match.margin:.2f}, lean {seen.lean:.2f}"
+    ]
+    if seen.lean >= LEAN_OK:
+        return CROOKED, min(confidence, 0.5), [*notes, "the die leans: no flat top face"]
+    if match.best < BEST_OK:
+        return UNCERTAIN, min(confidence, 0.6), [*notes, "looks like no enrolled face"]
+    if match.margin < MARGIN_OK:
+        return UNCERTAIN, min(confidence, 0.6), [*notes, "two faces look alike here"]
+    return OK, max(confidence, 0.8), notes
+
+
+@dataclass
+class LearntReader:
+    """Reads images with the learnt locator and face reader against ``gallery``."""
+
+    gallery: Gallery
+    locator_net: object
+    face_net: object
+    peak: float = locator.PEAK
+
+    @classmethod
+    def shipped(cls, gallery: Gallery) -> LearntReader:
+        loc, face = locator.load(), facereader.load()
+        if loc is None or face is None:
+            raise VisionError("the learnt models are missing from vision/models (see docs/vision.md)")
+        return cls(gallery, loc, face)
+
+    def read(self, image: np.ndarray, background: np.ndarray | None = None) -> list[DieReading]:
+        """Every die in the BGR ``image``, each with its face and trust."""
+        if image is None or image.ndim != 3 or image.shape[2] != 3 or image.size == 0:
+            raise VisionError("not a colour image")
+        spots = locator.locate(self.locator_net, image, self.peak)
+        return self.read_spots(image, spots)
+
+    def read_spots(self, image: np.ndarray, spots: list[locator.Spot]) -> list[DieReading]:
+        crops = [facereader.cut(image, s.center, s.size) for s in spots]
+        out = []
+        for spot, seen in zip(spots, facereader.embed(self.face_net, crops), strict=True):
+            match = self.gallery.read(seen)
+            status, confidence, notes = judge(match, seen)
+            die = match.die if match else "?"
+            face = match.face if match else None
+            r = DieReading(die, face, None, confidence, spot.center, status, notes)
+            if match is not None and match.best - match.die_rival < DIE_MARGIN and match.rival_die:
+                r.rival_die = match.rival_die
+            out.append(r)
+        return out
