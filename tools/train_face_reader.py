@@ -42,43 +42,40 @@ from torch.nn import functional as F  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from vision.facereader import EMBED, INPUT, SPAN  # noqa: E402
+from vision.facereader import EMBED, INPUT, PLAIN_D6, SPAN, Gallery  # noqa: E402
 
 STORED = 96  # side of the stored crops (tools/render_dice.py CROP)
 STORED_SPAN = 1.6  # the stored crops' side, in die box sides
 
 
 class FaceNet(nn.Module):
-    """A small residual network: 64x64 BGR -> EMBED-dimensional embedding, and a leaning logit."""
+    """A small plain CNN: INPUT x INPUT BGR -> EMBED-dimensional embedding, and a lean logit."""
 
     def __init__(self, width: int = 24) -> None:
         super().__init__()
 
-        def block(cin: int, cout: int, stride: int) -> nn.Sequential:
-            return nn.Sequential(
-                nn.Conv2d(cin, cout, 3, stride, 1, bias=False),
-                nn.BatchNorm2d(cout),
-                nn.ReLU(inplace=True),
-                nn.Conv2d(cout, cout, 3, 1, 1, bias=False),
-                nn.BatchNorm2d(cout),
-                nn.ReLU(inplace=True),
-            )
+        def conv(cin: int, cout: int, stride: int) -> list[nn.Module]:
+            return [nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
 
         w = width
-        self.stem = nn.Sequential(
-            nn.Conv2d(3, w, 3, 1, 1, bias=False), nn.BatchNorm2d(w), nn.ReLU(inplace=True)
+        self.features = nn.Sequential(
+            *conv(3, w, 2),  # 24
+            *conv(w, w, 1),
+            *conv(w, w, 1),
+            *conv(w, 2 * w, 2),  # 12
+            *conv(2 * w, 2 * w, 1),
+            *conv(2 * w, 4 * w, 2),  # 6
+            *conv(4 * w, 4 * w, 1),
+            *conv(4 * w, 6 * w, 2),  # 3
+            *conv(6 * w, 6 * w, 1),
+            nn.AdaptiveAvgPool2d(1),
+            nn.Flatten(),
         )
-        self.b1 = block(w, w, 2)  # 32
-        self.b2 = block(w, 2 * w, 2)  # 16
-        self.b3 = block(2 * w, 4 * w, 2)  # 8
-        self.b4 = block(4 * w, 6 * w, 2)  # 4
-        self.pool = nn.AdaptiveAvgPool2d(1)
         self.embed = nn.Linear(6 * w, EMBED)
         self.lean = nn.Linear(6 * w, 1)
 
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        x = self.b4(self.b3(self.b2(self.b1(self.stem(x)))))
-        x = self.pool(x).flatten(1)
+        x = self.features(x)
         return self.embed(x), self.lean(x)
 
 
@@ -95,10 +92,17 @@ class CosFace(nn.Module):
 
 
 def load(
-    renders: Path, limit: int | None = None
+    renders: Path, limit: int | None = None, shared: Path | None = None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[str], list[int]]:
-    """Crops, class index, crooked flag, class names and scene index of every rendered die."""
+    """Crops, class index, crooked flag, class names and scene index (-1: a photo) of every rendered
+    die, and of the real photos' dice under ``shared`` if given."""
     crops, names, lean, scene = [], [], [], []
+    if shared is not None:
+        pc, pn = photo_dice(shared)
+        crops += pc
+        names += pn
+        lean += [False] * len(pc)
+        scene += [-1] * len(pc)
     files = sorted((renders / "scenes").glob("*.json"))[:limit]
     for f in files:
         doc = json.loads(f.read_text())
@@ -111,6 +115,45 @@ def load(
     classes = sorted(set(names))
     index = {n: i for i, n in enumerate(classes)}
     return (np.stack(crops), np.array([index[n] for n in names]), np.array(lean, np.float32), classes, scene)
+
+
+def photo_dice(shared: Path) -> tuple[list[np.ndarray], list[str]]:
+    """Crops of real pip dice (class ``photo-d6/<face>``) from the even-indexed photos of the shared
+    sets (the odd halves stay held out, as for the classical reader): epanemu (boxes round whole
+    dice, many colours) and chase (one translucent casino die per crop). Cut as the renders are."""
+    from vision.evaluate import crops as crop_items
+    from vision.evaluate import epanemu
+
+    out, names = [], []
+
+    def cut(image: np.ndarray, center: tuple[float, float], diameter: float) -> np.ndarray:
+        side = diameter * STORED_SPAN
+        s = STORED / side
+        m = np.array([[s, 0, STORED / 2 - s * center[0]], [0, s, STORED / 2 - s * center[1]]], np.float32)
+        return cv2.warpAffine(
+            image, m, (STORED, STORED), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE
+        )
+
+    photos = shared / "dice-photos"
+    e = photos / "epanemu-roboflow-d6" / "train_one_per_source"
+    if e.is_dir():
+        for i, item in enumerate(epanemu(e)):
+            if i % 2:
+                continue
+            image = cv2.imread(str(item.path))
+            for lab in item.labels:
+                out.append(cut(image, lab.center, 1.15 * lab.size))
+                names.append(f"photo-d6/{lab.face}")
+    c = photos / "chase-d6-crops" / "train"
+    if c.is_dir():
+        for i, item in enumerate(crop_items(c)):
+            if i % 2:
+                continue
+            image = cv2.imread(str(item.path))
+            h, w = image.shape[:2]
+            out.append(cut(image, (w / 2, h / 2), 0.9 * max(w, h)))
+            names.append(f"photo-d6/{item.labels[0].face}")
+    return out, names
 
 
 def augment(rng: np.random.Generator, crop: np.ndarray) -> np.ndarray:
@@ -146,12 +189,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--limit", type=int, default=None, help="use only the first N scenes")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--photos", type=Path, default=None, help="the shared folder: learn its real photos too")
     args = ap.parse_args(argv)
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     args.work.mkdir(parents=True, exist_ok=True)
     t0 = time.time()
-    crops, y, lean, classes, _ = load(args.renders, args.limit)
+    crops, y, lean, classes, _ = load(args.renders, args.limit, args.photos)
     print(f"{len(crops)} dice, {len(classes)} classes, loaded in {time.time() - t0:.0f} s", flush=True)
     net, head = FaceNet(), CosFace(len(classes))
     params = list(net.parameters()) + list(head.parameters())
@@ -188,7 +232,7 @@ def main(argv: list[str] | None = None) -> int:
             loss.backward()
             opt.step()
             sched.step()
-            losses.append(float(loss))
+            losses.append(float(loss.detach()))
         torch.save(
             {
                 "net": net.state_dict(),
@@ -205,9 +249,29 @@ def main(argv: list[str] | None = None) -> int:
             flush=True,
         )
     export(net, args.out)
-    (args.out.with_suffix(".classes.json")).write_text(json.dumps(classes))
+    gallery = default_gallery(head, classes)
+    gallery.save(args.out.with_name("face_gallery.npz"))
+    print(f"default gallery: {len(set(gallery.dice))} dice, {len(gallery.dice)} faces", flush=True)
     print(f"wrote {args.out} ({args.out.stat().st_size} bytes), {time.time() - t0:.0f} s in all", flush=True)
     return 0
+
+
+def default_gallery(head: CosFace, classes: list[str]) -> Gallery:
+    """The faces every reader knows before any enrolment: the learnt class centres of the games' dice
+    (a look of companion/data/looks.toml) and of the photos' pip dice. Plain pip dice, whatever their
+    colours, are one die ``d6`` (the white and red standard dice and the photos' dice)."""
+    from companion.looks import all_looks
+
+    looks = all_looks()
+    weights = F.normalize(head.w.detach()).numpy()
+    gallery = Gallery()
+    for i, name in enumerate(classes):
+        look, face = name.split("/", 1)
+        if look not in looks and look != "photo-d6":
+            continue
+        die = "d6" if look in ("photo-d6", *PLAIN_D6) else look
+        gallery.add(die, face, weights[i])
+    return gallery
 
 
 def export(net: FaceNet, out: Path) -> None:

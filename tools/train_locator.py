@@ -34,7 +34,10 @@ sys.path.insert(0, str(ROOT))
 
 from vision.locator import HEADS, INPUT_H, INPUT_W, SHAPES, STRIDE  # noqa: E402
 
-GH, GW = INPUT_H // STRIDE, INPUT_W // STRIDE
+# trained on 256x192 windows of the 320x240 input (the network is fully convolutional: it runs on the
+# whole input), which costs two thirds of the whole
+TRAIN_W, TRAIN_H = 256, 192
+GH, GW = TRAIN_H // STRIDE, TRAIN_W // STRIDE
 
 
 def conv(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
@@ -51,9 +54,9 @@ class Locator(nn.Module):
         self.d8 = nn.Sequential(conv(32, 64, 2), conv(64, 64))
         self.d16 = nn.Sequential(conv(64, 96, 2), conv(96, 96), conv(96, 96))
         self.up = nn.Upsample(scale_factor=2, mode="nearest")
-        self.u8 = conv(96 + 64, 64)
-        self.u4 = nn.Sequential(conv(64 + 32, 48), conv(48, 48))
-        self.head = nn.Conv2d(48, HEADS, 1)
+        self.u8 = conv(96 + 64, 48)
+        self.u4 = nn.Sequential(conv(48 + 32, 32), conv(32, 32))
+        self.head = nn.Conv2d(32, HEADS, 1)
         with torch.no_grad():
             self.head.bias.zero_()
             self.head.bias[0] = -2.19
@@ -83,7 +86,7 @@ def load(renders: Path, limit: int | None) -> list[tuple[np.ndarray, np.ndarray]
 def sample(rng: np.random.Generator, img: np.ndarray, dice: np.ndarray) -> tuple[np.ndarray, dict]:
     """One augmented input and its targets."""
     h, w = img.shape[:2]
-    s = INPUT_W / w * rng.uniform(0.75, 1.35)
+    s = INPUT_W / w * rng.uniform(0.75, 1.35)  # as the 320x240 input shows the frame, give or take
     cx, cy = rng.uniform(0.35, 0.65) * w, rng.uniform(0.35, 0.65) * h
     m = np.array([[s, 0, INPUT_W / 2 - s * cx], [0, s, INPUT_H / 2 - s * cy]], np.float32)
     if rng.random() < 0.5:
@@ -199,7 +202,7 @@ def main(argv: list[str] | None = None) -> int:
             loss.backward()
             opt.step()
             sched.step()
-            parts.append([float(v) for v in (l_heat, l_size, l_off, l_shape)])
+            parts.append([float(v.detach()) for v in (l_heat, l_size, l_off, l_shape)])
         torch.save(
             {
                 "net": net.state_dict(),

@@ -26,10 +26,14 @@ from vision.onnxnet import NetCache
 
 log = logging.getLogger(__name__)
 
-INPUT = 64  # network input side, pixels
+INPUT = 48  # network input side, pixels
 SPAN = 1.25  # the crop spans this many die box sides
 EMBED = 64  # embedding size
 MODEL = Path(__file__).with_name("models") / "face_reader.onnx"
+#: the faces known before any enrolment (the games' dice as rendered, and plain pip dice as ``d6``)
+DEFAULT_GALLERY = Path(__file__).with_name("models") / "face_gallery.npz"
+#: looks that are plain pip dice, read as die ``d6`` by the default gallery
+PLAIN_D6 = ("std-white", "std-red")
 
 _NETS = NetCache(
     MODEL,

@@ -1,0 +1,85 @@
+"""The learnt reader (vision/learnt_reader.py) on the shared rendered throws: a table per die kind
+(right, wrong with status ok, wrong but flagged, unsure, missed) after enrolling each set's
+``enroll/`` photos, and the time to read a settled 640x480 throw on one core.
+
+    .venv/bin/python bench/bench_learnt.py [--locator FILE] [--face FILE]
+
+Sets come from ../shared (or $DICE_COMPANION_SHARED); without them only the timing runs (on a
+rendered throw of tools/render_dice.py's kind drawn here).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(var, "1")
+
+import argparse  # noqa: E402
+import statistics  # noqa: E402
+import time  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import cv2  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from vision import facereader, locator  # noqa: E402
+from vision.facereader import Gallery  # noqa: E402
+from vision.learnt_eval import THROWBENCH, enrol_folder, score_sets, table  # noqa: E402
+from vision.learnt_reader import LearntReader  # noqa: E402
+
+
+def main(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--locator", type=Path, default=locator.MODEL)
+    ap.add_argument("--face", type=Path, default=facereader.MODEL)
+    args = ap.parse_args(argv)
+    cv2.setNumThreads(1)
+    loc, face = locator.load(args.locator), facereader.load(args.face)
+    if loc is None or face is None:
+        print("learnt models missing: nothing to bench")
+        return 0
+    shared = Path(os.environ.get("DICE_COMPANION_SHARED", ROOT.parent / "shared"))
+    sets = [s for s in THROWBENCH if (shared / s / "enroll").is_dir()]
+    gallery = Gallery()
+    t0 = time.perf_counter()
+    for s in sets:
+        enrol_folder(shared / s / "enroll", loc, face, gallery)
+    if sets:
+        print(
+            f"enrolled {len(set(gallery.dice))} dice, {len(gallery.dice)} views in {time.perf_counter() - t0:.1f} s"
+        )
+    reader = LearntReader(gallery, loc, face)
+    if sets:
+        print(f"== learnt reader on {', '.join(sets)} (enrolled from each set's enroll/ photos)")
+        print(table(score_sets(shared, reader, sets)))
+    else:
+        print(f"no shared sets under {shared}: accuracy skipped")
+    frame = (
+        next(iter(sorted((shared / "throwbench-dev-poly" / "throws").glob("*.jpg"))), None) if sets else None
+    )
+    image = cv2.imread(str(frame)) if frame else None
+    if image is None:
+        sys.path.insert(0, str(ROOT / "tools"))
+        import numpy as np
+        from dicerender.designs import game_designs
+        from dicerender.render import render_scene
+
+        image = render_scene(np.random.default_rng(1), game_designs()[:5]).image
+    times = []
+    for _ in range(20):
+        t = time.perf_counter()
+        reader.read(image)
+        times.append(time.perf_counter() - t)
+    print(
+        f"read a settled 640x480 throw ({len(reader.read(image))} dice), one core: "
+        f"median {1000 * statistics.median(times):.1f} ms, worst {1000 * max(times):.1f} ms"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

@@ -1,0 +1,105 @@
+"""The learnt reader's stages, each on its own: locator output decoding, crops, the gallery, trust."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision import facereader, locator
+from vision.facereader import EMBED, Gallery, Match, Seen
+from vision.learnt_reader import BEST_OK, LEAN_OK, MARGIN_OK, judge
+from vision.types import CROOKED, OK, UNCERTAIN
+
+
+def unit(*xs: float) -> np.ndarray:
+    v = np.zeros(EMBED, np.float32)
+    v[: len(xs)] = xs
+    return v / np.linalg.norm(v)
+
+
+def test_two_touching_dice_are_two_peaks_with_their_own_centre_and_size():
+    gh, gw = locator.INPUT_H // locator.STRIDE, locator.INPUT_W // locator.STRIDE
+    out = np.full((locator.HEADS, gh, gw), -9.0, np.float32)
+    out[1:4] = 0.0
+    # two dice one cell apart (touching), each a peak over its neighbourhood
+    for (y, x), size_cells, shape in (((20, 30), 8.0, "d6"), ((20, 32), 6.0, "d12")):
+        out[0, y, x] = 4.0
+        out[0, y, x + 1 if x == 30 else x - 1] = 1.0  # the other's shoulder, lower than either peak
+        out[1, y, x] = np.log(size_cells)
+        out[2, y, x], out[3, y, x] = 0.25, -0.25
+        out[4 + locator.SHAPES.index(shape), y, x] = 5.0
+    spots = locator.decode(out, (480, 640))
+    assert len(spots) == 2
+    by_x = sorted(spots, key=lambda s: s.center[0])
+    scale = 640 / locator.INPUT_W
+    assert by_x[0].center == pytest.approx(((30 + 0.75) * 4 * scale, (20 + 0.25) * 4 * scale))
+    assert by_x[0].size == pytest.approx(8 * 4 * scale)
+    assert (by_x[0].shape, by_x[1].shape) == ("d6", "d12")
+    assert by_x[1].shape_p > 0.9
+
+
+def test_a_faint_bump_is_not_a_die():
+    gh, gw = locator.INPUT_H // locator.STRIDE, locator.INPUT_W // locator.STRIDE
+    out = np.full((locator.HEADS, gh, gw), -9.0, np.float32)
+    out[0, 5, 5] = -1.5  # heat 0.18, under PEAK
+    assert locator.decode(out, (480, 640)) == []
+
+
+def test_a_crop_is_centred_on_the_die_and_spans_span_times_its_size():
+    image = np.zeros((240, 320, 3), np.uint8)
+    import cv2
+
+    cv2.circle(image, (200, 90), 20, (255, 255, 255), -1)
+    crop = facereader.cut(image, (200.0, 90.0), 40.0)
+    assert crop.shape == (facereader.INPUT, facereader.INPUT, 3)
+    ys, xs = np.nonzero(crop[..., 0] > 128)
+    assert xs.mean() == pytest.approx(facereader.INPUT / 2 - 0.5, abs=0.6)
+    assert ys.mean() == pytest.approx(facereader.INPUT / 2 - 0.5, abs=0.6)
+    width = xs.max() - xs.min() + 1
+    assert width == pytest.approx(facereader.INPUT / facereader.SPAN, abs=2)
+
+
+def test_the_gallery_names_the_nearest_face_and_the_nearest_that_reads_otherwise():
+    g = Gallery()
+    g.add("rollers-purple", "3", np.stack([unit(1, 0.1), unit(1, -0.1)]))
+    g.add("rollers-black", "3", unit(1, 0, 0.3))
+    g.add("rollers-purple", "star", unit(0, 1))
+    m = g.read(Seen(unit(1, 0.05), 0.0))
+    assert (m.die, m.face) == ("rollers-purple", "3")
+    # the face rival is the star, not the black die's 3: both 3s read the same
+    assert m.face_rival == pytest.approx(float(unit(0, 1) @ unit(1, 0.05)))
+    assert m.rival_die == "rollers-black"
+    assert m.die_rival == pytest.approx(float(unit(1, 0, 0.3) @ unit(1, 0.05)))
+    only = g.only({"rollers-black"})
+    assert set(only.dice) == {"rollers-black"}
+    assert only.read(Seen(unit(1, 0.05), 0.0)).face_rival == -1.0  # nothing else to tell it from
+
+
+def test_a_gallery_survives_saving(tmp_path):
+    g = Gallery()
+    g.add("dosh-blue", "12", unit(0.3, 1))
+    g.save(tmp_path / "g.npz")
+    back = Gallery.load(tmp_path / "g.npz")
+    assert back.dice == ["dosh-blue"] and back.faces == ["12"]
+    assert np.allclose(back.vectors, g.vectors)
+
+
+def match(best: float, rival: float) -> Match:
+    return Match("dosh-red", "7", best, rival, -1.0, "")
+
+
+@pytest.mark.parametrize(
+    ("m", "lean", "status"),
+    [
+        (match(0.95, 0.5), 0.05, OK),
+        (match(0.95, 0.95 - MARGIN_OK / 2), 0.05, UNCERTAIN),  # two faces look alike
+        (match(BEST_OK - 0.05, 0.2), 0.05, UNCERTAIN),  # like no enrolled face
+        (match(0.95, 0.5), LEAN_OK + 0.1, CROOKED),  # a leaning die is never ok
+        (None, 0.0, UNCERTAIN),
+    ],
+)
+def test_a_die_is_ok_only_when_near_one_face_clearly_nearer_than_any_other_and_flat(m, lean, status):
+    got, confidence, notes = judge(m, Seen(unit(1), lean))
+    assert got == status
+    assert (confidence >= 0.8) == (status == OK)
+    assert notes
