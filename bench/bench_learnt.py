@@ -49,9 +49,8 @@ def main(argv: list[str]) -> int:
     for s in sets:
         enrol_folder(shared / s / "enroll", loc, face, gallery)
     if sets:
-        print(
-            f"enrolled {len(set(gallery.dice))} dice, {len(gallery.dice)} views in {time.perf_counter() - t0:.1f} s"
-        )
+        took = time.perf_counter() - t0
+        print(f"enrolled {len(set(gallery.dice))} dice, {len(gallery.dice)} views in {took:.1f} s")
     reader = LearntReader(gallery, loc, face)
     if sets:
         print(f"== learnt reader on {', '.join(sets)} (enrolled from each set's enroll/ photos)")

@@ -55,7 +55,8 @@ class FaceNet(nn.Module):
         super().__init__()
 
         def conv(cin: int, cout: int, stride: int) -> list[nn.Module]:
-            return [nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
+            layer = nn.Conv2d(cin, cout, 3, stride, 1, bias=False)
+            return [layer, nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
 
         w = width
         self.features = nn.Sequential(
