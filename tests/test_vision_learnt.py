@@ -45,18 +45,23 @@ def test_a_faint_bump_is_not_a_die():
     assert locator.decode(out, (480, 640)) == []
 
 
-def test_a_crop_is_centred_on_the_die_and_spans_span_times_its_size():
-    image = np.zeros((240, 320, 3), np.uint8)
+def test_a_crop_shows_the_whole_die_and_its_top_face_close_up_both_centred():
     import cv2
 
-    cv2.circle(image, (200, 90), 20, (255, 255, 255), -1)
+    image = np.zeros((240, 320, 3), np.uint8)
+    cv2.circle(image, (200, 90), 20, (255, 255, 255), -1)  # a die 40 px across
+    cv2.circle(image, (200, 90), 4, (0, 0, 255), -1)  # a red pip in the middle of its top face
     crop = facereader.cut(image, (200.0, 90.0), 40.0)
-    assert crop.shape == (facereader.INPUT, facereader.INPUT, 3)
-    ys, xs = np.nonzero(crop[..., 0] > 128)
-    assert xs.mean() == pytest.approx(facereader.INPUT / 2 - 0.5, abs=0.6)
-    assert ys.mean() == pytest.approx(facereader.INPUT / 2 - 0.5, abs=0.6)
-    width = xs.max() - xs.min() + 1
-    assert width == pytest.approx(facereader.INPUT / facereader.SPAN, abs=2)
+    assert crop.shape == (facereader.INPUT, facereader.INPUT, facereader.CHANNELS)
+    for view, span in ((crop[..., :3], facereader.SPAN), (crop[..., 3:], facereader.TOP_SPAN)):
+        pip = (view[..., 2] > 128) & (view[..., 0] < 128)
+        ys, xs = np.nonzero(pip)
+        assert xs.mean() == pytest.approx(facereader.INPUT / 2 - 0.5, abs=0.6)
+        assert ys.mean() == pytest.approx(facereader.INPUT / 2 - 0.5, abs=0.6)
+        # the pip is 8 px of a view spanning span * 40 px
+        assert xs.max() - xs.min() + 1 == pytest.approx(8 * facereader.INPUT / (span * 40), abs=2)
+    ys, xs = np.nonzero(crop[..., 0] > 128)  # the whole die fits in the first view
+    assert xs.max() - xs.min() + 1 == pytest.approx(facereader.INPUT / facereader.SPAN, abs=2)
 
 
 def test_the_gallery_names_the_nearest_face_and_the_nearest_that_reads_otherwise():

@@ -42,7 +42,7 @@ from torch.nn import functional as F  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from vision.facereader import EMBED, INPUT, PLAIN_D6, SPAN, Gallery  # noqa: E402
+from vision.facereader import CHANNELS, EMBED, INPUT, PLAIN_D6, SPAN, TOP_SPAN, Gallery  # noqa: E402
 
 STORED = 96  # side of the stored crops (tools/render_dice.py CROP)
 STORED_SPAN = 1.6  # the stored crops' side, in die box sides
@@ -60,7 +60,7 @@ class FaceNet(nn.Module):
 
         w = width
         self.features = nn.Sequential(
-            *conv(3, w, 2),  # 24
+            *conv(CHANNELS, w, 2),  # 24
             *conv(w, w, 1),
             *conv(w, w, 1),
             *conv(w, 2 * w, 2),  # 12
@@ -158,15 +158,21 @@ def photo_dice(shared: Path) -> tuple[list[np.ndarray], list[str]]:
 
 
 def augment(rng: np.random.Generator, crop: np.ndarray) -> np.ndarray:
-    """One training view of a stored crop: turned, scaled, shifted, relit, blurred, noisy."""
-    side = STORED * SPAN / STORED_SPAN * rng.uniform(0.88, 1.12)
-    s = INPUT / side
-    c = STORED / 2 + rng.normal(0, 0.05 * side, 2)
-    m = cv2.getRotationMatrix2D((float(c[0]), float(c[1])), float(rng.uniform(0, 360)), s)
-    m[:, 2] += np.array([INPUT / 2, INPUT / 2]) - c
-    out = cv2.warpAffine(crop, m, (INPUT, INPUT), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
-    x = out.astype(np.float32) / 255.0
-    x = x * rng.uniform(0.6, 1.4) * (1 + rng.normal(0, 0.05, 3))[None, None, :] + rng.normal(0, 0.05)
+    """One training view of a stored crop, as :func:`vision.facereader.cut` shows a die (the whole die
+    and its top face close up): turned, scaled, shifted, relit, blurred, noisy."""
+    jitter = rng.uniform(0.88, 1.12)
+    c = STORED / 2 + rng.normal(0, 0.05 * STORED * SPAN / STORED_SPAN, 2)
+    turn = float(rng.uniform(0, 360))
+    views = []
+    for span in (SPAN, TOP_SPAN):
+        side = STORED * span / STORED_SPAN * jitter
+        m = cv2.getRotationMatrix2D((float(c[0]), float(c[1])), turn, INPUT / side)
+        m[:, 2] += np.array([INPUT / 2, INPUT / 2]) - c
+        flags = {"flags": cv2.INTER_LINEAR, "borderMode": cv2.BORDER_REFLECT}
+        views.append(cv2.warpAffine(crop, m, (INPUT, INPUT), **flags))
+    x = np.dstack(views).astype(np.float32) / 255.0
+    gain = rng.uniform(0.6, 1.4) * np.tile(1 + rng.normal(0, 0.05, 3), 2)
+    x = x * gain[None, None, :] + rng.normal(0, 0.05)
     x = np.clip(x, 0, 1) ** rng.uniform(0.75, 1.3)
     if rng.random() < 0.3:
         x = cv2.GaussianBlur(x, (0, 0), rng.uniform(0.3, 1.2))
@@ -277,7 +283,7 @@ def default_gallery(head: CosFace, classes: list[str]) -> Gallery:
 
 def export(net: FaceNet, out: Path) -> None:
     net.eval()
-    dummy = torch.zeros(1, 3, INPUT, INPUT)
+    dummy = torch.zeros(1, CHANNELS, INPUT, INPUT)
     torch.onnx.export(
         net,
         dummy,

@@ -83,23 +83,45 @@ def load(renders: Path, limit: int | None) -> list[tuple[np.ndarray, np.ndarray]
     return out
 
 
+def photos(shared: Path) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Real photos of pip dice, the even-indexed halves (the odd ones stay held out): the webcam set
+    (a box round each die's pips: its centre is the die's, its size unknown, so not learnt: NaN) and
+    epanemu (boxes round whole dice, many backgrounds)."""
+    from vision.evaluate import epanemu, matteop65
+
+    out = []
+    d6 = SHAPES.index("d6")
+    sets = [
+        (matteop65, shared / "dice-photos" / "matteop65-webcam-d6" / "Train", False),
+        (epanemu, shared / "dice-photos" / "epanemu-roboflow-d6" / "train_one_per_source", True),
+    ]
+    for items, folder, whole in sets:
+        if not folder.is_dir():
+            continue
+        for i, item in enumerate(items(folder)):
+            if i % 2:
+                continue
+            img = cv2.imread(str(item.path))
+            rows = [[*lab.center, 1.15 * lab.size if whole else np.nan, d6] for lab in item.labels]
+            out.append((img, np.array(rows, np.float32).reshape(-1, 4)))
+    return out
+
+
 def sample(rng: np.random.Generator, img: np.ndarray, dice: np.ndarray) -> tuple[np.ndarray, dict]:
     """One augmented input and its targets."""
     h, w = img.shape[:2]
     s = INPUT_W / w * rng.uniform(0.75, 1.35)  # as the 320x240 input shows the frame, give or take
     cx, cy = rng.uniform(0.35, 0.65) * w, rng.uniform(0.35, 0.65) * h
-    m = np.array([[s, 0, INPUT_W / 2 - s * cx], [0, s, INPUT_H / 2 - s * cy]], np.float32)
+    m = np.array([[s, 0, TRAIN_W / 2 - s * cx], [0, s, TRAIN_H / 2 - s * cy]], np.float32)
     if rng.random() < 0.5:
         m[0] = -m[0]
-        m[0, 2] += INPUT_W
+        m[0, 2] += TRAIN_W
     if rng.random() < 0.5:
         m[1] = -m[1]
-        m[1, 2] += INPUT_H
+        m[1, 2] += TRAIN_H
     border = cv2.BORDER_REFLECT if rng.random() < 0.7 else cv2.BORDER_CONSTANT
-    x = (
-        cv2.warpAffine(img, m, (INPUT_W, INPUT_H), flags=cv2.INTER_AREA, borderMode=border).astype(np.float32)
-        / 255.0
-    )
+    x = cv2.warpAffine(img, m, (TRAIN_W, TRAIN_H), flags=cv2.INTER_AREA, borderMode=border)
+    x = x.astype(np.float32) / 255.0
     x = x * rng.uniform(0.6, 1.4) * (1 + rng.normal(0, 0.06, 3))[None, None, :]
     x = np.clip(x, 0, 1) ** rng.uniform(0.75, 1.3)
     if rng.random() < 0.3:
@@ -118,10 +140,10 @@ def sample(rng: np.random.Generator, img: np.ndarray, dice: np.ndarray) -> tuple
         ix, iy = round(gx), round(gy)
         if not (0 <= ix < GW and 0 <= iy < GH):
             continue
-        sigma = max(0.6, d / 6)
+        sigma = max(0.6, d / 6) if np.isfinite(d) else 1.0
         heat = np.maximum(heat, np.exp(-((xx - ix) ** 2 + (yy - iy) ** 2) / (2 * sigma**2)))
         heat[iy, ix] = 1.0
-        size[iy, ix] = math.log(max(d, 0.5))
+        size[iy, ix] = math.log(max(d, 0.5)) if np.isfinite(d) else np.nan
         off[:, iy, ix] = (gx - ix, gy - iy)
         shape[iy, ix] = int(sk)
         mask[iy, ix] = 1.0
@@ -155,17 +177,24 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--limit", type=int, default=None)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--photos", type=Path, default=None, help="the shared folder: learn its real photos too")
+    ap.add_argument("--repeat", type=int, default=3, help="how many times an epoch shows each photo")
+    ap.add_argument("--init", type=Path, default=None, help="start from this checkpoint's weights")
     args = ap.parse_args(argv)
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     args.work.mkdir(parents=True, exist_ok=True)
     t0 = time.time()
     data = load(args.renders, args.limit)
+    if args.photos is not None:
+        data += photos(args.photos) * args.repeat
     print(
         f"{len(data)} throws, {sum(len(d) for _, d in data)} dice, loaded in {time.time() - t0:.0f} s",
         flush=True,
     )
     net = Locator()
+    if args.init is not None:
+        net.load_state_dict(torch.load(args.init, weights_only=False)["net"])
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
     steps = math.ceil(len(data) / args.batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(
@@ -193,7 +222,8 @@ def main(argv: list[str] | None = None) -> int:
             out = net(x)
             n = t["mask"].sum().clamp(min=1)
             l_heat = focal(out[:, 0], t["heat"])
-            l_size = (F.l1_loss(out[:, 1], t["size"], reduction="none") * t["mask"]).sum() / n
+            known = t["mask"] * torch.isfinite(t["size"])
+            l_size = (F.l1_loss(out[:, 1], torch.nan_to_num(t["size"]), reduction="none") * known).sum() / n
             l_off = (F.l1_loss(out[:, 2:4], t["off"], reduction="none") * t["mask"][:, None]).sum() / n
             ce = F.cross_entropy(out[:, 4:], t["shape"], reduction="none")
             l_shape = (ce * t["mask"]).sum() / n

@@ -1,8 +1,8 @@
 """The learnt face reader: a die's crop -> an embedding, read by its nearest enrolled face.
 
 The network (``vision/models/face_reader.onnx``, trained by ``tools/train_face_reader.py`` on
-rendered dice) maps a square crop round one die (``SPAN`` times the die's box side, ``INPUT`` px,
-BGR) to an ``EMBED``-dimensional unit vector, and to a logit that the die leans. Crops of the same
+rendered dice) maps two square crops round one die (the whole die and its top face close up, see
+:func:`cut`) to an ``EMBED``-dimensional unit vector, and to a logit that the die leans. Crops of the same
 face of the same die land close together whatever the turn, light or surface; so reading a die is
 finding the nearest face in a :class:`Gallery` of enrolled faces (a few photos each), and a die the
 network never saw is taught without retraining. The four quarter turns of a crop are embedded
@@ -27,7 +27,9 @@ from vision.onnxnet import NetCache
 log = logging.getLogger(__name__)
 
 INPUT = 48  # network input side, pixels
-SPAN = 1.25  # the crop spans this many die box sides
+SPAN = 1.0  # the whole-die view spans this many die sizes (the diameter of the circle round its outline)
+TOP_SPAN = 0.55  # the close-up of the top face spans this many: twice the detail on a d12's or d20's numeral
+CHANNELS = 6
 EMBED = 64  # embedding size
 MODEL = Path(__file__).with_name("models") / "face_reader.onnx"
 #: the faces known before any enrolment (the games' dice as rendered, and plain pip dice as ``d6``)
@@ -37,7 +39,7 @@ PLAIN_D6 = ("std-white", "std-red")
 
 _NETS = NetCache(
     MODEL,
-    (4, 3, INPUT, INPUT),
+    (4, CHANNELS, INPUT, INPUT),
     lambda shape: None if shape == (4, EMBED) else f"embedding shape {shape}, expected (4, {EMBED})",
     "face reader",
     "dice are read by the classical reader",
@@ -50,16 +52,21 @@ def load(path: str | Path | None = None) -> object | None:
     return _NETS.load(path)
 
 
-def cut(image: np.ndarray, center: tuple[float, float], side: float) -> np.ndarray:
-    """The ``INPUT`` px square crop of ``image`` centred on ``center``, spanning ``SPAN * side`` px."""
-    s = INPUT / max(1.0, SPAN * side)
+def cut(image: np.ndarray, center: tuple[float, float], size: float) -> np.ndarray:
+    """The network's view of the die of ``size`` px at ``center``: ``INPUT`` px square, six channels,
+    the whole die (``SPAN`` times its size, BGR) and its top face close up (``TOP_SPAN``, BGR)."""
+    return np.dstack([_square(image, center, SPAN * size), _square(image, center, TOP_SPAN * size)])
+
+
+def _square(image: np.ndarray, center: tuple[float, float], side: float) -> np.ndarray:
+    s = INPUT / max(1.0, side)
     m = np.array([[s, 0, INPUT / 2 - s * center[0]], [0, s, INPUT / 2 - s * center[1]]], np.float32)
     interp = cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR
     return cv2.warpAffine(image, m, (INPUT, INPUT), flags=interp, borderMode=cv2.BORDER_REFLECT)
 
 
 def _blob(crops: list[np.ndarray]) -> np.ndarray:
-    """The network's input for ``crops`` (BGR uint8), each in its four quarter turns."""
+    """The network's input for ``crops`` (six-channel uint8), each in its four quarter turns."""
     views = [np.rot90(c, k) for c in crops for k in range(4)]
     x = np.stack(views).astype(np.float32) / 255.0
     return np.ascontiguousarray(((x - 0.5) / 0.25).transpose(0, 3, 1, 2))
