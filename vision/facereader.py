@@ -128,6 +128,12 @@ class Gallery:
         self.faces += [face] * len(vectors)
         self.vectors = np.concatenate([self.vectors, vectors])
 
+    def add_all(self, other: Gallery) -> None:
+        """Every face of ``other`` added to this gallery."""
+        self.dice += other.dice
+        self.faces += other.faces
+        self.vectors = np.concatenate([self.vectors, other.vectors])
+
     def only(self, dice: set[str]) -> Gallery:
         """The gallery of these dice alone (a game's dice: faces of other games cannot be on the table)."""
         keep = [i for i, d in enumerate(self.dice) if d in dice]

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from companion.dice import all_kinds
+from companion.looks import all_looks
 from vision import facereader, locator
 from vision.facereader import Gallery, Match, Seen
 from vision.types import CROOKED, OK, UNCERTAIN, DieReading, VisionError
@@ -77,8 +79,20 @@ class LearntReader:
             status, confidence, notes = judge(match, seen)
             die = match.die if match else "?"
             face = match.face if match else None
-            r = DieReading(die, face, None, confidence, spot.center, status, notes)
+            r = DieReading(die, face, face_value(die, face), confidence, spot.center, status, notes)
             if match is not None and match.best - match.die_rival < DIE_MARGIN and match.rival_die:
                 r.rival_die = match.rival_die
             out.append(r)
         return out
+
+
+def face_value(die: str, face: str | None) -> int | None:
+    """The number a face reads as, from its die's kind (a look's kind, or the kind itself)."""
+    if face is None:
+        return None
+    looks = all_looks()
+    kind = looks[die].kind if die in looks else die
+    faces = all_kinds().get(kind)
+    if faces is None:
+        return int(face) if face.isdigit() else None
+    return next((f.number for f in faces.faces if f.label == face), None)
