@@ -12,7 +12,9 @@ from vision.learnt_eval import enrol_folder, score_sets
 from vision.learnt_reader import LearntReader
 from vision.types import OK
 
-pytestmark = pytest.mark.skipif(learnt_sets.models() is None, reason="the learnt models are not in vision/models")
+pytestmark = pytest.mark.skipif(
+    learnt_sets.models() is None, reason="the learnt models are not in vision/models"
+)
 
 
 @pytest.fixture(scope="module")
