@@ -142,18 +142,19 @@ class Store:
                                 (game_id,)).fetchall()
         if not rows:
             raise RecordError(f"no saved game with id {game_id}")
+        if len(rows) > record.MAX_EVENTS:
+            raise RecordError(f"saved game {game_id} has more than {record.MAX_EVENTS} events")
         events = []
         for n, (seq, body) in enumerate(rows):
             if seq != n:
                 raise RecordError(f"saved game {game_id} lacks event {n}", n + 1)
+            if not isinstance(body, str):
+                raise RecordError(f"saved game {game_id}: event {n} is not text", n + 1)
             try:
-                obj = json.loads(body)
-            except json.JSONDecodeError as exc:
-                raise RecordError(f"saved game {game_id}: event {n} is not valid JSON: {exc.msg}",
-                                  n + 1) from None
-            events.append(record.from_json(obj, n + 1))
-        if not isinstance(events[0], Start):
-            raise RecordError(f"saved game {game_id} does not begin with a start event", 1)
+                obj = record.parse_line(body, n + 1)
+            except RecordError as exc:
+                raise RecordError(f"saved game {game_id}: event {n}: {exc.problem}", n + 1) from None
+            events.append(record.event_at(obj, n, n + 1))
         return events
 
     def resume(self, game_id: int) -> Game:

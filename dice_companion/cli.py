@@ -6,12 +6,14 @@ import argparse
 import json
 import os
 import random
+import stat
 import sys
 from pathlib import Path
 
 from companion import record
 from companion.errors import CompanionError, RecordError
 from companion.games import all_games, get_game
+from companion.referee import printable
 from companion.store import Store, StoreError
 from dice_companion.device import EX_CONFIG, open_device
 from dice_companion.storage import open_store
@@ -145,12 +147,31 @@ def cmd_export(args: argparse.Namespace) -> int:
     return 0
 
 
+def read_regular_file(path: str, limit: int) -> bytes:
+    """The bytes of the regular file at ``path``, at most ``limit`` of them.
+
+    A FIFO, device or directory is refused at once (opened without blocking, never read), and so
+    is a file longer than ``limit``; :class:`OSError` or :class:`ValueError` says which.
+    """
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    with os.fdopen(fd, "rb") as f:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise ValueError("it is not a regular file")
+        data = f.read(limit + 1)
+    if len(data) > limit:
+        raise ValueError(f"it is longer than {record.size_text(limit)}")
+    return data
+
+
 def cmd_referee(args: argparse.Namespace) -> int:
     from companion.referee import judge
 
     try:
-        text = Path(args.record).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        text = read_regular_file(args.record, record.MAX_RECORD_BYTES).decode("utf-8")
+    except OSError as exc:
+        return _fail(args, 2, f"cannot read {args.record}: {exc.strerror or exc}")
+    except (ValueError, UnicodeDecodeError) as exc:
         return _fail(args, 2, f"cannot read {args.record}: {exc}")
     try:
         events = record.loads(text)
@@ -161,13 +182,15 @@ def cmd_referee(args: argparse.Namespace) -> int:
         print(json.dumps(verdict, ensure_ascii=False))
     else:
         print(verdict["text"])
-    return 0 if verdict["ok"] else 1
+    if verdict["ok"]:
+        return 0
+    return 1 if verdict["rule"] is not None else 2  # refused by the rules, or not a valid record
 
 
 def _fail(args: argparse.Namespace, code: int, message: str, line: int | None = None) -> int:
     if getattr(args, "json", False):
         print(json.dumps({"ok": False, "error": message, "line": line}))
-    print(f"dice-companion: {message}", file=sys.stderr)
+    print(f"dice-companion: {printable(message)}", file=sys.stderr)
     return code
 
 
