@@ -73,7 +73,8 @@ def main() -> None:
     size = len(json.dumps(resumed.state.view()))
     print(f"records: resume of a {len(events)}-event game: {took:.1f} s, {len(resumed._kept)} states kept, "
           f"peak traced {peak / 2**20:.1f} MiB (state view {size} bytes)")
-    print(f"records: max RSS of this bench {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"records: max RSS of this bench {rss:.0f} MB")
 
 
 if __name__ == "__main__":

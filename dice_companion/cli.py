@@ -154,10 +154,10 @@ def read_regular_file(path: str, limit: int) -> bytes:
     is a file longer than ``limit``; :class:`OSError` or :class:`ValueError` says which.
     """
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise ValueError("it is not a regular file")
     with os.fdopen(fd, "rb") as f:
-        mode = os.fstat(fd).st_mode
-        if not stat.S_ISREG(mode):
-            raise ValueError("it is not a regular file")
         data = f.read(limit + 1)
     if len(data) > limit:
         raise ValueError(f"it is longer than {record.size_text(limit)}")
