@@ -109,7 +109,7 @@ def _need(obj: dict[str, Any], key: str, kind: type | tuple[type, ...], line: in
     return value
 
 
-def _name(value: Any, what: str, line: int | None) -> str:
+def check_name(value: Any, what: str, line: int | None) -> str:
     """A short printable string (player name, game id, slot, face, card)."""
     if not isinstance(value, str):
         raise RecordError(f"{what} must be a string", line)
@@ -149,11 +149,11 @@ def from_json(obj: Any, line: int | None = None) -> Event:
                 raise RecordError(f"record version {version!r} is not supported (this build reads "
                                   f"version {VERSION})", line)
             players = _need(obj, "players", list, line)
-            names = tuple(_name(p, "a player name", line) for p in players)
+            names = tuple(check_name(p, "a player name", line) for p in players)
             options = obj.get("options", {})
             if not isinstance(options, dict):
                 raise RecordError("'options' must be an object", line)
-            return Start(_name(_need(obj, "game", str, line), "the game id", line), names, options)
+            return Start(check_name(_need(obj, "game", str, line), "the game id", line), names, options)
         case "roll":
             dice = _need(obj, "dice", list, line)
             results = []
@@ -163,8 +163,8 @@ def from_json(obj: Any, line: int | None = None) -> Event:
                 conf = d.get("confidence", 1.0)
                 if not isinstance(conf, int | float) or isinstance(conf, bool):
                     raise RecordError("a die's confidence must be a number", line)
-                results.append(DieResult(_name(_need(d, "slot", str, line), "a die's slot", line),
-                                         _name(_need(d, "face", str, line), "a die's face", line),
+                results.append(DieResult(check_name(_need(d, "slot", str, line), "a die's slot", line),
+                                         check_name(_need(d, "face", str, line), "a die's face", line),
                                          float(conf)))
             evidence = obj.get("evidence")
             if evidence is not None and not isinstance(evidence, str):
@@ -176,7 +176,7 @@ def from_json(obj: Any, line: int | None = None) -> Event:
             cards = _need(obj, "cards", list, line)
             if not all(isinstance(c, str) for c in cards):
                 raise RecordError("cards must be strings", line)
-            return DrawEvent(Draw(tuple(_name(c, "a card id", line) for c in cards), _source(obj, line)))
+            return DrawEvent(Draw(tuple(check_name(c, "a card id", line) for c in cards), _source(obj, line)))
         case "move":
             return MoveEvent(_need(obj, "player", int, line),
                              _text(_need(obj, "move", str, line), "a move's text", line))

@@ -126,6 +126,8 @@ def cmd_run(args: argparse.Namespace) -> int:
 def cmd_games(args: argparse.Namespace) -> int:
     with _open_store(args) as store:
         saved = store.games()
+        for problem in store.problems:  # a game whose row cannot be read: left out, the rest listed
+            print(f"dice-companion: {printable(problem)}", file=sys.stderr)
         if args.json:
             for g in saved:
                 print(json.dumps({"id": g.id, "game": g.game, "players": list(g.players),
