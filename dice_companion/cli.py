@@ -16,7 +16,7 @@ from companion.games import all_games, get_game
 from companion.referee import printable
 from companion.store import Store, StoreError
 from dice_companion.device import EX_CONFIG, open_device
-from dice_companion.storage import open_store
+from dice_companion.storage import DataDirError, open_store
 from hardware.config import ConfigError
 from vision import commands as vision_commands
 
@@ -87,7 +87,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     try:
         dev = open_device(db=args.db)
-    except ConfigError as exc:
+    except (ConfigError, DataDirError) as exc:
         print(f"dice-companion: {exc}", file=sys.stderr)
         return EX_CONFIG
     try:
@@ -249,6 +249,9 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)
+    except DataDirError as exc:  # a setting to fix: the service does not restart on EX_CONFIG
+        print(f"dice-companion: {exc}", file=sys.stderr)
+        return EX_CONFIG
     except (StoreError, RecordError) as exc:
         print(f"dice-companion: {exc}", file=sys.stderr)
         return 2

@@ -32,6 +32,23 @@ DAMAGE_CODES = {sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB}
 FULL_CODES = {sqlite3.SQLITE_FULL}
 
 
+class DataDirError(StoreError):
+    """The data directory cannot be created or written: a setting to fix ([data] dir,
+    ``$DICE_COMPANION_DATA``, permissions), not damage; commands exit with ``EX_CONFIG``."""
+
+
+def prepare_data_dir(directory: Path) -> None:
+    """Create ``directory`` if needed and check it can be written; :class:`DataDirError` otherwise."""
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise DataDirError(f"the data directory {directory} cannot be created: {exc.strerror or exc}; "
+                           f"set [data] dir in the configuration or $DICE_COMPANION_DATA") from None
+    if not os.access(directory, os.W_OK | os.X_OK):
+        raise DataDirError(f"the data directory {directory} cannot be written by this user; "
+                           f"set [data] dir in the configuration or $DICE_COMPANION_DATA") from None
+
+
 @dataclass(frozen=True)
 class Opened:
     store: SafeStore
@@ -107,7 +124,7 @@ def set_aside(path: Path, now: datetime | None = None) -> Path:
 def open_store(path: Path | str) -> Opened:
     """The games database at ``path``, setting a damaged one aside (see the module doc)."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    prepare_data_dir(path.parent)
     why = damage(path)
     if why is None:
         try:
