@@ -29,6 +29,7 @@ from companion.store import Store, StoreError
 log = logging.getLogger(__name__)
 
 DAMAGE_CODES = {sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB}
+CHECK_PREFIX = ".check-"  # the start-up check's copy of the database: .check-<pid>-<random>
 FULL_CODES = {sqlite3.SQLITE_FULL}
 
 
@@ -68,8 +69,9 @@ def damage(path: Path) -> str | None:
         raise StoreError(f"the games database {path} cannot be opened: it is not a file")
     if path.stat().st_size == 0:
         return None
+    sweep_checks(path.parent)
     try:
-        with tempfile.TemporaryDirectory(prefix=".check-", dir=path.parent) as tmp:
+        with tempfile.TemporaryDirectory(prefix=f"{CHECK_PREFIX}{os.getpid()}-", dir=path.parent) as tmp:
             copy = Path(tmp) / path.name
             for suffix in ("", "-wal"):
                 if Path(f"{path}{suffix}").exists():
@@ -78,6 +80,33 @@ def damage(path: Path) -> str | None:
     except OSError as exc:  # no room for the copy, unreadable: not damage; let the store say what it is
         log.warning("could not check the games database", extra={"event": "open", "reason": str(exc)})
         return None
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # another user's process
+    return True
+
+
+def sweep_checks(directory: Path) -> list[Path]:
+    """Remove the check copies (``.check-<pid>-*``) that a killed process left behind; returns them.
+
+    A copy whose process is still running is another check under way and is left alone."""
+    removed = []
+    for stale in directory.glob(f"{CHECK_PREFIX}*"):
+        pid = stale.name[len(CHECK_PREFIX):].split("-", 1)[0]
+        if pid.isdigit() and (int(pid) == os.getpid() or _alive(int(pid))):
+            continue  # a check under way (or an older build's copy, named without a pid: removed)
+        shutil.rmtree(stale, ignore_errors=True)
+        if not stale.exists():
+            removed.append(stale)
+            log.info("removed a check copy left by a stopped process",
+                     extra={"event": "open", "reason": stale.name})
+    return removed
 
 
 def _damage(path: Path) -> str | None:
