@@ -17,7 +17,7 @@ from companion.referee import printable
 from companion.store import Store, StoreError
 from dice_companion.device import EX_CONFIG, open_device
 from dice_companion.storage import DataDirError, open_store
-from hardware.config import ConfigError
+from hardware.config import SIDE_MAX, SIDE_MIN, ConfigError, parse_size
 from vision import commands as vision_commands
 
 
@@ -53,7 +53,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             game = store.resume(args.resume)
             gid = args.resume
         else:
-            gid, game = store.create(info.id, players, dict(kv.split("=", 1) for kv in args.option))
+            gid, game = store.create(info.id, players, dict(args.option))
         play(game, random.Random(args.seed), sys.stdout)
         store.mark_finished(gid, game.state.is_over)
         print(f"saved as game {gid} in {store.path}")
@@ -61,11 +61,18 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def _size(text: str) -> tuple[int, int]:
-    try:
-        w, h = (int(v) for v in text.lower().split("x"))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a size like 800x480") from None
-    return w, h
+    size = parse_size(text)
+    if size is None:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a size like 800x480 (each side "
+                                          f"{SIDE_MIN}-{SIDE_MAX} pixels)")
+    return size
+
+
+def _option(text: str) -> tuple[str, str]:
+    key, sep, value = text.partition("=")
+    if not sep or not key:
+        raise argparse.ArgumentTypeError(f"{text!r} is not KEY=VALUE")
+    return key, value
 
 
 def _headless(args: argparse.Namespace) -> bool:
@@ -101,7 +108,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
             dev.notifier.ready("playing headless")
             shots = data / "screens"
-            show(dev.store, sys.stdout, args.game, seed=args.seed, shots=shots, size=args.size)
+            show(dev.store, sys.stdout, args.game, seed=args.seed, shots=shots, size=args.size or (800, 480))
             print(f"screenshots in {shots}; on a machine with a screen the app opens in a window")
             return 0
         reader = reader_for(dev.config.camera, args.camera, args.seed, data_dir=data)
@@ -113,9 +120,13 @@ def cmd_run(args: argparse.Namespace) -> int:
                 first[0] = False
             dev.notifier.frame()
 
-        run_app(dev.store, reader, args.size, args.fullscreen, max_frames=args.frames,
-                settings=Settings.load(data / "ui-settings.json"), evidence_dir=data / "photos",
-                controls=dev.controls, on_frame=on_frame, setup=setup_for(reader, data))
+        display = dev.config.display
+        fullscreen = display.fullscreen if args.fullscreen is None else args.fullscreen
+        size = args.size or parse_size(display.size)  # None ("auto"): the screen's own size
+        settings = Settings.load(data / "ui-settings.json", rotation=display.rotation)
+        run_app(dev.store, reader, size, fullscreen, max_frames=args.frames, settings=settings,
+                evidence_dir=data / "photos", controls=dev.controls, on_frame=on_frame,
+                setup=setup_for(reader, data))
         if hasattr(reader, "close"):
             reader.close()
         return 0
@@ -208,8 +219,10 @@ def build_parser() -> argparse.ArgumentParser:
         return p
 
     p = with_db(sub.add_parser("run", help="the main job: the touchscreen app"))
-    p.add_argument("--size", type=_size, default=(800, 480), help="window size: 800x480 or 720x1280")
-    p.add_argument("--fullscreen", action="store_true", help="fill the display (the Pi's touchscreen)")
+    p.add_argument("--size", type=_size, default=None,
+                   help="window size: 800x480 or 720x1280 (default: [display] size in the configuration)")
+    p.add_argument("--fullscreen", action=argparse.BooleanOptionalAction, default=None,
+                   help="fill the display, the Pi's touchscreen (default: [display] fullscreen)")
     p.add_argument("--camera", choices=("auto", "picamera2", "webcam", "file", "sim", "none"), default=None,
                    help="where dice are read (default: [camera] source in the configuration, 'auto': the Pi "
                    "camera, else a webcam, else simulated dice); none: dice entered by hand")
@@ -223,7 +236,7 @@ def build_parser() -> argparse.ArgumentParser:
         p = with_db(sub.add_parser(name, help=help_text))
         p.add_argument("--game", default="rollers", choices=list(all_games()))
         p.add_argument("--players", help="comma-separated names")
-        p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
+        p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", type=_option)
         p.add_argument("--seed", type=int, default=None)
         p.add_argument("--resume", type=int, metavar="ID", help="continue a saved game")
         p.set_defaults(func=func)
@@ -245,10 +258,28 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+EX_PIPE = 141  # 128 + SIGPIPE: what a shell reports for a command stopped by a closed pipe
+
+
+def _drop_stdout() -> None:
+    """Point stdout at /dev/null so the flush at exit does not fail on the closed pipe again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        return args.func(args)
+        code = args.func(args)
+        sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's flush at exit
+        return code
+    except BrokenPipeError:  # the reader went away (`games | head`): stop quietly, as SIGPIPE would
+        _drop_stdout()
+        return EX_PIPE
     except DataDirError as exc:  # a setting to fix: the service does not restart on EX_CONFIG
         print(f"dice-companion: {exc}", file=sys.stderr)
         return EX_CONFIG

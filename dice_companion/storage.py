@@ -178,7 +178,11 @@ def explain(exc: BaseException) -> str:
     text = str(cause)
     if code in FULL_CODES or "disk is full" in text:
         return ("The storage is full: this was NOT saved and the game is as it was before. "
-                "Free some space (for example delete old games), then try again.")
+                "Free some space on it (old throw photos in the data directory's photos folder can go), "
+                "then try again.")
+    if isinstance(cause, sqlite3.IntegrityError) and "UNIQUE" in text:
+        return ("This game was changed by another program at the same time: this was NOT saved. "
+                "Open the game again to see where it stands.")
     if code in DAMAGE_CODES:
         return ("The saved games file is damaged: this was NOT saved. Restart the app: it keeps the damaged "
                 "file aside and starts a new one.")

@@ -165,8 +165,20 @@ def _device(v: Any) -> str:
     raise ValueError
 
 
+SIDE_MIN, SIDE_MAX = 100, 4096  # pixels, each side of a window or screen size
+
+
+def parse_size(text: str) -> tuple[int, int] | None:
+    """``WIDTHxHEIGHT`` as two numbers, each SIDE_MIN-SIDE_MAX; None for "auto" or anything else."""
+    m = re.fullmatch(r"(\d{1,5})[xX](\d{1,5})", text)
+    if not m:
+        return None
+    w, h = int(m.group(1)), int(m.group(2))
+    return (w, h) if SIDE_MIN <= w <= SIDE_MAX and SIDE_MIN <= h <= SIDE_MAX else None
+
+
 def _size(v: Any) -> str:
-    if isinstance(v, str) and (v == "auto" or re.fullmatch(r"[1-9]\d{2,4}x[1-9]\d{2,4}", v)):
+    if isinstance(v, str) and (v == "auto" or parse_size(v) is not None):
         return v
     raise ValueError
 
@@ -189,7 +201,7 @@ SCHEMA: dict[str, dict[str, Rule]] = {
     },
     "display": {
         "fullscreen": BOOL,
-        "size": Rule('"auto" or WIDTHxHEIGHT such as "800x480"', _size),
+        "size": Rule(f'"auto" or WIDTHxHEIGHT such as "800x480", each side {SIDE_MIN}-{SIDE_MAX}', _size),
         "rotation": _choice(0, 90, 180, 270),
     },
     "data": {"dir": Rule("a directory path (a string; empty for the default)", _string)},
