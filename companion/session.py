@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from companion import record
 from companion.errors import RecordError, RuleError
 from companion.games import get_game
 from companion.protocol import Draw, GameState, Move, Roll, Source
@@ -163,6 +164,9 @@ class Game:
         return state
 
     def _append(self, event: Event) -> None:
+        if len(self.events) >= record.MAX_EVENTS:  # a record longer than that could not be read back
+            raise RecordError(f"this game has reached the limit of {record.MAX_EVENTS} events of a record; "
+                              f"start a new game")
         if self._sink is not None:
             self._sink(len(self.events), event)  # may raise: then nothing changes
         self.events.append(event)

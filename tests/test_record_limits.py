@@ -197,3 +197,16 @@ def test_undo_and_amend_far_back_rebuild_the_state_exactly(monkeypatch):
         assert game.state == replay(game.events)
     idle_turn(game)
     assert game.state == replay(game.events) == Game(game.events).state
+
+
+def test_a_game_stops_growing_at_the_event_limit_and_stays_readable(monkeypatch):
+    monkeypatch.setattr(record, "MAX_EVENTS", 6)
+    game = new_game()
+    turn(game, ("1", "3", "3", "4", "star", "5"), "open:1,3 star:3")
+    assert len(game.events) == 5
+    game.roll(roll("1", "3", "3", "4", "star", "5"))
+    before = game.state.clone()
+    with pytest.raises(RecordError, match="limit of 6 events"):
+        game.move("stop")
+    assert game.state == before and len(game.events) == 6
+    assert replay(record.loads(record.dumps(game.events))) == before
