@@ -285,7 +285,10 @@ def loads(text: str) -> list[Event]:
     if len(text) > MAX_RECORD_BYTES:
         raise RecordError(f"the record is longer than {size_text(MAX_RECORD_BYTES)}")
     events: list[Event] = []
-    for n, raw in enumerate(text.splitlines(), 1):
+    lines = text.split("\n")  # only "\n" ends a line: U+2028 or U+0085 inside a string is text
+    if lines[-1] == "":
+        lines.pop()
+    for n, raw in enumerate((line.removesuffix("\r") for line in lines), 1):
         if n > MAX_EVENTS:
             raise RecordError(f"the record has more than {MAX_EVENTS} events", n)
         if not raw.strip():

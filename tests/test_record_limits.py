@@ -210,3 +210,13 @@ def test_a_game_stops_growing_at_the_event_limit_and_stays_readable(monkeypatch)
         game.move("stop")
     assert game.state == before and len(game.events) == 6
     assert replay(record.loads(record.dumps(game.events))) == before
+
+
+def test_only_a_newline_ends_a_line_of_a_record():
+    game = new_game()
+    game.roll(roll("1", "3", "3", "4", "star", "5"), evidence="frame\u2028\x85\x1c.jpg")
+    text = record.dumps(game.events)
+    assert record.loads(text) == game.events
+    assert record.loads(text.replace("\n", "\r\n")) == game.events
+    with pytest.raises(RecordError, match="blank line"):
+        record.loads(text + "\n")
