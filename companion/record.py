@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion import protocol
 from companion.errors import DataError, OutOfTurn, RecordError, RuleError
 from companion.protocol import DieResult, Draw, GameState, Roll, Source
 
@@ -29,7 +30,7 @@ MAX_EVENTS = 50_000  # lines of one record
 MAX_DEPTH = 16  # nesting of JSON arrays and objects within one line
 MAX_INT_DIGITS = 15  # a whole number has at most this many digits
 MAX_FLOAT_CHARS = 32  # a number with a fraction or exponent is at most this long, and finite
-MAX_NAME_CHARS = 64  # a player name, game id, die slot, face label or card id
+MAX_NAME_CHARS = protocol.MAX_NAME_CHARS  # a player name, game id, die slot, face label or card id
 MAX_TEXT_CHARS = 1024  # a move's text, the evidence
 
 

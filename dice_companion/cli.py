@@ -281,13 +281,13 @@ def main(argv: list[str] | None = None) -> int:
         _drop_stdout()
         return EX_PIPE
     except DataDirError as exc:  # a setting to fix: the service does not restart on EX_CONFIG
-        print(f"dice-companion: {exc}", file=sys.stderr)
+        print(f"dice-companion: {printable(str(exc))}", file=sys.stderr)
         return EX_CONFIG
     except (StoreError, RecordError) as exc:
-        print(f"dice-companion: {exc}", file=sys.stderr)
+        print(f"dice-companion: {printable(str(exc))}", file=sys.stderr)
         return 2
     except CompanionError as exc:
-        print(f"dice-companion: {exc}", file=sys.stderr)
+        print(f"dice-companion: {printable(str(exc))}", file=sys.stderr)
         return 1
 
 

@@ -117,3 +117,13 @@ def test_two_programs_resuming_one_game_the_loser_is_told_plainly(tmp_path):
     finally:
         first.close()
         second.close()
+
+
+@pytest.mark.parametrize("name", ["A" * 65, "\x1b[2JAnna"])
+def test_a_player_name_a_record_could_not_hold_is_refused_at_the_start(name, tmp_path, capsys):
+    db = tmp_path / "g.sqlite3"
+    assert main(["play", "--db", str(db), "--players", f"{name},Ben"]) == 1
+    err = capsys.readouterr().err
+    assert "a player name has at most 64 characters and no control characters" in err and "\x1b" not in err
+    assert main(["games", "--db", str(db)]) == 0
+    assert "no saved games" in capsys.readouterr().out
