@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
@@ -282,12 +283,28 @@ def load_config(path: Path | str | None = None, env: Mapping[str, str] | None = 
     if path is None:
         return Config()
     try:
-        text = path.read_text(encoding="utf-8")
+        text = _read_small(path).decode("utf-8")
     except FileNotFoundError:
         raise ConfigError(f"{path}: the configuration file does not exist (set by ${ENV_VAR}?)") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path}: cannot be read: {exc}") from None
     return parse_config(text, str(path))
+
+
+MAX_BYTES = 256 * 1024  # the configuration file: about 2 KB with every key and comment
+
+
+def _read_small(path: Path) -> bytes:
+    """The bytes of the regular file ``path``: a FIFO or device is refused at once, never waited on."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise OSError("it is not a regular file")
+    with os.fdopen(fd, "rb") as f:
+        data = f.read(MAX_BYTES + 1)
+    if len(data) > MAX_BYTES:
+        raise OSError(f"it is longer than {MAX_BYTES // 1024} KiB")
+    return data
 
 
 def defaults_as_toml() -> str:

@@ -127,3 +127,23 @@ def test_a_player_name_a_record_could_not_hold_is_refused_at_the_start(name, tmp
     assert "a player name has at most 64 characters and no control characters" in err and "\x1b" not in err
     assert main(["games", "--db", str(db)]) == 0
     assert "no saved games" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("kind", ["fifo", "zero", "huge", "binary"])
+def test_a_configuration_path_that_is_no_small_text_file_is_a_configuration_error(kind, tmp_path, monkeypatch,
+                                                                                   capsys):
+    import os
+
+    path = {"fifo": tmp_path / "fifo.toml", "zero": "/dev/zero", "huge": tmp_path / "huge.toml",
+            "binary": tmp_path / "bin.toml"}[kind]
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "huge":
+        path.write_text("# " + "x" * 400_000 + "\n")
+    elif kind == "binary":
+        path.write_bytes(b"\xff\xfe\x00")
+    monkeypatch.setenv("DICE_COMPANION_CONFIG", str(path))
+    monkeypatch.setenv("DICE_COMPANION_DATA", str(tmp_path / "data"))
+    assert main(["run"]) == EX_CONFIG
+    err = capsys.readouterr().err
+    assert f"{path}: cannot be read" in err and "Traceback" not in err
