@@ -7,9 +7,10 @@
 #   sudo ./install.sh --console-boot   also boot to the console (no desktop) so the app owns the display
 #
 # Safe to run again: every step checks first. What it does: apt packages (python3-picamera2 and the
-# libraries the app needs), a venv in /opt/dice-companion/venv with --system-site-packages (so
-# picamera2, libcamera and lgpio come from apt), the system user dice-companion in the video, render,
-# input and gpio groups, /etc/dice-companion/config.toml (only if absent), the systemd unit.
+# libraries the app needs), the system user dice-companion in the video, render, input and gpio
+# groups, a venv in /opt/dice-companion/venv with --system-site-packages (so picamera2, libcamera and
+# lgpio come from apt) built by that user, not root, from the versions pinned in constraints.txt,
+# /etc/dice-companion/config.toml (only if absent), the systemd unit.
 # Undo it with ./uninstall.sh.
 set -euo pipefail
 
@@ -112,20 +113,47 @@ install_user() {
     done
 }
 
+# Runs a command as the service user: pip and the build code of every package it installs never run
+# as root. The service cannot change what it installs (ProtectSystem=strict makes /opt read-only).
+as_user() {
+    run runuser -u "$USER_NAME" -- env HOME="$PREFIX" PIP_NO_CACHE_DIR=1 "$@"
+}
+
+owned_by_user() {
+    [ "$(stat -c %U "$1" 2>/dev/null)" = "$USER_NAME" ]
+}
+
+copy_source() {
+    # The checkout may be in a home directory the service user cannot read: copy it to $1 as that user.
+    if [ "$DRY_RUN" = 1 ]; then
+        printf '+ tar -C %q --exclude=./.venv --exclude=./.git -cf - . | runuser -u %q -- tar -C %q -xf -\n' \
+            "$SRC" "$USER_NAME" "$1"
+    else
+        tar -C "$SRC" --exclude=./.venv --exclude=./.git -cf - . | runuser -u "$USER_NAME" -- tar -C "$1" -xf -
+    fi
+}
+
 install_app() {
-    local venv="$PREFIX/venv"
+    local venv="$PREFIX/venv" src="$PREFIX/src"
+    if ! owned_by_user "$PREFIX"; then
+        say "$PREFIX: making it the service user's"
+        run install -d -o "$USER_NAME" -g "$USER_NAME" -m 0755 "$PREFIX"
+    fi
     if [ -x "$venv/bin/python" ] && "$venv/bin/python" -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
-            && grep -qx 'include-system-site-packages = true' "$venv/pyvenv.cfg"; then
+            && grep -qx 'include-system-site-packages = true' "$venv/pyvenv.cfg" && owned_by_user "$venv"; then
         say "venv $venv: exists"
     else
-        say "venv $venv: creating (with the system's site packages: picamera2, libcamera, lgpio)"
+        say "venv $venv: creating as $USER_NAME (with the system's site packages: picamera2, libcamera, lgpio)"
         run rm -rf "$venv"
-        run mkdir -p "$PREFIX"
-        run python3 -m venv --system-site-packages "$venv"
+        as_user python3 -m venv --system-site-packages "$venv"
     fi
-    say "app: installing $SRC into $venv"
-    # only-if-needed keeps apt's numpy (picamera2's simplejpeg is built against it).
-    run "$venv/bin/pip" install --quiet --disable-pip-version-check --upgrade-strategy only-if-needed "$SRC"
+    say "app: installing $SRC into $venv as $USER_NAME, versions pinned by constraints.txt"
+    run rm -rf "$src"
+    run install -d -o "$USER_NAME" -g "$USER_NAME" -m 0755 "$src"
+    copy_source "$src"
+    # only-if-needed leaves the other apt packages of the system site alone.
+    as_user "$venv/bin/pip" install --quiet --disable-pip-version-check --upgrade-strategy only-if-needed \
+        --constraint "$src/constraints.txt" "$src"
 }
 
 install_config() {

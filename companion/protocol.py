@@ -19,6 +19,8 @@ from typing import Any, ClassVar, Self
 from companion.dice import die_kind
 from companion.errors import DataError, IllegalMove, ImpossibleRoll, OutOfTurn, RuleError
 
+MAX_NAME_CHARS = 64  # a player name (and in a record any other name: docs/records.md, Limits)
+
 
 class Source(StrEnum):
     """Where a chance result came from."""
@@ -201,6 +203,10 @@ class GameInfo:
             )
         if len(set(names)) != len(names) or any(not n.strip() for n in names):
             raise DataError("player names must be distinct and not empty")
+        for n in names:
+            if len(n) > MAX_NAME_CHARS or not n.isprintable():
+                raise DataError(f"a player name has at most {MAX_NAME_CHARS} characters and no control "
+                                f"characters: {n[:MAX_NAME_CHARS]!r}")
         return self.factory(names, resolve_options(self.options, options))
 
 

@@ -3,19 +3,35 @@
 The first line starts the game (game, players, options); every later line is a roll, a draw, a
 move, an amendment of an earlier roll or draw, or an undo. Replaying the record rebuilds the state
 exactly: it is the save file, the undo stack and the evidence in a dispute. See ``docs/records.md``.
+
+A record is outside input (a file handed to the referee, a database row): every limit below is
+checked before the work it bounds, so a hostile record gets a :class:`RecordError` naming the limit,
+never a traceback or unbounded memory.
 """
 
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion import protocol
 from companion.errors import DataError, OutOfTurn, RecordError, RuleError
 from companion.protocol import DieResult, Draw, GameState, Roll, Source
 
 VERSION = 1
+
+# --- limits (docs/records.md, Limits) ---------------------------------------------------------
+MAX_RECORD_BYTES = 16 * 1024 * 1024  # the whole record, UTF-8
+MAX_LINE_CHARS = 16_384  # one event line
+MAX_EVENTS = 50_000  # lines of one record
+MAX_DEPTH = 16  # nesting of JSON arrays and objects within one line
+MAX_INT_DIGITS = 15  # a whole number has at most this many digits
+MAX_FLOAT_CHARS = 32  # a number with a fraction or exponent is at most this long, and finite
+MAX_NAME_CHARS = protocol.MAX_NAME_CHARS  # a player name, game id, die slot, face label or card id
+MAX_TEXT_CHARS = 1024  # a move's text, the evidence
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +110,25 @@ def _need(obj: dict[str, Any], key: str, kind: type | tuple[type, ...], line: in
     return value
 
 
+def check_name(value: Any, what: str, line: int | None) -> str:
+    """A short printable string (player name, game id, slot, face, card)."""
+    if not isinstance(value, str):
+        raise RecordError(f"{what} must be a string", line)
+    if len(value) > MAX_NAME_CHARS:
+        raise RecordError(f"{what} is {len(value)} characters long; at most {MAX_NAME_CHARS} are allowed",
+                          line)
+    if not value.isprintable():
+        raise RecordError(f"{what} {value!r} holds control characters", line)
+    return value
+
+
+def _text(value: str, what: str, line: int | None) -> str:
+    if len(value) > MAX_TEXT_CHARS:
+        raise RecordError(f"{what} is {len(value)} characters long; at most {MAX_TEXT_CHARS} are allowed",
+                          line)
+    return value
+
+
 def _source(obj: dict[str, Any], line: int | None) -> Source:
     raw = _need(obj, "source", str, line)
     try:
@@ -115,12 +150,11 @@ def from_json(obj: Any, line: int | None = None) -> Event:
                 raise RecordError(f"record version {version!r} is not supported (this build reads "
                                   f"version {VERSION})", line)
             players = _need(obj, "players", list, line)
-            if not all(isinstance(p, str) for p in players):
-                raise RecordError("player names must be strings", line)
+            names = tuple(check_name(p, "a player name", line) for p in players)
             options = obj.get("options", {})
             if not isinstance(options, dict):
                 raise RecordError("'options' must be an object", line)
-            return Start(_need(obj, "game", str, line), tuple(players), options)
+            return Start(check_name(_need(obj, "game", str, line), "the game id", line), names, options)
         case "roll":
             dice = _need(obj, "dice", list, line)
             results = []
@@ -130,19 +164,23 @@ def from_json(obj: Any, line: int | None = None) -> Event:
                 conf = d.get("confidence", 1.0)
                 if not isinstance(conf, int | float) or isinstance(conf, bool):
                     raise RecordError("a die's confidence must be a number", line)
-                results.append(DieResult(_need(d, "slot", str, line), _need(d, "face", str, line),
+                results.append(DieResult(check_name(_need(d, "slot", str, line), "a die's slot", line),
+                                         check_name(_need(d, "face", str, line), "a die's face", line),
                                          float(conf)))
             evidence = obj.get("evidence")
             if evidence is not None and not isinstance(evidence, str):
                 raise RecordError("'evidence' must be a string", line)
+            if evidence is not None:
+                _text(evidence, "'evidence'", line)
             return RollEvent(Roll(tuple(results), _source(obj, line)), evidence)
         case "draw":
             cards = _need(obj, "cards", list, line)
             if not all(isinstance(c, str) for c in cards):
                 raise RecordError("cards must be strings", line)
-            return DrawEvent(Draw(tuple(cards), _source(obj, line)))
+            return DrawEvent(Draw(tuple(check_name(c, "a card id", line) for c in cards), _source(obj, line)))
         case "move":
-            return MoveEvent(_need(obj, "player", int, line), _need(obj, "move", str, line))
+            return MoveEvent(_need(obj, "player", int, line),
+                             _text(_need(obj, "move", str, line), "a move's text", line))
         case "amend":
             inner = from_json(_need(obj, "event", dict, line), line)
             if not isinstance(inner, RollEvent | DrawEvent):
@@ -165,22 +203,98 @@ def dumps(events: Sequence[Event]) -> str:
     return "".join(dumps_line(e, i) + "\n" for i, e in enumerate(events))
 
 
+def size_text(n: int) -> str:
+    """A byte count in words: ``16 MiB`` or ``300 bytes``."""
+    return f"{n // (1024 * 1024)} MiB" if n % (1024 * 1024) == 0 else f"{n} bytes"
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number a record may hold")
+
+
+def _parse_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_INT_DIGITS:
+        raise ValueError(f"a whole number of {len(text.lstrip('-'))} digits (at most {MAX_INT_DIGITS})")
+    return int(text)
+
+
+def _parse_float(text: str) -> float:
+    value = float(text) if len(text) <= MAX_FLOAT_CHARS else math.inf
+    if not math.isfinite(value):
+        raise ValueError(f"the number {text[:20]}{'...' if len(text) > 20 else ''} is too long or too large")
+    return value
+
+
+def _depth(raw: str) -> int:
+    """The deepest nesting of arrays and objects in one JSON line (brackets inside strings ignored)."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in raw:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
+def parse_line(raw: str, line: int | None = None) -> dict[str, Any]:
+    """One line's JSON object, within the limits; :class:`RecordError` names what is wrong."""
+    if len(raw) > MAX_LINE_CHARS:
+        raise RecordError(f"the line is {len(raw)} characters long; at most {MAX_LINE_CHARS} are allowed",
+                          line)
+    if raw.count("[") + raw.count("{") > MAX_DEPTH and _depth(raw) > MAX_DEPTH:
+        raise RecordError(f"arrays and objects nest more than {MAX_DEPTH} deep", line)
+    try:
+        obj = json.loads(raw, parse_int=_parse_int, parse_float=_parse_float,
+                         parse_constant=_refuse_constant)
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"not valid JSON ({exc.msg}); the line may be truncated", line) from None
+    except (ValueError, RecursionError) as exc:
+        raise RecordError(f"not a number a record may hold: {exc}", line) from None
+    if not isinstance(obj, dict):
+        raise RecordError("an event must be a JSON object", line)
+    return obj
+
+
+def event_at(obj: dict[str, Any], seq: int, line: int | None = None) -> Event:
+    """Decode the event that must carry sequence number ``seq``."""
+    if "seq" not in obj:
+        raise RecordError("the event lacks 'seq' (its sequence number)", line)
+    got = obj["seq"]
+    if not isinstance(got, int) or isinstance(got, bool):
+        raise RecordError(f"'seq' must be a whole number, not {json.dumps(got)[:40]}", line)
+    if got != seq:
+        raise RecordError(f"sequence number {got} where {seq} was expected", line)
+    event = from_json(obj, line)
+    if (seq == 0) != isinstance(event, Start):
+        raise RecordError("a record starts with exactly one 'start' event", line)
+    return event
+
+
 def loads(text: str) -> list[Event]:
-    """Parse a JSON Lines record; a broken or truncated line raises :class:`RecordError`."""
+    """Parse a JSON Lines record; a broken, truncated or oversized line raises :class:`RecordError`."""
+    if len(text) > MAX_RECORD_BYTES:
+        raise RecordError(f"the record is longer than {size_text(MAX_RECORD_BYTES)}")
     events: list[Event] = []
-    for n, raw in enumerate(text.splitlines(), 1):
+    lines = text.split("\n")  # only "\n" ends a line: U+2028 or U+0085 inside a string is text
+    if lines[-1] == "":
+        lines.pop()
+    for n, raw in enumerate((line.removesuffix("\r") for line in lines), 1):
+        if n > MAX_EVENTS:
+            raise RecordError(f"the record has more than {MAX_EVENTS} events", n)
         if not raw.strip():
             raise RecordError("blank line inside the record", n)
-        try:
-            obj = json.loads(raw)
-        except json.JSONDecodeError as exc:
-            raise RecordError(f"not valid JSON ({exc.msg}); the line may be truncated", n) from None
-        event = from_json(obj, n)
-        if isinstance(obj, dict) and "seq" in obj and obj["seq"] != len(events):
-            raise RecordError(f"sequence number {obj['seq']!r} where {len(events)} was expected", n)
-        if (len(events) == 0) != isinstance(event, Start):
-            raise RecordError("a record starts with exactly one 'start' event", n)
-        events.append(event)
+        events.append(event_at(parse_line(raw, n), n - 1, n))
     if not events:
         raise RecordError("the record is empty")
     return events
@@ -199,16 +313,20 @@ class ReplayError(RecordError):
 
 
 def effective(events: Sequence[Event]) -> list[tuple[int, Action]]:
-    """The actions still in force after undos and amendments, with their positions."""
+    """The actions still in force after undos and amendments, with their positions.
+
+    Linear in the record's length: an amendment finds its target through a position index.
+    """
     live: list[tuple[int, Action]] = []
+    where: dict[int, int] = {}  # record position -> place in ``live``
     for i, event in enumerate(events[1:], 1):
         match event:
             case Undo():
                 if not live:
                     raise RecordError("undo with nothing to take back", i + 1)
-                live.pop()
+                del where[live.pop()[0]]
             case Amend(of, inner):
-                pos = next((k for k, (j, _) in enumerate(live) if j == of), None)
+                pos = where.get(of)
                 if pos is None or type(live[pos][1]) is not type(inner):
                     raise RecordError(f"amendment of event {of}, which is not a roll or draw in "
                                       f"force", i + 1)
@@ -216,6 +334,7 @@ def effective(events: Sequence[Event]) -> list[tuple[int, Action]]:
             case Start():
                 raise RecordError("a second 'start' event", i + 1)
             case _:
+                where[i] = len(live)
                 live.append((i, event))
     return live
 

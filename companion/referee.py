@@ -34,16 +34,28 @@ def judge(events: Sequence[Event]) -> dict[str, Any]:
         state = replay(events)
     except ReplayError as exc:
         return {"ok": False, "line": exc.index + 1, "rule": exc.error.rule, "reason": exc.error.reason,
-                "text": f"line {exc.index + 1}: refused: {exc.error.reason}\n  rule: {exc.error.rule}"}
+                "text": printable(f"line {exc.index + 1}: refused: {exc.error.reason}") + "\n"
+                + printable(f"  rule: {exc.error.rule}")}
     except RecordError as exc:
-        return {"ok": False, "line": exc.line, "rule": None, "reason": exc.problem,
-                "text": f"line {exc.line}: {exc.problem}" if exc.line else exc.problem}
+        text = f"line {exc.line}: {exc.problem}" if exc.line else exc.problem
+        return {"ok": False, "line": exc.line, "rule": None, "reason": exc.problem, "text": printable(text)}
     out = {"ok": True, **describe(state)}
     out["text"] = _text(out)
     return out
 
 
+def printable(text: str) -> str:
+    """``text`` with control characters (terminal escapes among them) shown as escapes, not sent."""
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text)
+
+
 def _text(d: dict[str, Any]) -> str:
+    return "\n".join(printable(line) for line in _lines(d))
+
+
+def _lines(d: dict[str, Any]) -> list[str]:
     lines = [f"{d['game']}: {', '.join(d['players'])}",
              "scores: " + ", ".join(f"{p} {s:g}" for p, s in zip(d["players"], d["scores"], strict=True))]
     if d["outcome"] is not None:
@@ -53,4 +65,4 @@ def _text(d: dict[str, Any]) -> str:
         if d["legal_moves"]:
             lines.append(f"legal moves ({len(d['legal_moves'])}):")
             lines += [f"  {m}" for m in d["legal_moves"]]
-    return "\n".join(lines)
+    return lines

@@ -3,6 +3,11 @@
 Every action is checked on a copy of the state, then handed to the ``sink`` (the store commits it
 to disk), and only then becomes the live state. If the rules refuse it or the sink fails, nothing
 changes.
+
+Undo and amendments need earlier states. A game keeps a bounded number of them: the states after
+each of the last :data:`RECENT` actions and after every :data:`STRIDE`-th action; any other one is
+rebuilt from the nearest kept state before it. Memory grows with a game's length divided by
+``STRIDE``, not with its length, and resuming a long game clones only the states it keeps.
 """
 
 from __future__ import annotations
@@ -10,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from companion import record
 from companion.errors import RecordError, RuleError
 from companion.games import get_game
 from companion.protocol import Draw, GameState, Move, Roll, Source
@@ -29,6 +35,8 @@ from companion.record import (
 )
 
 Sink = Callable[[int, Event], None]
+RECENT = 32  # the states after the last RECENT actions are kept: undo needs no replay
+STRIDE = 256  # and the state after every STRIDE-th action: an older state is at most STRIDE-1 steps away
 
 
 class Game:
@@ -37,10 +45,19 @@ class Game:
     def __init__(self, events: Sequence[Event], sink: Sink | None = None) -> None:
         self.events: list[Event] = list(events)
         self._sink = sink
-        self._states: list[GameState] = [initial_state(self.events)]
-        self._live: list[tuple[int, Action]] = []
-        for index, action in effective(self.events):
-            self._push(index, action, self._states[-1].clone(), replaying=True)
+        state = initial_state(self.events)
+        self._kept: dict[int, GameState] = {0: state.clone()}  # actions applied -> the state then
+        self._live: list[tuple[int, Action]] = effective(self.events)
+        self._where: dict[int, int] = {i: k for k, (i, _) in enumerate(self._live)}
+        n = len(self._live)
+        for k, (index, action) in enumerate(self._live, 1):
+            try:
+                apply_action(state, action)
+            except RuleError as exc:
+                raise ReplayError(index, exc) from None
+            if self._keeps(k, n) and k < n:
+                self._kept[k] = state.clone()
+        self._kept[n] = state
 
     @classmethod
     def new(cls, game_id: str, players: Sequence[str], options: Mapping[str, Any] | None = None,
@@ -56,7 +73,7 @@ class Game:
     @property
     def state(self) -> GameState:
         """The live state (do not mutate it: use the methods below)."""
-        return self._states[-1]
+        return self._kept[len(self._live)]
 
     @property
     def start(self) -> Start:
@@ -83,9 +100,13 @@ class Game:
         """Take back the last roll, draw or move. :class:`RecordError` if there is none."""
         if not self._live:
             raise RecordError("nothing to undo")
+        before = self._state_after(len(self._live) - 1)
         self._append(Undo())
-        self._live.pop()
-        self._states.pop()
+        index, _ = self._live.pop()
+        del self._where[index]
+        self._kept.pop(len(self._live) + 1, None)
+        self._kept[len(self._live)] = before
+        self._prune()
         return self.state
 
     def amend(self, index: int, event: RollEvent | DrawEvent) -> GameState:
@@ -94,39 +115,58 @@ class Game:
         If a later action no longer fits the corrected dice, the correction is refused with the
         rule error of that action, and nothing changes.
         """
-        pos = next((k for k, (i, _) in enumerate(self._live) if i == index), None)
+        pos = self._where.get(index)
         if pos is None or type(self._live[pos][1]) is not type(event):
             raise RecordError(f"event {index} is not a roll or draw in force; it cannot be amended")
         if isinstance(event, RollEvent) and event.roll.source is not Source.CORRECTION:
             event = RollEvent(Roll(event.roll.results, Source.CORRECTION), event.evidence)
-        state = self._states[pos].clone()
-        states = []
-        for k, (_, action) in enumerate(self._live[pos:]):
-            apply_action(state, event if k == 0 else action)
-            states.append(state.clone())
+        state = self._state_after(pos)
+        n = len(self._live)
+        kept: dict[int, GameState] = {}
+        for k, (_, action) in enumerate(self._live[pos:], pos + 1):
+            apply_action(state, event if k == pos + 1 else action)
+            if self._keeps(k, n) and k < n:
+                kept[k] = state.clone()
         self._append(Amend(index, event))
         self._live[pos] = (index, event)
-        self._states[pos + 1:] = states
+        self._kept = {k: s for k, s in self._kept.items() if k <= pos} | kept
+        self._kept[n] = state
         return self.state
 
     # --- internals ----------------------------------------------------------------------------
-    def _act(self, action: Action) -> GameState:
-        return self._push(len(self.events), action, self.state.clone(), replaying=False)
+    @staticmethod
+    def _keeps(k: int, n: int) -> bool:
+        """Whether the state after ``k`` of ``n`` actions is kept."""
+        return k % STRIDE == 0 or k >= n - RECENT
 
-    def _push(self, index: int, action: Action, state: GameState, replaying: bool) -> GameState:
-        try:
-            apply_action(state, action)
-        except RuleError as exc:
-            if replaying:
-                raise ReplayError(index, exc) from None
-            raise
-        if not replaying:
-            self._append(action)
+    def _state_after(self, k: int) -> GameState:
+        """A fresh copy of the state after the first ``k`` actions in force."""
+        start = max(j for j in self._kept if j <= k)
+        state = self._kept[start].clone()
+        for _, action in self._live[start:k]:
+            apply_action(state, action)  # these were accepted before: they are accepted again
+        return state
+
+    def _prune(self) -> None:
+        n = len(self._live)
+        for k in [k for k in self._kept if not self._keeps(k, n)]:
+            del self._kept[k]
+
+    def _act(self, action: Action) -> GameState:
+        state = self.state.clone()
+        apply_action(state, action)  # the rules may refuse: then nothing changes
+        self._append(action)
+        index = len(self.events) - 1
+        self._where[index] = len(self._live)
         self._live.append((index, action))
-        self._states.append(state)
+        self._kept[len(self._live)] = state
+        self._prune()
         return state
 
     def _append(self, event: Event) -> None:
+        if len(self.events) >= record.MAX_EVENTS:  # a record longer than that could not be read back
+            raise RecordError(f"this game has reached the limit of {record.MAX_EVENTS} events of a record; "
+                              f"start a new game")
         if self._sink is not None:
             self._sink(len(self.events), event)  # may raise: then nothing changes
         self.events.append(event)

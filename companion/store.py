@@ -1,15 +1,22 @@
 """Game records in SQLite: one row per event, committed as it happens (WAL, synchronous=FULL).
 
 A game survives a crash or a power cut and resumes at its last committed event.
+
+Every value read back is checked where it is read, as outside input: an event body with the limits
+of a record file (``companion/record.py``), a game's row (game id, players, times, finished flag)
+here. A game whose row is wrong is left out of :meth:`Store.games` with a notice in
+:attr:`Store.problems`; the others are listed as usual, and nothing is changed or deleted.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from companion import record
 from companion.errors import CompanionError, RecordError
@@ -54,11 +61,40 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
+def _time(value: Any, what: str) -> str:
+    if not isinstance(value, str) or len(value) > 40:
+        raise RecordError(f"its {what} time is not a time")
+    try:
+        datetime.fromisoformat(value)
+    except ValueError:
+        raise RecordError(f"its {what} time {value!r} is not a time") from None
+    return value
+
+
+def saved_game(row: tuple[Any, ...], known: set[str] | frozenset[str]) -> SavedGame:
+    """One ``games`` row checked: :class:`RecordError` says which value is wrong."""
+    gid, game, players, created, updated, finished, events = row
+    if not isinstance(game, str) or game not in known:
+        raise RecordError(f"its game {str(game)[:40]!r} is not a game this build knows")
+    names = None
+    if isinstance(players, str) and len(players) <= record.MAX_LINE_CHARS:
+        with contextlib.suppress(ValueError, RecursionError):
+            names = json.loads(players)
+    if not isinstance(names, list) or not 1 <= len(names) <= 16:
+        raise RecordError("its players are not a list of names")
+    names = [record.check_name(n, "a player name", None) for n in names]
+    if finished not in (0, 1) or isinstance(finished, float):
+        raise RecordError(f"its finished flag {str(finished)[:20]!r} is neither 0 nor 1")
+    return SavedGame(gid, game, tuple(names), _time(created, "start"), _time(updated, "last"), bool(finished),
+                     int(events))
+
+
 class Store:
     """The games database at ``path`` (``":memory:"`` for tests)."""
 
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
+        self.problems: list[str] = []  # games the last games() call left out, and why
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         try:
@@ -130,30 +166,42 @@ class Store:
 
     # --- reading ------------------------------------------------------------------------------
     def games(self) -> list[SavedGame]:
+        """The saved games, newest first; a game whose row is wrong is left out, with a notice in
+        :attr:`problems` (one line per game, for the screen or stderr)."""
+        from companion.games import all_games
+
+        known = set(all_games())
         rows = self._db.execute(
             "SELECT g.id, g.game, g.players, g.created, g.updated, g.finished, COUNT(e.seq) "
             "FROM games g LEFT JOIN events e ON e.game_id = g.id GROUP BY g.id ORDER BY g.updated DESC"
         ).fetchall()
-        return [SavedGame(r[0], r[1], tuple(json.loads(r[2])), r[3], r[4], bool(r[5]), r[6])
-                for r in rows]
+        listed, self.problems = [], []
+        for row in rows:
+            try:
+                listed.append(saved_game(row, known))
+            except RecordError as exc:
+                self.problems.append(f"Saved game {row[0]} cannot be read ({exc.problem}); it is kept in "
+                                     f"{self.path} and left out of the list.")
+        return listed
 
     def events(self, game_id: int) -> list[Event]:
         rows = self._db.execute("SELECT seq, body FROM events WHERE game_id=? ORDER BY seq",
                                 (game_id,)).fetchall()
         if not rows:
             raise RecordError(f"no saved game with id {game_id}")
+        if len(rows) > record.MAX_EVENTS:
+            raise RecordError(f"saved game {game_id} has more than {record.MAX_EVENTS} events")
         events = []
         for n, (seq, body) in enumerate(rows):
             if seq != n:
                 raise RecordError(f"saved game {game_id} lacks event {n}", n + 1)
+            if not isinstance(body, str):
+                raise RecordError(f"saved game {game_id}: event {n} is not text", n + 1)
             try:
-                obj = json.loads(body)
-            except json.JSONDecodeError as exc:
-                raise RecordError(f"saved game {game_id}: event {n} is not valid JSON: {exc.msg}",
-                                  n + 1) from None
-            events.append(record.from_json(obj, n + 1))
-        if not isinstance(events[0], Start):
-            raise RecordError(f"saved game {game_id} does not begin with a start event", 1)
+                obj = record.parse_line(body, n + 1)
+            except RecordError as exc:
+                raise RecordError(f"saved game {game_id}: event {n}: {exc.problem}", n + 1) from None
+            events.append(record.event_at(obj, n, n + 1))
         return events
 
     def resume(self, game_id: int) -> Game:
@@ -166,10 +214,11 @@ class Store:
                                 (game_id,)).fetchall()
         if not rows:
             raise RecordError(f"no saved game with id {game_id}")
+        self.events(game_id)  # every body checked, as resume checks them
         lines = []
         for at, body in rows:
-            obj = json.loads(body)
-            obj["at"] = at
+            obj = record.parse_line(body)
+            obj["at"] = str(at)
             lines.append(json.dumps(obj, ensure_ascii=False) + "\n")
         return "".join(lines)
 

@@ -6,16 +6,18 @@ import argparse
 import json
 import os
 import random
+import stat
 import sys
 from pathlib import Path
 
 from companion import record
 from companion.errors import CompanionError, RecordError
 from companion.games import all_games, get_game
+from companion.referee import printable
 from companion.store import Store, StoreError
 from dice_companion.device import EX_CONFIG, open_device
-from dice_companion.storage import open_store
-from hardware.config import ConfigError
+from dice_companion.storage import DataDirError, open_store
+from hardware.config import SIDE_MAX, SIDE_MIN, ConfigError, parse_size
 from vision import commands as vision_commands
 
 
@@ -51,7 +53,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             game = store.resume(args.resume)
             gid = args.resume
         else:
-            gid, game = store.create(info.id, players, dict(kv.split("=", 1) for kv in args.option))
+            gid, game = store.create(info.id, players, dict(args.option))
         play(game, random.Random(args.seed), sys.stdout)
         store.mark_finished(gid, game.state.is_over)
         print(f"saved as game {gid} in {store.path}")
@@ -59,11 +61,18 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def _size(text: str) -> tuple[int, int]:
-    try:
-        w, h = (int(v) for v in text.lower().split("x"))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a size like 800x480") from None
-    return w, h
+    size = parse_size(text)
+    if size is None:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a size like 800x480 (each side "
+                                          f"{SIDE_MIN}-{SIDE_MAX} pixels)")
+    return size
+
+
+def _option(text: str) -> tuple[str, str]:
+    key, sep, value = text.partition("=")
+    if not sep or not key:
+        raise argparse.ArgumentTypeError(f"{text!r} is not KEY=VALUE")
+    return key, value
 
 
 def _headless(args: argparse.Namespace) -> bool:
@@ -85,7 +94,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     try:
         dev = open_device(db=args.db)
-    except ConfigError as exc:
+    except (ConfigError, DataDirError) as exc:
         print(f"dice-companion: {exc}", file=sys.stderr)
         return EX_CONFIG
     try:
@@ -99,7 +108,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
             dev.notifier.ready("playing headless")
             shots = data / "screens"
-            show(dev.store, sys.stdout, args.game, seed=args.seed, shots=shots, size=args.size)
+            show(dev.store, sys.stdout, args.game, seed=args.seed, shots=shots, size=args.size or (800, 480))
             print(f"screenshots in {shots}; on a machine with a screen the app opens in a window")
             return 0
         reader = reader_for(dev.config.camera, args.camera, args.seed, data_dir=data)
@@ -111,9 +120,13 @@ def cmd_run(args: argparse.Namespace) -> int:
                 first[0] = False
             dev.notifier.frame()
 
-        run_app(dev.store, reader, args.size, args.fullscreen, max_frames=args.frames,
-                settings=Settings.load(data / "ui-settings.json"), evidence_dir=data / "photos",
-                controls=dev.controls, on_frame=on_frame, setup=setup_for(reader, data))
+        display = dev.config.display
+        fullscreen = display.fullscreen if args.fullscreen is None else args.fullscreen
+        size = args.size or parse_size(display.size)  # None ("auto"): the screen's own size
+        settings = Settings.load(data / "ui-settings.json", rotation=display.rotation)
+        run_app(dev.store, reader, size, fullscreen, max_frames=args.frames, settings=settings,
+                evidence_dir=data / "photos", controls=dev.controls, on_frame=on_frame,
+                setup=setup_for(reader, data))
         if hasattr(reader, "close"):
             reader.close()
         return 0
@@ -124,6 +137,8 @@ def cmd_run(args: argparse.Namespace) -> int:
 def cmd_games(args: argparse.Namespace) -> int:
     with _open_store(args) as store:
         saved = store.games()
+        for problem in store.problems:  # a game whose row cannot be read: left out, the rest listed
+            print(f"dice-companion: {printable(problem)}", file=sys.stderr)
         if args.json:
             for g in saved:
                 print(json.dumps({"id": g.id, "game": g.game, "players": list(g.players),
@@ -145,12 +160,31 @@ def cmd_export(args: argparse.Namespace) -> int:
     return 0
 
 
+def read_regular_file(path: str, limit: int) -> bytes:
+    """The bytes of the regular file at ``path``, at most ``limit`` of them.
+
+    A FIFO, device or directory is refused at once (opened without blocking, never read), and so
+    is a file longer than ``limit``; :class:`OSError` or :class:`ValueError` says which.
+    """
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise ValueError("it is not a regular file")
+    with os.fdopen(fd, "rb") as f:
+        data = f.read(limit + 1)
+    if len(data) > limit:
+        raise ValueError(f"it is longer than {record.size_text(limit)}")
+    return data
+
+
 def cmd_referee(args: argparse.Namespace) -> int:
     from companion.referee import judge
 
     try:
-        text = Path(args.record).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        text = read_regular_file(args.record, record.MAX_RECORD_BYTES).decode("utf-8")
+    except OSError as exc:
+        return _fail(args, 2, f"cannot read {args.record}: {exc.strerror or exc}")
+    except (ValueError, UnicodeDecodeError) as exc:
         return _fail(args, 2, f"cannot read {args.record}: {exc}")
     try:
         events = record.loads(text)
@@ -161,13 +195,15 @@ def cmd_referee(args: argparse.Namespace) -> int:
         print(json.dumps(verdict, ensure_ascii=False))
     else:
         print(verdict["text"])
-    return 0 if verdict["ok"] else 1
+    if verdict["ok"]:
+        return 0
+    return 1 if verdict["rule"] is not None else 2  # refused by the rules, or not a valid record
 
 
 def _fail(args: argparse.Namespace, code: int, message: str, line: int | None = None) -> int:
     if getattr(args, "json", False):
         print(json.dumps({"ok": False, "error": message, "line": line}))
-    print(f"dice-companion: {message}", file=sys.stderr)
+    print(f"dice-companion: {printable(message)}", file=sys.stderr)
     return code
 
 
@@ -183,8 +219,10 @@ def build_parser() -> argparse.ArgumentParser:
         return p
 
     p = with_db(sub.add_parser("run", help="the main job: the touchscreen app"))
-    p.add_argument("--size", type=_size, default=(800, 480), help="window size: 800x480 or 720x1280")
-    p.add_argument("--fullscreen", action="store_true", help="fill the display (the Pi's touchscreen)")
+    p.add_argument("--size", type=_size, default=None,
+                   help="window size: 800x480 or 720x1280 (default: [display] size in the configuration)")
+    p.add_argument("--fullscreen", action=argparse.BooleanOptionalAction, default=None,
+                   help="fill the display, the Pi's touchscreen (default: [display] fullscreen)")
     p.add_argument("--camera", choices=("auto", "picamera2", "webcam", "file", "sim", "none"), default=None,
                    help="where dice are read (default: [camera] source in the configuration, 'auto': the Pi "
                    "camera, else a webcam, else simulated dice); none: dice entered by hand")
@@ -198,7 +236,7 @@ def build_parser() -> argparse.ArgumentParser:
         p = with_db(sub.add_parser(name, help=help_text))
         p.add_argument("--game", default="rollers", choices=list(all_games()))
         p.add_argument("--players", help="comma-separated names")
-        p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
+        p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", type=_option)
         p.add_argument("--seed", type=int, default=None)
         p.add_argument("--resume", type=int, metavar="ID", help="continue a saved game")
         p.set_defaults(func=func)
@@ -220,15 +258,36 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+EX_PIPE = 141  # 128 + SIGPIPE: what a shell reports for a command stopped by a closed pipe
+
+
+def _drop_stdout() -> None:
+    """Point stdout at /dev/null so the flush at exit does not fail on the closed pipe again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        return args.func(args)
+        code = args.func(args)
+        sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's flush at exit
+        return code
+    except BrokenPipeError:  # the reader went away (`games | head`): stop quietly, as SIGPIPE would
+        _drop_stdout()
+        return EX_PIPE
+    except DataDirError as exc:  # a setting to fix: the service does not restart on EX_CONFIG
+        print(f"dice-companion: {printable(str(exc))}", file=sys.stderr)
+        return EX_CONFIG
     except (StoreError, RecordError) as exc:
-        print(f"dice-companion: {exc}", file=sys.stderr)
+        print(f"dice-companion: {printable(str(exc))}", file=sys.stderr)
         return 2
     except CompanionError as exc:
-        print(f"dice-companion: {exc}", file=sys.stderr)
+        print(f"dice-companion: {printable(str(exc))}", file=sys.stderr)
         return 1
 
 

@@ -29,7 +29,25 @@ from companion.store import Store, StoreError
 log = logging.getLogger(__name__)
 
 DAMAGE_CODES = {sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB}
+CHECK_PREFIX = ".check-"  # the start-up check's copy of the database: .check-<pid>-<random>
 FULL_CODES = {sqlite3.SQLITE_FULL}
+
+
+class DataDirError(StoreError):
+    """The data directory cannot be created or written: a setting to fix ([data] dir,
+    ``$DICE_COMPANION_DATA``, permissions), not damage; commands exit with ``EX_CONFIG``."""
+
+
+def prepare_data_dir(directory: Path) -> None:
+    """Create ``directory`` if needed and check it can be written; :class:`DataDirError` otherwise."""
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise DataDirError(f"the data directory {directory} cannot be created: {exc.strerror or exc}; "
+                           f"set [data] dir in the configuration or $DICE_COMPANION_DATA") from None
+    if not os.access(directory, os.W_OK | os.X_OK):
+        raise DataDirError(f"the data directory {directory} cannot be written by this user; "
+                           f"set [data] dir in the configuration or $DICE_COMPANION_DATA") from None
 
 
 @dataclass(frozen=True)
@@ -51,8 +69,9 @@ def damage(path: Path) -> str | None:
         raise StoreError(f"the games database {path} cannot be opened: it is not a file")
     if path.stat().st_size == 0:
         return None
+    sweep_checks(path.parent)
     try:
-        with tempfile.TemporaryDirectory(prefix=".check-", dir=path.parent) as tmp:
+        with tempfile.TemporaryDirectory(prefix=f"{CHECK_PREFIX}{os.getpid()}-", dir=path.parent) as tmp:
             copy = Path(tmp) / path.name
             for suffix in ("", "-wal"):
                 if Path(f"{path}{suffix}").exists():
@@ -61,6 +80,33 @@ def damage(path: Path) -> str | None:
     except OSError as exc:  # no room for the copy, unreadable: not damage; let the store say what it is
         log.warning("could not check the games database", extra={"event": "open", "reason": str(exc)})
         return None
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # another user's process
+    return True
+
+
+def sweep_checks(directory: Path) -> list[Path]:
+    """Remove the check copies (``.check-<pid>-*``) that a killed process left behind; returns them.
+
+    A copy whose process is still running is another check under way and is left alone."""
+    removed = []
+    for stale in directory.glob(f"{CHECK_PREFIX}*"):
+        pid = stale.name[len(CHECK_PREFIX):].split("-", 1)[0]
+        if pid.isdigit() and (int(pid) == os.getpid() or _alive(int(pid))):
+            continue  # a check under way (or an older build's copy, named without a pid: removed)
+        shutil.rmtree(stale, ignore_errors=True)
+        if not stale.exists():
+            removed.append(stale)
+            log.info("removed a check copy left by a stopped process",
+                     extra={"event": "open", "reason": stale.name})
+    return removed
 
 
 def _damage(path: Path) -> str | None:
@@ -107,7 +153,7 @@ def set_aside(path: Path, now: datetime | None = None) -> Path:
 def open_store(path: Path | str) -> Opened:
     """The games database at ``path``, setting a damaged one aside (see the module doc)."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    prepare_data_dir(path.parent)
     why = damage(path)
     if why is None:
         try:
@@ -132,7 +178,11 @@ def explain(exc: BaseException) -> str:
     text = str(cause)
     if code in FULL_CODES or "disk is full" in text:
         return ("The storage is full: this was NOT saved and the game is as it was before. "
-                "Free some space (for example delete old games), then try again.")
+                "Free some space on it (old throw photos in the data directory's photos folder can go), "
+                "then try again.")
+    if isinstance(cause, sqlite3.IntegrityError) and "UNIQUE" in text:
+        return ("This game was changed by another program at the same time: this was NOT saved. "
+                "Open the game again to see where it stands.")
     if code in DAMAGE_CODES:
         return ("The saved games file is damaged: this was NOT saved. Restart the app: it keeps the damaged "
                 "file aside and starts a new one.")

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
@@ -165,8 +166,20 @@ def _device(v: Any) -> str:
     raise ValueError
 
 
+SIDE_MIN, SIDE_MAX = 100, 4096  # pixels, each side of a window or screen size
+
+
+def parse_size(text: str) -> tuple[int, int] | None:
+    """``WIDTHxHEIGHT`` as two numbers, each SIDE_MIN-SIDE_MAX; None for "auto" or anything else."""
+    m = re.fullmatch(r"(\d{1,5})[xX](\d{1,5})", text)
+    if not m:
+        return None
+    w, h = int(m.group(1)), int(m.group(2))
+    return (w, h) if SIDE_MIN <= w <= SIDE_MAX and SIDE_MIN <= h <= SIDE_MAX else None
+
+
 def _size(v: Any) -> str:
-    if isinstance(v, str) and (v == "auto" or re.fullmatch(r"[1-9]\d{2,4}x[1-9]\d{2,4}", v)):
+    if isinstance(v, str) and (v == "auto" or parse_size(v) is not None):
         return v
     raise ValueError
 
@@ -189,7 +202,7 @@ SCHEMA: dict[str, dict[str, Rule]] = {
     },
     "display": {
         "fullscreen": BOOL,
-        "size": Rule('"auto" or WIDTHxHEIGHT such as "800x480"', _size),
+        "size": Rule(f'"auto" or WIDTHxHEIGHT such as "800x480", each side {SIDE_MIN}-{SIDE_MAX}', _size),
         "rotation": _choice(0, 90, 180, 270),
     },
     "data": {"dir": Rule("a directory path (a string; empty for the default)", _string)},
@@ -270,12 +283,28 @@ def load_config(path: Path | str | None = None, env: Mapping[str, str] | None = 
     if path is None:
         return Config()
     try:
-        text = path.read_text(encoding="utf-8")
+        text = _read_small(path).decode("utf-8")
     except FileNotFoundError:
         raise ConfigError(f"{path}: the configuration file does not exist (set by ${ENV_VAR}?)") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path}: cannot be read: {exc}") from None
     return parse_config(text, str(path))
+
+
+MAX_BYTES = 256 * 1024  # the configuration file: about 2 KB with every key and comment
+
+
+def _read_small(path: Path) -> bytes:
+    """The bytes of the regular file ``path``: a FIFO or device is refused at once, never waited on."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise OSError("it is not a regular file")
+    with os.fdopen(fd, "rb") as f:
+        data = f.read(MAX_BYTES + 1)
+    if len(data) > MAX_BYTES:
+        raise OSError(f"it is longer than {MAX_BYTES // 1024} KiB")
+    return data
 
 
 def defaults_as_toml() -> str:

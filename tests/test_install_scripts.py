@@ -23,8 +23,11 @@ FAKES = {
     "apt-cache": '[[ " $FAKE_AVAILABLE " == *" $2 "* ]]',
     "systemctl": 'if [ "$1" = get-default ]; then echo multi-user.target; exit 0; fi;'
                  ' echo "systemctl $*" >> "$FAKE_LOG"; exit 1',
+    "stat": 'echo "${FAKE_OWNER:-root}"',
 }
-MUTATING = ["apt-get", "useradd", "usermod", "userdel", "install", "rm", "mkdir", "python3", "env"]
+MUTATING = ["apt-get", "useradd", "usermod", "userdel", "install", "rm", "mkdir", "python3", "env", "runuser",
+            "tar"]
+AS_USER = "runuser -u dice-companion -- env HOME={prefix} PIP_NO_CACHE_DIR=1 "
 GROUPS = "video render input gpio"
 PACKAGES = ("python3 python3-venv python3-pip python3-numpy python3-lgpio libgbm1 libdrm2 libegl1 libgles2 "
             "libasound2 fonts-dejavu-core python3-picamera2")
@@ -81,8 +84,14 @@ def test_a_fresh_install_plans_every_step_and_dry_run_changes_nothing(fake):
     assert any(s.startswith("useradd --system") and s.endswith(" dice-companion") for s in steps)
     assert [s for s in steps if s.startswith("usermod")] == [
         f"usermod --append --groups {g} dice-companion" for g in GROUPS.split()]
-    assert f"python3 -m venv --system-site-packages {tmp}/opt/venv" in steps
-    assert any(s.startswith(f"{tmp}/opt/venv/bin/pip install") and s.endswith(str(ROOT)) for s in steps)
+    as_user = AS_USER.format(prefix=f"{tmp}/opt")
+    assert f"install -d -o dice-companion -g dice-companion -m 0755 {tmp}/opt" in steps
+    assert f"{as_user}python3 -m venv --system-site-packages {tmp}/opt/venv" in steps  # not as root
+    assert f"tar -C {ROOT} --exclude=./.venv --exclude=./.git -cf - . | runuser -u dice-companion -- " \
+           f"tar -C {tmp}/opt/src -xf -" in steps
+    (pip,) = [s for s in steps if "/bin/pip install" in s]
+    assert pip.startswith(f"{as_user}{tmp}/opt/venv/bin/pip install") and pip.endswith(f"{tmp}/opt/src")
+    assert f"--constraint {tmp}/opt/src/constraints.txt" in pip
     assert f"install -D -m 0644 {ROOT}/hardware/default-config.toml {tmp}/etc/config.toml" in steps
     assert steps[-3:] == ["systemctl daemon-reload", "systemctl enable dice-companion.service",
                           "systemctl restart dice-companion.service"]
@@ -100,14 +109,46 @@ def test_a_second_run_only_enables_and_restarts(fake):
     (tmp / "units").mkdir()
     shutil.copy(ROOT / "systemd" / "dice-companion.service", tmp / "units")
     env |= {"FAKE_USERS": "dice-companion", "FAKE_MEMBER_OF": "dice-companion " + GROUPS,
-            "FAKE_INSTALLED": PACKAGES}
+            "FAKE_INSTALLED": PACKAGES, "FAKE_OWNER": "dice-companion"}
     out = run("install.sh", env, "--dry-run")
     assert out.returncode == 0, out.stderr
+    src = tmp / "opt" / "src"
     assert plan(out) == [  # the app itself is reinstalled from the checkout (an upgrade), nothing else
-        f"{venv}/bin/pip install --quiet --disable-pip-version-check --upgrade-strategy only-if-needed "
-        f"{ROOT}",
+        f"rm -rf {src}", f"install -d -o dice-companion -g dice-companion -m 0755 {src}",
+        f"tar -C {ROOT} --exclude=./.venv --exclude=./.git -cf - . | runuser -u dice-companion -- "
+        f"tar -C {src} -xf -",
+        f"{AS_USER.format(prefix=tmp / 'opt')}{venv}/bin/pip install --quiet --disable-pip-version-check "
+        f"--upgrade-strategy only-if-needed --constraint {src}/constraints.txt {src}",
         "systemctl enable dice-companion.service", "systemctl restart dice-companion.service"]
     assert "config.toml: kept as it is" in out.stdout and not log.exists()
+
+
+def test_a_venv_root_built_is_built_again_by_the_service_user(fake):
+    tmp, env, _ = fake
+    venv = tmp / "opt" / "venv"
+    (venv / "bin").mkdir(parents=True)
+    (venv / "bin" / "python").write_text("#!/bin/sh\nexit 0\n")
+    (venv / "bin" / "python").chmod(0o755)
+    (venv / "pyvenv.cfg").write_text("home = /usr/bin\ninclude-system-site-packages = true\n")
+    env |= {"FAKE_USERS": "dice-companion", "FAKE_OWNER": "root"}  # an older install.sh ran pip as root
+    steps = plan(run("install.sh", env, "--dry-run"))
+    assert f"rm -rf {venv}" in steps
+    assert f"{AS_USER.format(prefix=tmp / 'opt')}python3 -m venv --system-site-packages {venv}" in steps
+
+
+def test_the_constraints_pin_every_runtime_dependency_to_one_version():
+    import tomllib
+
+    pins = {}
+    for line in (ROOT / "constraints.txt").read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            name, sep, version = line.partition("==")
+            assert sep and version.strip(), f"not pinned: {line}"
+            pins[name.strip().lower()] = version.strip()
+    deps = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
+    for dep in deps:
+        name = dep.split(">")[0].split("=")[0].split("<")[0].strip().lower()
+        assert name in pins, f"{name} (pyproject.toml) has no pinned version in constraints.txt"
 
 
 def test_missing_groups_and_picamera2_are_warned_not_fatal(fake):

@@ -284,3 +284,27 @@ def test_open_device_on_a_laptop(tmp_path, monkeypatch, pig):
     cfg.write_text("[pins]\nread = 99\n")
     with pytest.raises(ConfigError, match=r"\[pins\] read = 99"):
         open_device(cfg)
+
+
+def test_check_copies_left_by_killed_processes_are_swept(tmp_path):
+    path = tmp_path / "games.sqlite3"
+    with Store(path) as store:
+        store.create("rollers", ["Anna", "Ben"])
+    killed = ("import os, sys; from pathlib import Path; import dice_companion.storage as s; "
+              "s._damage = lambda p: os.kill(os.getpid(), 9); s.damage(Path(sys.argv[1]))")
+    for _ in range(3):  # killed during the start-up check, as a service restarting in a loop would be
+        run = subprocess.run([sys.executable, "-c", killed, str(path)], cwd=Path(__file__).parents[1],
+                             timeout=120)
+        assert run.returncode == -9
+    (left,) = tmp_path.glob(".check-*")  # each start swept the copy the kill before it left
+    assert (left / "games.sqlite3").is_file()
+    (tmp_path / ".check-abc123").mkdir()  # an older build's copy, named without a process id
+    busy = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        under_way = tmp_path / f".check-{busy.pid}-x"  # a check another running process is making
+        under_way.mkdir()
+        open_store(path).store.close()
+        assert sorted(tmp_path.glob(".check-*")) == [under_way]
+    finally:
+        busy.kill()
+        busy.wait()

@@ -8,6 +8,7 @@ import re
 import shutil
 import socket
 import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -196,3 +197,29 @@ def test_a_full_notification_queue_never_blocks_the_render_loop(listener):
     assert received(sock)[0] == "STATUS=frame 0"
     assert n.status("after")  # the queue has room again: notifications resume
     n.close()
+
+
+def memory_max_bytes() -> int:
+    (value,) = unit_settings()["Service.MemoryMax"]
+    match = re.fullmatch(r"(\d+)([KMG])", value)
+    assert match, f"MemoryMax={value} should be a size like 512M"
+    return int(match.group(1)) * 1024 ** " KMG".index(match.group(2))
+
+
+def test_the_app_stays_well_under_the_units_memory_ceiling(tmp_path):
+    """The app as the service runs it (simulated camera, dummy display): peak RSS under half of MemoryMax."""
+    ceiling = memory_max_bytes()
+    assert 256 * 2**20 <= ceiling <= 1024 * 2**20
+    (tmp_path / "config.toml").write_text('[camera]\nsource = "sim"\n[display]\nfullscreen = false\n')
+    env = {**os.environ, "DICE_COMPANION_CONFIG": str(tmp_path / "config.toml"),
+           "DICE_COMPANION_DATA": str(tmp_path / "data"), "SDL_VIDEODRIVER": "dummy",
+           "SDL_AUDIODRIVER": "dummy"}
+    env.pop("NOTIFY_SOCKET", None)
+    probe = ("import resource, subprocess, sys; "
+             "r = subprocess.run([sys.executable, '-m', 'dice_companion.cli', 'run', '--frames', '60']); "
+             "print(r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, cwd=ROOT,
+                         timeout=300)
+    code, peak_kib = out.stdout.split()[-2:]
+    assert code == "0", out.stderr[-2000:]
+    assert int(peak_kib) * 1024 < ceiling / 2

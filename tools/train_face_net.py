@@ -417,6 +417,10 @@ def export(models: list, out: Path) -> None:
         dynamo=False,
     )
     print(f"wrote {out} ({out.stat().st_size / 1024:.0f} KB)")
+    if (out.parent / "SHA256SUMS").exists():  # vision/models: the reader checks the sum before loading
+        from vision.integrity import record
+
+        print(f"recorded SHA-256 {record(out)[:12]}... in {out.parent / 'SHA256SUMS'}")
 
 
 def calibrate(model: Path, part: int) -> None:

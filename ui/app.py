@@ -75,7 +75,7 @@ class App:
         self,
         store: Store,
         reader: DiceReader | None = None,
-        size: tuple[int, int] = LANDSCAPE,
+        size: tuple[int, int] | None = LANDSCAPE,
         fullscreen: bool = False,
         *,
         setup: TableSetup | None = None,
@@ -96,8 +96,8 @@ class App:
         self.on_frame = on_frame
         self.fullscreen = fullscreen
         flags = pygame.FULLSCREEN if fullscreen else 0
-        if fullscreen:
-            size = (0, 0)
+        if size is None:  # "auto": the screen's own size in full screen, else the 7" panel's
+            size = (0, 0) if fullscreen else LANDSCAPE
         self.window = pygame.display.set_mode(size, flags)
         pygame.display.set_caption("Dice Companion")
         self.logical = pygame.Surface(self._logical_size())
@@ -282,7 +282,7 @@ class App:
 def run_app(
     store: Store,
     reader: DiceReader | None = None,
-    size: tuple[int, int] = LANDSCAPE,
+    size: tuple[int, int] | None = LANDSCAPE,
     fullscreen: bool = False,
     max_frames: int | None = None,
     events: Iterable[Sequence[pygame.event.Event]] | None = None,

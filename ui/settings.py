@@ -4,12 +4,32 @@ from __future__ import annotations
 
 import json
 import logging
+import os
+import stat
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 log = logging.getLogger(__name__)
 
 ROTATIONS = (0, 90, 180, 270)
+MAX_BYTES = 64 * 1024  # the settings file: a few hundred bytes in use
+
+
+def _short(value: object) -> bool:
+    return isinstance(value, str) and 0 < len(value) <= 64 and value.isprintable()
+
+
+def _read_small(p: Path) -> str:
+    """The text of the regular file ``p`` (a FIFO or device is refused without waiting)."""
+    fd = os.open(p, os.O_RDONLY | os.O_NONBLOCK)
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise OSError(f"{p} is not a regular file")
+    with os.fdopen(fd, "rb") as f:
+        data = f.read(MAX_BYTES + 1)
+    if len(data) > MAX_BYTES:
+        raise ValueError(f"longer than {MAX_BYTES} bytes")
+    return data.decode("utf-8")
 
 
 @dataclass(slots=True)
@@ -20,26 +40,47 @@ class Settings:
     path: str | None = None
 
     @classmethod
-    def load(cls, path: str | Path | None) -> Settings:
-        """Settings from ``path``; a missing or unreadable file gives the defaults (and says so)."""
+    def load(cls, path: str | Path | None, rotation: int = 0) -> Settings:
+        """Settings from ``path``; a missing or unreadable file gives the defaults (and says so).
+
+        ``rotation`` is the default rotation (the configuration's ``[display] rotation``), used until
+        one is chosen on the screen. Each value is checked: a wrong one (not a bool, not one of the
+        four rotations, a colour that is not a short name) is dropped with a warning, the rest kept.
+        The file is read only if it is a regular file of at most :data:`MAX_BYTES`.
+        """
+        default = cls(rotation=rotation if rotation in ROTATIONS else 0)
+        default.path = None if path is None else str(path)
         if path is None:
-            return cls()
+            return default
         p = Path(path)
-        if not p.exists():
-            return cls(path=str(p))
         try:
-            raw = json.loads(p.read_text(encoding="utf-8"))
-            s = cls(
-                bool(raw.get("sound", True)),
-                int(raw.get("rotation", 0)),
-                {str(k): str(v) for k, v in dict(raw.get("colours", {})).items()},
-                str(p),
-            )
-        except (OSError, ValueError, TypeError, AttributeError) as exc:
+            raw = json.loads(_read_small(p))
+        except FileNotFoundError:
+            return default
+        except (OSError, ValueError, RecursionError) as exc:
             log.warning("settings file %s unreadable (%s): using defaults", p, exc)
-            return cls(path=str(p))
-        if s.rotation not in ROTATIONS:
-            s.rotation = 0
+            return default
+        if not isinstance(raw, dict):
+            log.warning("settings file %s is not a JSON object: using defaults", p)
+            return default
+        s = default
+        sound = raw.get("sound", s.sound)
+        if isinstance(sound, bool):
+            s.sound = sound
+        else:
+            log.warning("settings file %s: sound %.40r is not true or false: ignored", p, sound)
+        turn = raw.get("rotation", s.rotation)
+        if type(turn) is int and turn in ROTATIONS:
+            s.rotation = turn
+        else:
+            log.warning("settings file %s: rotation %.40r is not 0, 90, 180 or 270: ignored", p, turn)
+        colours = raw.get("colours", {})
+        if isinstance(colours, dict):
+            s.colours = {k: v for k, v in colours.items() if _short(k) and _short(v)}
+            if len(s.colours) != len(colours):
+                log.warning("settings file %s: colours that are not short names were ignored", p)
+        else:
+            log.warning("settings file %s: colours is not an object: ignored", p)
         return s
 
     def save(self) -> None:

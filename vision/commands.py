@@ -69,7 +69,7 @@ def _fail(msg: str) -> int:
 
 
 def cmd_read(args: argparse.Namespace) -> int:
-    from vision.reader import decode_image_file
+    from vision.imagefile import decode_image_file
 
     try:
         reader = _reader(args.set_name)

@@ -11,12 +11,15 @@ A reading is the best (die, face); its confidence comes from the margin over the
 answer, so two look-alike faces give ``uncertain``, never a confident guess. Pipped faces are
 also checked against the built-in pip reader: when both speak and disagree, the die is uncertain.
 
-Sets are stored as ``<name>.npz`` under :func:`sets_dir`.
+Sets are stored as ``<name>.npz`` under :func:`sets_dir`, each with its SHA-256 in that folder's
+``SHA256SUMS`` (vision/integrity.py), checked before the set is loaded: a changed or damaged file is
+refused. A set saved before sums were recorded loads unchecked, with a warning.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import math
 import os
 import re
@@ -27,11 +30,14 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision import integrity
 from vision.crop import Crop
 from vision.locate import estimate_background, foreground
 from vision.pips import PipRead, face_region, read_pips
 from vision.reader import decode_image_file
 from vision.types import OK, OK_CONFIDENCE, UNCERTAIN, Candidate, DieReading, VisionError
+
+log = logging.getLogger(__name__)
 
 PATCH = 24
 PATCH_BLUR = 1.0  # Gaussian sigma, pixels of the patch (see soften)
@@ -385,6 +391,7 @@ class EnrolledSet:
         tmp = folder / f".{self.name}.tmp.npz"
         np.savez_compressed(tmp, meta=np.array(json.dumps(meta)), **arrays)
         os.replace(tmp, path)
+        integrity.record(path)  # checked before every load
         return path
 
     @classmethod
@@ -395,6 +402,12 @@ class EnrolledSet:
         if not path.exists():
             known = ", ".join(list_sets(folder)) or "none"
             raise VisionError(f"no enrolled set {name!r} (enrolled sets: {known})")
+        try:
+            if not integrity.check(path, required=False):
+                log.warning("enrolled set %s has no recorded SHA-256 (saved by an older build): loaded "
+                            "unchecked; enrol it again to record one", path)
+        except integrity.IntegrityError as exc:
+            raise VisionError(f"enrolled set {name!r} is damaged: {exc}; enrol it again") from None
         try:
             with np.load(path, allow_pickle=False) as z:
                 meta = json.loads(str(z["meta"]))
@@ -433,6 +446,7 @@ def delete_set(name: str, folder: Path | None = None) -> None:
     if not path.exists():
         raise VisionError(f"no enrolled set {name!r}")
     path.unlink()
+    integrity.forget(path)
 
 
 @dataclass

@@ -1,7 +1,11 @@
 """Small ONNX models run through OpenCV's ``dnn`` module: each file loaded once, checked by one probe.
 
-A missing, unreadable or wrongly shaped file is logged and answered with None, so the reader falls
-back to its classical path instead of failing.
+Before a file is read, its SHA-256 is checked against its folder's ``SHA256SUMS`` (vision/integrity.py):
+required for the shipped models (``vision/models/SHA256SUMS``) and any folder with such a file; a model
+elsewhere (a developer's retrained file, named on the command line) is loaded as given.
+
+A missing, unreadable, changed or wrongly shaped file is logged and answered with None, so the reader
+falls back to its classical path instead of failing.
 """
 
 from __future__ import annotations
@@ -13,6 +17,8 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+
+from vision import integrity
 
 
 class NetCache:
@@ -45,8 +51,10 @@ class NetCache:
 
     def _load(self, key: str) -> object | None:
         try:
-            if not Path(key).is_file():
+            path = Path(key)
+            if not path.is_file():
                 raise FileNotFoundError(key)
+            integrity.check(path, required=(path.parent / integrity.SUMS).exists())
             net = cv2.dnn.readNetFromONNX(key)
             net.setInput(np.zeros(self.probe, np.float32))
             problem = self.problem(tuple(net.forward().shape))

@@ -14,6 +14,7 @@ import numpy as np
 from vision import detect, facenet
 from vision.crop import crop_candidate
 from vision.flatness import BODY_CONTRAST, body_contrast, flat_beside_shadow, is_crooked, nothing_to_lean_on
+from vision.imagefile import decode_image_file  # noqa: F401 (callers import it from here)
 from vision.locate import (
     _candidate,
     estimate_background,
@@ -40,7 +41,6 @@ from vision.view import (
     straight_down,
 )
 
-MAX_PIXELS = 40_000_000  # refuse absurd images (decompression bombs) before decoding fully
 PIP_DIE = "d6"
 # a located blob whose pips cannot be read is reported `uncertain` (face null) if it is this die-like
 UNREAD_SQUARENESS = 0.65
@@ -1071,57 +1071,3 @@ def _new_blobs(extra: np.ndarray, fg: np.ndarray) -> np.ndarray:
     keep[0] = False
     keep[touched] = False
     return (keep[labels]).astype(np.uint8) * 255
-
-
-def decode_image_file(path: str) -> np.ndarray:
-    """Decode an image file or raise :class:`VisionError` saying why (missing, empty, not an image, huge)."""
-    try:
-        with open(path, "rb") as f:
-            data = f.read(300_000_000)
-    except OSError as exc:
-        raise VisionError(f"{path}: cannot read ({exc.strerror or exc})") from exc
-    if not data:
-        raise VisionError(f"{path}: empty file")
-    buf = np.frombuffer(data, np.uint8)
-    # check the declared size before decoding (a tiny file can declare a gigantic image)
-    try:
-        ok = cv2.haveImageReader(path)
-    except cv2.error:
-        ok = True
-    if not ok:
-        raise VisionError(f"{path}: not an image OpenCV can read")
-    dims = _declared_size(data)
-    if dims is not None and dims[0] * dims[1] > MAX_PIXELS:
-        raise VisionError(f"{path}: image too large ({dims[0]}x{dims[1]})")
-    try:
-        img = cv2.imdecode(buf, cv2.IMREAD_COLOR)
-    except cv2.error as exc:
-        raise VisionError(f"{path}: cannot decode image ({exc})") from exc
-    if img is None or img.size == 0:
-        raise VisionError(f"{path}: not an image OpenCV can read")
-    if img.shape[0] * img.shape[1] > MAX_PIXELS:
-        raise VisionError(f"{path}: image too large ({img.shape[1]}x{img.shape[0]})")
-    return img
-
-
-def _declared_size(data: bytes) -> tuple[int, int] | None:
-    """Width and height from a PNG or JPEG header, if found."""
-    if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24:
-        return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
-    if data[:2] == b"\xff\xd8":
-        i = 2
-        while i + 9 < len(data):
-            if data[i] != 0xFF:
-                i += 1
-                continue
-            marker = data[i + 1]
-            if marker in (0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF):
-                h = int.from_bytes(data[i + 5 : i + 7], "big")
-                w = int.from_bytes(data[i + 7 : i + 9], "big")
-                return w, h
-            if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7:
-                i += 2
-                continue
-            seg = int.from_bytes(data[i + 2 : i + 4], "big")
-            i += 2 + seg
-    return None

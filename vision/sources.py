@@ -54,7 +54,7 @@ class ImageFolderSource:
         self._i = 0
 
     def read(self, timeout: float = 2.0) -> np.ndarray | None:
-        from vision.reader import decode_image_file
+        from vision.imagefile import decode_image_file
 
         while self._i < len(self.files):
             path = self.files[self._i]

@@ -27,6 +27,7 @@ class HomeScreen(Screen):
         if self._games is None:
             try:
                 games = self.app.store.games()
+                self.problem = " ".join(self.app.store.problems)  # games left out, and why
             except CompanionError as exc:
                 self.problem = str(exc)
                 games = []
