@@ -28,4 +28,4 @@ def turn(game: Game, faces: tuple[str, ...], apply: str) -> None:
 
 def idle_turn(game: Game) -> None:
     """A turn that changes nothing: the ZAP cancels the first roll, stop, pass."""
-    turn(game, ("6", "6", "6", "6", "1", "zap"), "pass")
+    turn(game, ("1", "1", "1", "1", "1", "zap"), "pass")

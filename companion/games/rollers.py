@@ -9,8 +9,8 @@ Rules are cited by the rulebook's section titles; decisions on its gaps are in
 >>> state.apply_roll(Roll.of(player1="5", player2="2"))
 >>> state.request().prompt
 'Anna: first roll, all six dice'
->>> str(ApplyMove.parse("open:1,3 close:3 collect:5x2 star:3"))
-'open:1,3 close:3 collect:5x2 star:3'
+>>> str(ApplyMove.parse("open:1,3 close:3 collect:5x2 star:5,3"))
+'open:1,3 close:3 collect:5x2 star:3,5'
 """
 
 from __future__ import annotations
@@ -41,9 +41,10 @@ from companion.protocol import (
 SECTIONS = (1, 2, 3, 4, 5)
 EMPTY, OPEN, CLOSED = 0, 1, 2
 STATUS_NAMES = ("empty", "open", "closed")
+PURPLE_DICE = 5  # §Contents: six custom dice, five purple (STAR for the 6) and one black (ZAP for the 6)
 DICE = (
-    DieSpec("white-1", "d6"), DieSpec("white-2", "d6"), DieSpec("white-3", "d6"),
-    DieSpec("white-4", "d6"), DieSpec("purple", "rollers-purple"), DieSpec("black", "rollers-black"),
+    *(DieSpec(f"purple-{i}", "rollers-purple") for i in range(1, PURPLE_DICE + 1)),
+    DieSpec("black", "rollers-black"),
 )
 SLOTS = tuple(d.slot for d in DICE)
 STAR, ZAP = "star", "zap"
@@ -84,7 +85,7 @@ class KeepMove(Move):
             if len(set(words[1:])) != len(words) - 1:
                 raise IllegalMove("Moves", f"a die is named twice in {text!r}")
             return cls(tuple(sorted(words[1:], key=SLOTS.index)))
-        raise IllegalMove("Moves", f"{text!r} is not a keep move (e.g. 'keep white-1 purple' or 'roll')")
+        raise IllegalMove("Moves", f"{text!r} is not a keep move (e.g. 'keep purple-1 black' or 'roll')")
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,12 +101,14 @@ _APPLY_RE = re.compile(r"^(open|close|collect|star):(\S+)$")
 @dataclass(frozen=True, slots=True)
 class ApplyMove(Move):
     """How the final dice are applied: sections opened and closed, dice collecting per section,
-    and the value declared for the STAR when one is used (``pass`` applies nothing)."""
+    and the value declared for each STAR used (``pass`` applies nothing).
+
+    Every STAR gets its own value: ``star:3,5`` is one STAR counted as a 3 and another as a 5."""
 
     opens: tuple[int, ...] = ()
     closes: tuple[int, ...] = ()
     collects: tuple[tuple[int, int], ...] = ()  # (section, number of dice), sorted
-    star: int | None = None
+    stars: tuple[int, ...] = ()  # the value of each STAR used, sorted
 
     def __str__(self) -> str:
         parts = []
@@ -115,8 +118,8 @@ class ApplyMove(Move):
             parts.append("close:" + ",".join(map(str, self.closes)))
         if self.collects:
             parts.append("collect:" + ",".join(f"{n}x{k}" for n, k in self.collects))
-        if self.star is not None:
-            parts.append(f"star:{self.star}")
+        if self.stars:
+            parts.append("star:" + ",".join(map(str, self.stars)))
         return " ".join(parts) or "pass"
 
     @classmethod
@@ -138,7 +141,7 @@ class ApplyMove(Move):
             for item in fields.get("collect", "").split(",") if "collect" in fields else ():
                 n, _, k = item.partition("x")
                 collects.append((_section(n), int(k)))
-            star = _section(fields["star"]) if "star" in fields else None
+            stars = tuple(sorted(_section(s) for s in fields["star"].split(","))) if "star" in fields else ()
         except ValueError:
             raise IllegalMove("Moves", f"{text!r} names a section that is not 1-5") from None
         if len(set(opens)) != len(opens) or len(set(closes)) != len(closes):
@@ -147,7 +150,7 @@ class ApplyMove(Move):
             raise IllegalMove("Moves", f"{text!r}: collect each section once, with at least one die")
         if not (opens or closes or collects):
             raise IllegalMove("Moves", f"{text!r} applies nothing: write 'pass'")
-        return cls(opens, closes, tuple(sorted(collects)), star)
+        return cls(opens, closes, tuple(sorted(collects)), stars)
 
 
 def _section(text: str) -> int:
@@ -317,15 +320,15 @@ class RollersState(GameState):
         yield KeepMove(())
         keepable = self._keepable()
         stay = 0 if self._rerolling_saved() else len(self.saved)
-        # White dice showing the same face are interchangeable: keep the lowest-numbered ones.
-        whites: dict[str, list[str]] = {}
+        # Purple dice showing the same face are interchangeable: keep the lowest-numbered ones.
+        purples: dict[str, list[str]] = {}
         others = []
         for slot, face in sorted(keepable.items(), key=lambda kv: SLOTS.index(kv[0])):
-            if slot.startswith("white"):
-                whites.setdefault(face, []).append(slot)
+            if slot.startswith("purple"):
+                purples.setdefault(face, []).append(slot)
             else:
                 others.append(slot)
-        groups = list(whites.values())
+        groups = list(purples.values())
         for counts in product(*(range(len(g) + 1) for g in groups)):
             for mask in range(1 << len(others)):
                 chosen = [s for g, k in zip(groups, counts, strict=True) for s in g[:k]]
@@ -352,21 +355,20 @@ class RollersState(GameState):
                     op, cl, used = steps[-1]
                     options += [(op, cl, k, used + k) for k in range(1, have - used + 1)]
             per_section.append([o for o in options if o[3] <= have])
-        # Depth-first over the sections, pruning as soon as the STAR is spent twice.
-        def walk(i: int, stars_left: int, chosen: tuple, star: int | None) -> Iterator[ApplyMove]:
+        # Depth-first over the sections, pruning as soon as more STARs are needed than were rolled.
+        def walk(i: int, stars_left: int, chosen: tuple, stars: tuple[int, ...]) -> Iterator[ApplyMove]:
             if i == 5:
                 yield ApplyMove(tuple(n for n, c in chosen if c[0]), tuple(n for n, c in chosen if c[1]),
-                                tuple((n, c[2]) for n, c in chosen if c[2]), star)
+                                tuple((n, c[2]) for n, c in chosen if c[2]), stars)
                 return
             n = i + 1
             for option in per_section[i]:
-                deficit = option[3] - counts[n]
-                if deficit <= 0:
-                    yield from walk(i + 1, stars_left, (*chosen, (n, option)), star)
-                elif deficit <= stars_left:
-                    yield from walk(i + 1, stars_left - deficit, (*chosen, (n, option)), n)
+                deficit = max(0, option[3] - counts[n])
+                if deficit <= stars_left:
+                    more = stars + (n,) * deficit
+                    yield from walk(i + 1, stars_left - deficit, (*chosen, (n, option)), more)
 
-        yield from walk(0, stars, (), None)
+        yield from walk(0, stars, (), ())
 
     def _payers(self, section: int) -> list[int]:
         return [p for p in range(len(self.players)) if p != self.current
@@ -441,18 +443,19 @@ class RollersState(GameState):
                 raise IllegalMove(R_COLLECT, f"nobody can pay for {n}s: every other player has closed "
                                   "them or has no chips")
             need[n] += k
-        deficit = {n: need[n] - counts[n] for n in need if need[n] > counts[n]}
-        used_star = sum(deficit.values())
-        if used_star > stars:
+        deficit = {n: need[n] - counts[n] for n in sorted(need) if need[n] > counts[n]}
+        if sum(deficit.values()) > stars:
             n = next(iter(deficit))
-            wild = " and the STAR" if stars else ""
+            wild = f" and {_stars_word(stars)}" if stars else ""
             raise IllegalMove(R_OPEN if n in move.opens else R_CLOSE if n in move.closes else R_COLLECT,
                               f"this needs {need[n]} dice showing {n}; you have {counts[n]}{wild}")
-        if used_star and move.star not in deficit:
-            raise IllegalMove(R_FACES, f"the STAR is needed as a {next(iter(deficit))}: declare star:"
-                              f"{next(iter(deficit))}")
-        if not used_star and move.star is not None:
-            raise IllegalMove(R_FACES, "the STAR is not needed for this; do not declare it")
+        wanted = tuple(n for n, k in deficit.items() for _ in range(k))
+        if move.stars != wanted:
+            if not wanted:
+                raise IllegalMove(R_FACES, "no STAR is needed for this; do not declare one")
+            said = ",".join(map(str, wanted))
+            raise IllegalMove(R_FACES, f"each STAR used gets its own value: this needs the STARs as "
+                              f"{said}; declare star:{said}")
 
     def _do_apply(self, move: ApplyMove) -> None:
         me = self.current
@@ -541,6 +544,10 @@ class RollersState(GameState):
             history=list(self.history),
         )
         return out
+
+
+def _stars_word(stars: int) -> str:
+    return "the STAR" if stars == 1 else f"{stars} STARs"
 
 
 def _dice_counts(dice: dict[str, str]) -> tuple[Counter[int], int]:
