@@ -37,7 +37,7 @@ def test_referee_shows_whose_turn_and_the_legal_moves(tmp_path, capsys):
     assert main(["referee", path, "--json"]) == 0
     verdict = json.loads(capsys.readouterr().out)
     assert verdict["ok"] and verdict["turn"] == "Anna"
-    assert "stop" in verdict["legal_moves"] and "keep purple-1" in verdict["legal_moves"]
+    assert "stop" in verdict["legal_moves"] and "keep purple-1 purple-5" in verdict["legal_moves"]
 
 
 def test_referee_names_the_illegal_event_rule_and_reason(tmp_path, capsys):

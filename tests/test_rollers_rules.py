@@ -340,7 +340,7 @@ def test_star_values_must_match_the_dice_the_move_needs():
 
 
 def test_purple_dice_of_one_face_are_interchangeable_when_kept():
-    game = new_game()
+    game = new_game(options={"stars": "player's choice"})
     game.roll(roll("star", "2", "star", "2", "star", "zap"))
     keeps = {str(m) for m in game.state.legal_moves()}
     assert keeps == {"roll", "stop"}  # the ZAP cancels every die thrown with it
@@ -350,3 +350,36 @@ def test_purple_dice_of_one_face_are_interchangeable_when_kept():
     # 0-3 STARs x 0-2 twos x black or not, less 'roll' (nothing) and 'keep all' (that is 'stop')
     assert len(keeps) == 4 * 3 * 2 - 2 + 2 and len(set(keeps)) == len(keeps)
     assert "keep purple-1 purple-3" in keeps and "keep purple-3 purple-5" not in keeps
+
+
+def test_stars_are_set_aside_as_they_are_rolled():
+    game = new_game()
+    game.roll(roll("star", "2", "3", "star", "4", "5"))
+    keeps = {str(m) for m in game.state.legal_moves()}
+    assert "roll" not in keeps and "keep purple-1 purple-4" in keeps  # 'roll again' keeps the STARs
+    assert all("purple-1 " in m and "purple-4" in m for m in keeps - {"stop"})
+    game.move(KeepMove(("purple-2",)))  # naming the 2 only: the STARs stay aside as well
+    assert [d.slot for d in game.state.request().kept] == ["purple-1", "purple-2", "purple-4"]
+    # A STAR thrown with a ZAP is cancelled with the rest of that throw.
+    game.roll(roll("star", "4", "zap", slots=("purple-3", "purple-5", "black")))
+    assert {str(m) for m in game.state.legal_moves()} == {"roll", "stop"}
+    game.move(KeepMove(()))
+    assert [d.slot for d in game.state.request().kept] == ["purple-1", "purple-2", "purple-4"]
+
+
+def test_with_the_players_choice_option_a_star_may_be_rolled_again():
+    game = new_game(options={"stars": "player's choice"})
+    game.roll(roll("star", "2", "3", "star", "4", "5"))
+    assert "roll" in {str(m) for m in game.state.legal_moves()}
+    game.move(KeepMove(("purple-2",)))
+    assert [d.slot for d in game.state.request().kept] == ["purple-2"]
+
+
+def test_when_stars_fill_every_free_place_only_stop_is_left():
+    game = new_game()
+    game.roll(roll("1", "1", "1", "1", "1", "3"))
+    game.move(KeepMove(("black",)))
+    game.roll(roll("star", "star", "star", "star", "star", slots=tuple(f"purple-{i}" for i in range(1, 6))))
+    assert [str(m) for m in game.state.legal_moves()] == ["stop"]
+    with pytest.raises(IllegalMove, match="STARs showing are set aside"):
+        game.move(KeepMove(()))

@@ -316,10 +316,24 @@ class RollersState(GameState):
             dice.update(self.showing)
         return dice
 
+    def _forced_stars(self) -> list[str]:
+        """STARs that must be set aside (§Special dice faces), unless the table lets players choose."""
+        if self.options["stars"] != "set aside":
+            return []
+        return [slot for slot, face in self._keepable().items() if face == STAR]
+
+    def _with_stars(self, move: KeepMove) -> KeepMove:
+        """``move`` with every STAR showing set aside too (a STAR thrown with a ZAP is not)."""
+        slots = set(move.slots) | set(self._forced_stars())
+        return KeepMove(tuple(sorted(slots, key=SLOTS.index)))
+
     def _keep_moves(self) -> Iterator[KeepMove]:
-        yield KeepMove(())
-        keepable = self._keepable()
-        stay = 0 if self._rerolling_saved() else len(self.saved)
+        forced = self._forced_stars()
+        keepable = {s: f for s, f in self._keepable().items() if s not in forced}
+        stay = (0 if self._rerolling_saved() else len(self.saved)) + len(forced)
+        if stay == len(SLOTS):
+            return  # STARs fill the last free places: nothing is left to roll, only 'stop'
+        yield KeepMove(tuple(forced))  # 'roll' when no STAR must stay aside
         # Purple dice showing the same face are interchangeable: keep the lowest-numbered ones.
         purples: dict[str, list[str]] = {}
         others = []
@@ -334,8 +348,8 @@ class RollersState(GameState):
                 chosen = [s for g, k in zip(groups, counts, strict=True) for s in g[:k]]
                 chosen += [s for b, s in enumerate(others) if mask >> b & 1]
                 if not chosen or stay + len(chosen) == len(SLOTS):
-                    continue  # keeping nothing is 'roll'; keeping everything is 'stop'
-                yield KeepMove(tuple(sorted(chosen, key=SLOTS.index)))
+                    continue  # keeping nothing more is the first move; keeping everything is 'stop'
+                yield KeepMove(tuple(sorted([*forced, *chosen], key=SLOTS.index)))
 
     def _apply_moves(self) -> Iterator[ApplyMove]:
         counts, stars = _dice_counts(self.final_dice())
@@ -386,6 +400,7 @@ class RollersState(GameState):
                 return
             if not isinstance(move, KeepMove):
                 raise IllegalMove(R_ROLL, "first keep dice and roll again, or stop rolling")
+            move = self._with_stars(move)
             self._check_keep(move)
             keepable = self._keepable()
             if self._rerolling_saved():
@@ -414,7 +429,8 @@ class RollersState(GameState):
             raise IllegalMove(R_ROLL, f"the {slot} die was not rolled this time")
         stay = 0 if self._rerolling_saved() else len(self.saved)
         if stay + len(move.slots) == len(SLOTS):
-            raise IllegalMove(R_ROLL, "keeping every die leaves nothing to roll: stop instead")
+            stars = " (the STARs showing are set aside too)" if self._forced_stars() else ""
+            raise IllegalMove(R_ROLL, f"keeping every die leaves nothing to roll: stop instead{stars}")
 
     def _check_apply(self, move: ApplyMove) -> None:
         counts, stars = _dice_counts(self.final_dice())
@@ -607,6 +623,9 @@ INFO = GameInfo(
                "turn on."),
         Option("most_chips_tie", "all tied score", ("all tied score", "nobody scores"),
                "When several players share the highest chip value, each scores the point, or nobody does."),
+        Option("stars", "set aside", ("set aside", "player's choice"),
+               "A STAR rolled is set aside at once (any keep move keeps it; one thrown with a ZAP is "
+               "cancelled like the others), or the player chooses whether to keep it."),
     ),
     factory=RollersState,
     rules="rollers.txt",

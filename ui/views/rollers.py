@@ -93,7 +93,8 @@ class RollersView(GameView):
             if slot not in showing:
                 continue
             r = pygame.Rect(x, y, die, die)
-            chosen = slot in self.keep
+            star_aside = showing[slot] == "star" and not zapped and state.options.get("stars") == "set aside"
+            chosen = slot in self.keep or star_aside  # a STAR is set aside as it is rolled
             if phase == "decide":
                 ui.add(_die_widget(r, f"keep:{slot}", lambda s=slot: self._toggle(s, state, actions)))
             draw_die(ui, r, KINDS[slot], showing[slot])
