@@ -14,7 +14,7 @@ def roll(*faces: str, slots: tuple[str, ...] = SLOTS) -> Roll:
 def new_game(players=("Anna", "Ben"), options=None) -> Game:
     """A game where Anna won the roll-off and is about to make her first roll."""
     game = Game.new("rollers", list(players), options)
-    faces = ["6"] + ["1"] * (len(players) - 1)
+    faces = ["star"] + ["1"] * (len(players) - 1)
     game.roll(roll(*faces, slots=tuple(f"player{i + 1}" for i in range(len(players)))))
     return game
 

@@ -28,6 +28,17 @@ def test_roll_off_highest_starts_and_ties_roll_again():
     assert game.state.request().prompt == "Ben: first roll, all six dice"
 
 
+def test_the_roll_off_uses_a_purple_die_whose_star_counts_as_the_six_it_replaces():
+    from companion.session import Game
+
+    game = Game.new("rollers", ["Anna", "Ben"])
+    assert {d.kind for d in game.state.request().dice} == {"rollers-purple"}
+    with pytest.raises(ImpossibleRoll):
+        game.roll(roll("6", "2", slots=("player1", "player2")))
+    game.roll(roll("5", "star", slots=("player1", "player2")))
+    assert game.state.current_player == 1
+
+
 # --- §2 Apply the roll: the three worked examples --------------------------------------------
 
 

@@ -6,7 +6,7 @@ Rules are cited by the rulebook's section titles; decisions on its gaps are in
 >>> state = INFO.new(["Anna", "Ben"])
 >>> state.request().prompt
 'Roll-off: Anna and Ben each roll one die; the highest starts'
->>> state.apply_roll(Roll.of(player1="5", player2="2"))
+>>> state.apply_roll(Roll.of(player1="star", player2="5"))
 >>> state.request().prompt
 'Anna: first roll, all six dice'
 >>> str(ApplyMove.parse("open:1,3 close:3 collect:5x2 star:5,3"))
@@ -47,6 +47,7 @@ DICE = (
     DieSpec("black", "rollers-black"),
 )
 SLOTS = tuple(d.slot for d in DICE)
+ROLLOFF_KIND = "rollers-purple"  # §How to play: each player rolls one of the game's dice
 STAR, ZAP = "star", "zap"
 PURPLE_VALUE, WHITE_VALUE = 5, 1
 START_CHIPS = (10, 5)  # purple, white per player
@@ -251,7 +252,7 @@ class RollersState(GameState):
                 who = [self.players[i] for i in self.contenders]
                 names = ", ".join(who[:-1]) + " and " + who[-1]
                 again = " again (tied)" if len(self.contenders) < len(self.players) else ""
-                return RollDice(None, tuple(DieSpec(f"player{i + 1}", "d6") for i in self.contenders),
+                return RollDice(None, tuple(DieSpec(f"player{i + 1}", ROLLOFF_KIND) for i in self.contenders),
                                 f"Roll-off: {names} each roll one die{again}; the highest starts")
             case "roll":
                 kept = tuple(DieResult(s, f) for s, f in self.saved.items())
@@ -271,7 +272,7 @@ class RollersState(GameState):
     def _on_roll(self, roll: Roll) -> None:
         faces = roll.faces()
         if self.phase == "rolloff":
-            values = {i: int(faces[f"player{i + 1}"]) for i in self.contenders}
+            values = {i: _rolloff_value(faces[f"player{i + 1}"]) for i in self.contenders}
             best = max(values.values())
             top = tuple(i for i, v in values.items() if v == best)
             if len(top) == 1:
@@ -560,6 +561,11 @@ class RollersState(GameState):
             history=list(self.history),
         )
         return out
+
+
+def _rolloff_value(face: str) -> int:
+    """A roll-off die's value: its number, or 6 for the STAR, which stands where the 6 would be."""
+    return 6 if face == STAR else int(face)
 
 
 def _stars_word(stars: int) -> str:
