@@ -33,8 +33,9 @@ def test_the_roll_off_uses_a_purple_die_whose_star_counts_as_the_six_it_replaces
 
     game = Game.new("rollers", ["Anna", "Ben"])
     assert {d.kind for d in game.state.request().dice} == {"rollers-purple"}
-    with pytest.raises(ImpossibleRoll):
+    with pytest.raises(ImpossibleRoll) as err:
         game.roll(roll("6", "2", slots=("player1", "player2")))
+    assert err.value.rule == "Rollers §1 Special dice faces" and "no face '6'" in err.value.reason
     game.roll(roll("5", "star", slots=("player1", "player2")))
     assert game.state.current_player == 1
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from itertools import product
 from typing import Any, ClassVar, Self
 
-from companion.errors import IllegalMove, OutOfTurn
+from companion.errors import IllegalMove, ImpossibleRoll, OutOfTurn
 from companion.protocol import (
     ChooseMove,
     DieResult,
@@ -269,6 +269,16 @@ class RollersState(GameState):
         return GameOver(self.winners, f"{names} won")
 
     # --- chance -------------------------------------------------------------------------------
+    def check_roll(self, roll: Roll) -> None:
+        """As every game checks a roll; a face a die does not have (a 6: the STAR or the ZAP stands
+        in its place) cites the rule on the special faces."""
+        try:
+            super().check_roll(roll)
+        except ImpossibleRoll as exc:
+            if exc.rule != "Dice":
+                raise
+            raise ImpossibleRoll(R_FACES, exc.reason) from None
+
     def _on_roll(self, roll: Roll) -> None:
         faces = roll.faces()
         if self.phase == "rolloff":
