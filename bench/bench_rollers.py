@@ -7,18 +7,17 @@ import statistics
 import time
 
 from companion.games import get_game
-from companion.games.rollers import CLOSED, EMPTY, OPEN, sensible_move
+from companion.games.rollers import CLOSED, EMPTY, OPEN, SLOTS, sensible_move
 from companion.sim import playout, random_choice
 
 
 def hardest_state():
-    """Five players; the mover has the 1s empty and 2s-5s open, dice 1 2 3 4 5 and a STAR:
-    the most distinct applications found by searching every board with common rolls (112 moves)."""
+    """Five players; the mover has the 1s empty and 2s-5s open, five STARs and a 1 on the black die:
+    the most distinct applications found by searching every board with every roll (378 moves)."""
     state = get_game("rollers").new(["A", "B", "C", "D", "E"])
     state.phase, state.current = "apply", 0
     state.boards[0] = [EMPTY, OPEN, OPEN, OPEN, OPEN]
-    state.saved = dict(zip(["white-1", "white-2", "white-3", "white-4", "purple", "black"],
-                           ["1", "2", "3", "4", "star", "5"], strict=True))
+    state.saved = dict(zip(SLOTS, ["star"] * 5 + ["1"], strict=True))
     assert CLOSED not in state.boards[0]
     return state
 

@@ -54,7 +54,7 @@ def speed() -> None:
     from vision.watcher import ThrowWatcher
 
     cam = SimulatedCamera(seed=42)
-    kinds = ["d6"] * 4 + ["rollers-purple", "rollers-black"]
+    kinds = ["rollers-purple"] * 5 + ["rollers-black"]  # the six Rollers dice
 
     def frames(cam: SimulatedCamera):  # generated on the fly (not kept): only the watcher's memory counts
         for _ in range(6):

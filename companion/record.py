@@ -21,7 +21,14 @@ from companion import protocol
 from companion.errors import DataError, OutOfTurn, RecordError, RuleError
 from companion.protocol import DieResult, Draw, GameState, Roll, Source
 
-VERSION = 1
+VERSION = 2
+READABLE = (1, 2)
+# Records of an older version that cannot be replayed for one game, and why (game id -> version -> reason).
+RETIRED = {
+    "rollers": {1: "it was played with four white dice and one purple die; Rollers now plays the six "
+                   "dice as printed (five purple dice with a STAR, one black die with a ZAP), and a "
+                   "white 6 has no equivalent, so the record cannot be converted"},
+}
 
 # --- limits (docs/records.md, Limits) ---------------------------------------------------------
 MAX_RECORD_BYTES = 16 * 1024 * 1024  # the whole record, UTF-8
@@ -146,15 +153,20 @@ def from_json(obj: Any, line: int | None = None) -> Event:
     match kind:
         case "start":
             version = obj.get("v")
-            if version != VERSION:
+            if version not in READABLE or isinstance(version, bool):
                 raise RecordError(f"record version {version!r} is not supported (this build reads "
-                                  f"version {VERSION})", line)
+                                  f"versions {', '.join(map(str, READABLE))})", line)
             players = _need(obj, "players", list, line)
             names = tuple(check_name(p, "a player name", line) for p in players)
             options = obj.get("options", {})
             if not isinstance(options, dict):
                 raise RecordError("'options' must be an object", line)
-            return Start(check_name(_need(obj, "game", str, line), "the game id", line), names, options)
+            game = check_name(_need(obj, "game", str, line), "the game id", line)
+            retired = RETIRED.get(game, {}).get(version)
+            if retired:
+                raise RecordError(f"this {game} record is of record version {version}, which this build "
+                                  f"cannot replay: {retired}", line)
+            return Start(game, names, options)
         case "roll":
             dice = _need(obj, "dice", list, line)
             results = []

@@ -14,7 +14,7 @@ def roll(*faces: str, slots: tuple[str, ...] = SLOTS) -> Roll:
 def new_game(players=("Anna", "Ben"), options=None) -> Game:
     """A game where Anna won the roll-off and is about to make her first roll."""
     game = Game.new("rollers", list(players), options)
-    faces = ["6"] + ["1"] * (len(players) - 1)
+    faces = ["star"] + ["1"] * (len(players) - 1)
     game.roll(roll(*faces, slots=tuple(f"player{i + 1}" for i in range(len(players)))))
     return game
 
@@ -28,4 +28,4 @@ def turn(game: Game, faces: tuple[str, ...], apply: str) -> None:
 
 def idle_turn(game: Game) -> None:
     """A turn that changes nothing: the ZAP cancels the first roll, stop, pass."""
-    turn(game, ("6", "6", "6", "6", "1", "zap"), "pass")
+    turn(game, ("1", "1", "1", "1", "1", "zap"), "pass")

@@ -37,7 +37,7 @@ def test_referee_shows_whose_turn_and_the_legal_moves(tmp_path, capsys):
     assert main(["referee", path, "--json"]) == 0
     verdict = json.loads(capsys.readouterr().out)
     assert verdict["ok"] and verdict["turn"] == "Anna"
-    assert "stop" in verdict["legal_moves"] and "keep white-1" in verdict["legal_moves"]
+    assert "stop" in verdict["legal_moves"] and "keep purple-1 purple-5" in verdict["legal_moves"]
 
 
 def test_referee_names_the_illegal_event_rule_and_reason(tmp_path, capsys):
@@ -57,7 +57,7 @@ def test_referee_names_the_illegal_event_rule_and_reason(tmp_path, capsys):
 
 def test_referee_exits_2_on_an_unreadable_record(tmp_path, capsys):
     path = tmp_path / "r.jsonl"
-    path.write_text('{"seq": 0, "v": 1, "type": "start", "game": "rollers", "players": ["A", "B"]}\n{"se')
+    path.write_text('{"seq": 0, "v": 2, "type": "start", "game": "rollers", "players": ["A", "B"]}\n{"se')
     assert main(["referee", str(path)]) == 2
     assert "line 2" in capsys.readouterr().err
     assert main(["referee", str(tmp_path / "missing.jsonl")]) == 2

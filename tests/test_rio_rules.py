@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from rio_helpers import deal_nothing_useful, new_game, paint, roll
+from rio_helpers import INFO, deal_nothing_useful, new_game, paint, roll
 
 from companion.errors import IllegalMove
 from companion.games.roll_in_one.hexgrid import step
@@ -264,3 +264,61 @@ def test_mulligan_is_offered_when_a_roll_would_fly_out_of_bounds():
     s.apply(s.parse_move("play mulligan"))
     roll(s, "1")
     assert s.balls[0] == (5, 0) and s.penalties == [0, 0] and s.request().player == 1
+
+
+# --- [Summary of Play] penalty tokens discarded after scoring; [Components] 15 tokens ----------
+
+
+def test_a_holes_penalty_tokens_are_discarded_once_it_is_scored():
+    s = new_game(("Anna", "Ben", "Cara"))
+    s.balls[0] = step(GREEN, 3)
+    s.penalties = [1, 0, 2]
+    s.apply(s.parse_move("shot putter E"))
+    roll(s, "dots1")
+    paint(s, {(0, 0): "rough", (1, 0): "rough"})
+    s.apply(s.parse_move("shot putter E"))
+    roll(s, "dots1")
+    assert s.view()["penalties_discarded"] is None  # the hole is not scored yet
+    s.apply(s.parse_move("shot putter W"))
+    roll(s, "dots1")
+    assert s.hole_scores == [[1, 1, 4]]  # scored with the tokens ...
+    view = s.view()
+    assert view["penalties"] == [0, 0, 0] and view["penalties_discarded"] == [1, 0, 2]  # ... then discarded
+    assert view["penalty_supply"] == 15
+    assert "penalty tokens discarded: Anna 1, Cara 2" in view["events"]
+
+
+def test_the_box_holds_15_penalty_tokens_and_a_16th_penalty_still_counts():
+    s = new_game(("Anna", "Ben"))
+    s.penalties = [8, 6]
+    assert s.view()["penalty_supply"] == 1
+    paint(s, {(0, 0): "rough", (1, 0): "water"})
+    s.apply(s.parse_move("shot putter E"))
+    roll(s, "dots1")  # Anna lands in water: the last token in the box
+    assert s.penalties == [9, 6] and s.view()["penalty_supply"] == 0
+    assert not any("no penalty token left" in e for e in s.view()["events"])
+    s.balls[1] = (0, 0)
+    s.apply(s.parse_move("shot putter W"))
+    paint(s, {(-1, 0): "water"})
+    roll(s, "dots1")  # Ben lands in water with the box empty
+    view = s.view()
+    assert s.penalties == [9, 7] and view["penalty_supply"] == 0 and view["penalties_noted"] == 1
+    assert any("no penalty token left in the box" in e for e in view["events"])
+    assert s.hole_result()[1] >= 7  # the noted penalty is part of the score
+
+
+def test_a_face_the_club_does_not_have_is_refused_citing_the_swing_section():
+    from companion.errors import ImpossibleRoll
+    from companion.protocol import Roll
+
+    s = new_game()
+    s.apply(s.parse_move("shot putter E"))
+    before = s.clone()
+    with pytest.raises(ImpossibleRoll) as err:
+        s.apply_roll(Roll.of(club="7"))  # the Putter is a d4
+    assert err.value.rule == "Roll In One §On Your Turn: 1. Swing" and "'7'" in err.value.reason
+    assert s == before
+    t = INFO.new(("Anna", "Ben"), {"golfers": "none"})
+    with pytest.raises(ImpossibleRoll) as err:
+        t.apply_roll(Roll.of(p1="1", p2="20"))
+    assert err.value.rule == "Roll In One §Setting up"

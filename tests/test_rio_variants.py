@@ -193,3 +193,64 @@ def test_bumper_game_when_one_shot_puts_everyone_left_out_they_share_the_game():
     roll(s, "dots1")
     assert s.penalties == [10, 10, 10] and s.out == [True, True, True]
     assert s.request() == GameOver((0, 1), "Anna and Ben won (tied)")
+
+
+# [Caddie Cards] playing mean: every caddie card whose text can act in someone else's turn
+
+
+def _mean_game(card: str, **options):
+    s = new_game(("Anna", "Ben"), mean_cards="on", **options)
+    s.hands[1].append(card)
+    s._start_turn(0)  # Anna's turn starts again, now that Ben holds the card
+    return s
+
+
+def test_playing_mean_ben_sheds_a_penalty_token_in_annas_turn():
+    s = _mean_game("lucky-ball")
+    assert s.request().player == 0  # no penalty to shed: Ben is not asked
+    s.penalties[1] = 2
+    s._start_turn(0)
+    assert s.request().player == 1 and {str(m) for m in s.legal_moves()} == {"pass", "play lucky-ball"}
+    s.apply(s.parse_move("play lucky-ball"))
+    assert s.penalties == [0, 1] and s.hands[1] == [] and "lucky-ball" in s.discard
+    assert s.request().player == 0
+
+
+def test_playing_mean_skipping_stone_keeps_a_knocked_ball_out_of_water_penalty():
+    s = _mean_game("skipping-stone")
+    paint(s, {(0, 0): "rough", (1, 0): "rough", (2, 0): "rough", (3, 0): "water"})
+    s.balls[1] = (2, 0)
+    assert s.request().player == 1
+    s.apply(s.parse_move("play skipping-stone"))
+    s.apply(s.parse_move("shot wood E"))
+    roll(s, "2", "3", "1")  # Anna lands on Ben's ball and knocks it into the water
+    assert s.balls == [(2, 0), (3, 0)] and s.penalties == [0, 0]
+
+
+def test_playing_mean_backspin_stops_a_bumped_ball_sliding_on_fairway():
+    s = _mean_game("backspin", bumper="on")
+    paint(s, {(0, 0): "rough", (1, 0): "rough", (1, 1): "fairway", (0, 2): "rough"})
+    s.balls[1] = (1, 0)
+    s.apply(s.parse_move("play backspin"))
+    s.apply(s.parse_move("shot putter E"))
+    roll(s, "dots1")
+    s.apply(s.parse_move("bump 1 SE"))
+    assert s.balls[1] == (1, 1) and s.penalties == [0, 0]  # no slide (it would fly out of bounds)
+
+
+def test_mean_cards_off_nobody_plays_in_another_players_turn():
+    s = new_game(("Anna", "Ben"))
+    s.hands[1] += ["gust", "lucky-ball", "skipping-stone", "backspin"]
+    s.penalties[1] = 1
+    s._start_turn(0)
+    assert s.request().player == 0  # Ben is never asked: only Anna moves in her turn
+    with pytest.raises(IllegalMove, match="Anna holds no Lucky Ball"):
+        s.apply(s.parse_move("play lucky-ball"))
+
+
+def test_cards_that_only_act_in_ones_own_turn_are_never_offered_in_anothers():
+    s = _mean_game("mulligan")
+    s.hands[1] += ["fore", "improve-lie", "rake", "lumberjack"]
+    s.penalties[1] = 1
+    s._start_turn(0)
+    assert s.request().player == 0  # none of these can act in Anna's turn

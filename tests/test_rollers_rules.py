@@ -28,6 +28,18 @@ def test_roll_off_highest_starts_and_ties_roll_again():
     assert game.state.request().prompt == "Ben: first roll, all six dice"
 
 
+def test_the_roll_off_uses_a_purple_die_whose_star_counts_as_the_six_it_replaces():
+    from companion.session import Game
+
+    game = Game.new("rollers", ["Anna", "Ben"])
+    assert {d.kind for d in game.state.request().dice} == {"rollers-purple"}
+    with pytest.raises(ImpossibleRoll) as err:
+        game.roll(roll("6", "2", slots=("player1", "player2")))
+    assert err.value.rule == "Rollers §1 Special dice faces" and "no face '6'" in err.value.reason
+    game.roll(roll("5", "star", slots=("player1", "player2")))
+    assert game.state.current_player == 1
+
+
 # --- §2 Apply the roll: the three worked examples --------------------------------------------
 
 
@@ -77,13 +89,13 @@ def test_worked_example_3_collect_with_the_three_or_open_fours_with_the_star():
 def test_three_rolls_then_the_dice_are_set():
     game = new_game()
     game.roll(roll("1", "2", "3", "4", "5", "1"))
-    game.move(KeepMove(("white-1",)))
+    game.move(KeepMove(("purple-1",)))
     req = game.state.request()
-    assert [d.slot for d in req.dice] == ["white-2", "white-3", "white-4", "purple", "black"]
-    assert [(d.slot, d.face) for d in req.kept] == [("white-1", "1")]
-    game.roll(roll("2", "2", "2", "2", "3", slots=("white-2", "white-3", "white-4", "purple", "black")))
-    game.move(KeepMove(("white-2", "white-3")))
-    game.roll(roll("5", "5", "5", slots=("white-4", "purple", "black")))
+    assert [d.slot for d in req.dice] == ["purple-2", "purple-3", "purple-4", "purple-5", "black"]
+    assert [(d.slot, d.face) for d in req.kept] == [("purple-1", "1")]
+    game.roll(roll("2", "2", "2", "2", "3", slots=("purple-2", "purple-3", "purple-4", "purple-5", "black")))
+    game.move(KeepMove(("purple-2", "purple-3")))
+    game.roll(roll("5", "5", "5", slots=("purple-4", "purple-5", "black")))
     assert isinstance(game.state.request(), ChooseMove)
     assert all(isinstance(m, ApplyMove) for m in game.state.legal_moves())  # no fourth roll
 
@@ -91,10 +103,10 @@ def test_three_rolls_then_the_dice_are_set():
 def test_zap_cancels_the_dice_thrown_with_it_but_not_those_saved():
     game = new_game()
     game.roll(roll("2", "2", "4", "4", "star", "1"))
-    game.move(KeepMove(("white-1", "white-2", "purple")))
-    game.roll(roll("2", "3", "zap", slots=("white-3", "white-4", "black")))
+    game.move(KeepMove(("purple-1", "purple-2", "purple-5")))
+    game.roll(roll("2", "3", "zap", slots=("purple-3", "purple-4", "black")))
     with pytest.raises(IllegalMove) as err:
-        game.move(KeepMove(("white-3",)))
+        game.move(KeepMove(("purple-3",)))
     assert err.value.rule == "Rollers §1 Special dice faces"
     assert {str(m) for m in game.state.legal_moves()} == {"roll", "stop"}
     game.move(StopMove())
@@ -105,10 +117,10 @@ def test_zap_cancels_the_dice_thrown_with_it_but_not_those_saved():
 
 def test_zap_on_the_third_roll_leaves_only_saved_dice():
     game = new_game()
-    rest = ("white-2", "white-3", "white-4", "purple", "black")
-    game.roll(roll("1", "6", "6", "6", "2", "3"))
-    game.move(KeepMove(("white-1",)))
-    game.roll(roll("6", "6", "6", "2", "3", slots=rest))
+    rest = ("purple-2", "purple-3", "purple-4", "purple-5", "black")
+    game.roll(roll("1", "4", "4", "5", "2", "3"))
+    game.move(KeepMove(("purple-1",)))
+    game.roll(roll("4", "4", "5", "2", "3", slots=rest))
     game.move(KeepMove(()))
     game.roll(roll("1", "1", "1", "1", "zap", slots=rest))
     assert {str(m) for m in game.state.legal_moves()} == {"pass", "open:1"}  # only the saved 1
@@ -118,7 +130,7 @@ def test_keeping_every_die_is_refused_stop_instead():
     game = new_game()
     game.roll(roll("1", "2", "3", "4", "5", "1"))
     with pytest.raises(IllegalMove):
-        game.move(KeepMove(("white-1", "white-2", "white-3", "white-4", "purple", "black")))
+        game.move(KeepMove(("purple-1", "purple-2", "purple-3", "purple-4", "purple-5", "black")))
 
 
 # --- §2 Opening, closing, collecting -----------------------------------------------------------
@@ -126,7 +138,7 @@ def test_keeping_every_die_is_refused_stop_instead():
 
 def test_close_needs_an_open_section_and_star_must_be_declared():
     game = new_game()
-    game.roll(roll("3", "6", "6", "6", "star", "1"))
+    game.roll(roll("3", "4", "4", "5", "star", "1"))
     game.move(StopMove())
     with pytest.raises(IllegalMove) as err:
         game.move(ApplyMove.parse("close:3"))
@@ -139,10 +151,10 @@ def test_close_needs_an_open_section_and_star_must_be_declared():
 
 def test_collect_from_every_player_who_has_not_closed_that_section():
     game = new_game(("Anna", "Ben", "Chloe"))
-    turn(game, ("1", "1", "6", "6", "2", "3"), "open:1 close:1")
-    turn(game, ("1", "1", "6", "6", "2", "3"), "open:1 close:1")  # Ben closes his 1s too
+    turn(game, ("1", "1", "4", "5", "2", "3"), "open:1 close:1")
+    turn(game, ("1", "1", "4", "5", "2", "3"), "open:1 close:1")  # Ben closes his 1s too
     idle_turn(game)  # Chloe
-    game.roll(roll("1", "1", "1", "6", "2", "3"))
+    game.roll(roll("1", "1", "1", "4", "2", "3"))
     game.move(StopMove())
     before = game.state.chip_values()
     game.move(ApplyMove.parse("collect:1x3"))
@@ -152,9 +164,9 @@ def test_collect_from_every_player_who_has_not_closed_that_section():
 
 def test_collect_needs_somebody_to_pay():
     game = new_game()
-    turn(game, ("1", "1", "6", "6", "2", "3"), "open:1 close:1")
-    turn(game, ("1", "1", "6", "6", "2", "3"), "open:1 close:1")
-    game.roll(roll("1", "6", "6", "6", "2", "3"))
+    turn(game, ("1", "1", "4", "5", "2", "3"), "open:1 close:1")
+    turn(game, ("1", "1", "4", "5", "2", "3"), "open:1 close:1")
+    game.roll(roll("1", "4", "4", "5", "2", "3"))
     game.move(StopMove())
     assert "collect:1x1" not in {str(m) for m in game.state.legal_moves()}
     with pytest.raises(IllegalMove) as err:
@@ -164,7 +176,7 @@ def test_collect_needs_somebody_to_pay():
 
 def test_next_turn_option_refuses_collecting_with_a_section_closed_this_turn():
     game = new_game(options={"collect_after_closing": "next turn"})
-    game.roll(roll("1", "1", "1", "6", "2", "3"))
+    game.roll(roll("1", "1", "1", "4", "2", "3"))
     game.move(StopMove())
     assert "open:1 close:1 collect:1x1" not in {str(m) for m in game.state.legal_moves()}
     with pytest.raises(IllegalMove):
@@ -185,7 +197,7 @@ CLOSE_ALL = [(("1", "1", "2", "2", "2", "3"), "open:1,2 close:1,2"),
              (("3", "3", "3", "3", "1", "1"), "open:3 close:3"),
              (("4", "4", "4", "4", "4", "1"), "open:4 close:4"),
              (("5", "5", "5", "5", "5", "1"), "open:5"),
-             (("5", "6", "6", "6", "1", "1"), "close:5")]
+             (("5", "4", "4", "3", "1", "1"), "close:5")]
 
 
 def _close_all(game, others):
@@ -233,11 +245,12 @@ def test_impossible_faces_are_refused_and_change_nothing():
     game = new_game()
     before = game.state.clone()
     for faces in (("7", "1", "1", "1", "1", "1"), ("1", "1", "1", "1", "1", "star"),
-                  ("1", "1", "1", "1", "zap", "1")):
+                  ("1", "1", "1", "1", "zap", "1"), ("1", "1", "6", "1", "1", "1"),  # no die shows a 6
+                  ("1", "1", "1", "1", "1", "6")):
         with pytest.raises(ImpossibleRoll):
             game.roll(roll(*faces))
     with pytest.raises(ImpossibleRoll):
-        game.roll(roll("1", "1", "1", "1", "1", slots=("white-1", "white-2", "white-3", "white-4", "purple")))
+        game.roll(roll("1", "1", "1", "1", "1", slots=tuple(f"purple-{i}" for i in range(1, 6))))  # no black
     assert game.state == before
     assert len(game.events) == 2
 
@@ -252,8 +265,9 @@ def test_moves_out_of_turn_are_refused():
     assert len(game.events) == 3
 
 
-@pytest.mark.parametrize("text", ["", "keep", "keep white-9", "open:6", "open:1,1", "collect:3x0",
-                                  "fly away", "keep white-1 white-1", "open:1 open:2"])
+@pytest.mark.parametrize("text", ["", "keep", "keep purple-9", "keep white-1", "star:6", "open:1 star:0",
+                                  "open:6", "open:1,1", "collect:3x0",
+                                  "fly away", "keep purple-1 purple-1", "open:1 open:2"])
 def test_garbage_move_text_is_an_illegal_move(text):
     game = new_game()
     game.roll(roll("1", "2", "3", "4", "5", "1"))
@@ -261,7 +275,9 @@ def test_garbage_move_text_is_an_illegal_move(text):
         game.state.parse_move(text)
 
 
-@pytest.mark.parametrize("text", ["roll", "stop", "keep white-1 purple black", "pass", "open:1,3 star:3",
+@pytest.mark.parametrize("text", ["roll", "stop", "keep purple-1 purple-5 black", "pass", "open:1,3 star:3",
+                                  "open:1,2,3 star:2,3",
+                                  "open:3 close:5 star:3,5", "collect:4x2 star:4,4",
                                   "open:2 close:1,2,3", "close:5 collect:3x2,4x1"])
 def test_move_text_round_trips(text):
     game = new_game()
@@ -271,14 +287,111 @@ def test_move_text_round_trips(text):
 def test_saved_dice_stay_aside_unless_the_table_lets_them_be_rolled_again():
     game = new_game()
     game.roll(roll("1", "2", "3", "4", "5", "1"))
-    game.move(KeepMove(("white-1",)))
-    game.roll(roll("2", "3", "4", "5", "1", slots=("white-2", "white-3", "white-4", "purple", "black")))
+    game.move(KeepMove(("purple-1",)))
+    game.roll(roll("2", "3", "4", "5", "1", slots=("purple-2", "purple-3", "purple-4", "purple-5", "black")))
     with pytest.raises(IllegalMove):
-        game.move(KeepMove(("white-1", "white-2")))  # white-1 is already aside
+        game.move(KeepMove(("purple-1", "purple-2")))  # purple-1 is already aside
     game = new_game(options={"saved_dice": "may be rolled again"})
     game.roll(roll("1", "2", "3", "4", "5", "1"))
-    game.move(KeepMove(("white-1",)))
-    game.roll(roll("2", "3", "4", "5", "1", slots=("white-2", "white-3", "white-4", "purple", "black")))
-    game.move(KeepMove(("white-2",)))  # white-1 goes back into the throw
-    assert [d.slot for d in game.state.request().kept] == ["white-2"]
-    assert "white-1" in [d.slot for d in game.state.request().dice]
+    game.move(KeepMove(("purple-1",)))
+    game.roll(roll("2", "3", "4", "5", "1", slots=("purple-2", "purple-3", "purple-4", "purple-5", "black")))
+    game.move(KeepMove(("purple-2",)))  # purple-1 goes back into the throw
+    assert [d.slot for d in game.state.request().kept] == ["purple-2"]
+    assert "purple-1" in [d.slot for d in game.state.request().dice]
+
+
+# --- §Contents, §1 Special dice faces: five purple dice with a STAR, one black die with a ZAP ---
+
+
+def test_the_six_dice_are_five_purple_and_one_black():
+    from companion.dice import die_kind
+    from companion.games.rollers import DICE
+
+    assert [d.kind for d in DICE] == ["rollers-purple"] * 5 + ["rollers-black"]
+    # the STAR stands where the 6 would be on every purple die, the ZAP on the black one
+    assert die_kind("rollers-purple").labels == ("1", "2", "3", "4", "5", "star")
+    assert die_kind("rollers-black").labels == ("1", "2", "3", "4", "5", "zap")
+
+
+def test_several_stars_each_get_their_own_value():
+    game = new_game()
+    turn(game, ("5", "5", "5", "5", "5", "1"), "open:5")
+    idle_turn(game)
+    # Two 3s and a STAR make the set of 3s; the other STAR is a 5 and closes the 5s.
+    game.roll(roll("3", "star", "3", "star", "4", "4"))
+    game.move(StopMove())
+    moves = {str(m) for m in game.state.legal_moves()}
+    assert {"open:3 close:5 star:3,5", "open:3 close:3 star:3,3", "close:5 star:5"} <= moves
+    game.move(ApplyMove.parse("open:3 close:5 star:5,3"))
+    assert board(game) == {"1": "empty", "2": "empty", "3": "open", "4": "empty", "5": "closed"}
+
+
+def test_five_stars_can_all_be_rolled_and_used():
+    game = new_game()
+    game.roll(roll("star", "star", "star", "star", "star", "1"))
+    game.move(StopMove())
+    assert "open:1,2 close:1,2 star:1,2,2,2" in {str(m) for m in game.state.legal_moves()}
+    game.move(ApplyMove.parse("open:1,2 close:1,2 star:1,2,2,2"))
+    assert board(game)["1"] == board(game)["2"] == "closed"
+
+
+def test_star_values_must_match_the_dice_the_move_needs():
+    game = new_game()
+    game.roll(roll("3", "3", "star", "star", "1", "2"))
+    game.move(StopMove())
+    before = game.state.clone()
+    for text, said in (("open:1,3", "star:3"), ("open:1,3 star:2", "star:3"), ("open:1,3 star:3,3", "star:3"),
+                       ("open:1,2,3 star:3,3", "star:2,3"), ("open:1 star:1", "no STAR")):
+        with pytest.raises(IllegalMove) as err:
+            game.move(ApplyMove.parse(text))
+        assert err.value.rule == "Rollers §1 Special dice faces" and said in err.value.reason, text
+    with pytest.raises(IllegalMove) as err:  # three STARs needed, two rolled
+        game.move(ApplyMove.parse("open:1,3 close:1,3 star:1,3,3"))
+    assert "2 STARs" in err.value.reason
+    assert game.state == before
+
+
+def test_purple_dice_of_one_face_are_interchangeable_when_kept():
+    game = new_game(options={"stars": "player's choice"})
+    game.roll(roll("star", "2", "star", "2", "star", "zap"))
+    keeps = {str(m) for m in game.state.legal_moves()}
+    assert keeps == {"roll", "stop"}  # the ZAP cancels every die thrown with it
+    game.move(KeepMove(()))
+    game.roll(roll("star", "2", "star", "2", "star", "4"))
+    keeps = [str(m) for m in game.state.legal_moves()]
+    # 0-3 STARs x 0-2 twos x black or not, less 'roll' (nothing) and 'keep all' (that is 'stop')
+    assert len(keeps) == 4 * 3 * 2 - 2 + 2 and len(set(keeps)) == len(keeps)
+    assert "keep purple-1 purple-3" in keeps and "keep purple-3 purple-5" not in keeps
+
+
+def test_stars_are_set_aside_as_they_are_rolled():
+    game = new_game()
+    game.roll(roll("star", "2", "3", "star", "4", "5"))
+    keeps = {str(m) for m in game.state.legal_moves()}
+    assert "roll" not in keeps and "keep purple-1 purple-4" in keeps  # 'roll again' keeps the STARs
+    assert all("purple-1 " in m and "purple-4" in m for m in keeps - {"stop"})
+    game.move(KeepMove(("purple-2",)))  # naming the 2 only: the STARs stay aside as well
+    assert [d.slot for d in game.state.request().kept] == ["purple-1", "purple-2", "purple-4"]
+    # A STAR thrown with a ZAP is cancelled with the rest of that throw.
+    game.roll(roll("star", "4", "zap", slots=("purple-3", "purple-5", "black")))
+    assert {str(m) for m in game.state.legal_moves()} == {"roll", "stop"}
+    game.move(KeepMove(()))
+    assert [d.slot for d in game.state.request().kept] == ["purple-1", "purple-2", "purple-4"]
+
+
+def test_with_the_players_choice_option_a_star_may_be_rolled_again():
+    game = new_game(options={"stars": "player's choice"})
+    game.roll(roll("star", "2", "3", "star", "4", "5"))
+    assert "roll" in {str(m) for m in game.state.legal_moves()}
+    game.move(KeepMove(("purple-2",)))
+    assert [d.slot for d in game.state.request().kept] == ["purple-2"]
+
+
+def test_when_stars_fill_every_free_place_only_stop_is_left():
+    game = new_game()
+    game.roll(roll("1", "1", "1", "1", "1", "3"))
+    game.move(KeepMove(("black",)))
+    game.roll(roll("star", "star", "star", "star", "star", slots=tuple(f"purple-{i}" for i in range(1, 6))))
+    assert [str(m) for m in game.state.legal_moves()] == ["stop"]
+    with pytest.raises(IllegalMove, match="STARs showing are set aside"):
+        game.move(KeepMove(()))

@@ -144,15 +144,15 @@ def test_undo_and_history_correction_are_kept_in_the_record(make_app):
     index = game.actions()[-1][0]
     d.tap("table:history")
     assert app.screen.name == "history"
-    old = game.actions()[-1][1].roll.faces()["purple"]
+    old = game.actions()[-1][1].roll.faces()["purple-5"]
     new = "star" if old != "star" else "1"
-    d.tap(f"fix:{index}:purple")
+    d.tap(f"fix:{index}:purple-5")
     d.tap(f"face:{new}")
     assert app.overlay is not None and app.overlay.title == "Corrected"
     d.tap("dialog:OK")
     amend = game.events[-1]
     assert isinstance(amend, Amend) and amend.of == index
-    assert amend.event.roll.source is Source.CORRECTION and amend.event.roll.faces()["purple"] == new
+    assert amend.event.roll.source is Source.CORRECTION and amend.event.roll.faces()["purple-5"] == new
     assert replay(game.events) == game.state
     d.tap("back")
     assert app.screen.name == "table"
@@ -164,14 +164,14 @@ def test_manual_entry_without_a_camera(make_app):
     assert not d.find("dice:read").enabled
     assert not d.find("dice:confirm").enabled
     d.tap("die:player1")
-    d.tap("face:6")
+    d.tap("face:star")
     assert not d.find("dice:confirm").enabled  # one die still missing
     d.tap("die:player2")
     d.tap("face:2")
     d.tap("dice:confirm")
     game = app.screen.game
     roll = game.actions()[-1][1].roll
-    assert roll.source is Source.MANUAL and roll.faces() == {"player1": "6", "player2": "2"}
+    assert roll.source is Source.MANUAL and roll.faces() == {"player1": "star", "player2": "2"}
     assert game.state.request().player == 0  # Anna rolled higher and starts
 
 
@@ -194,12 +194,12 @@ def test_read_dice_are_placed_by_slot_then_kind_then_face():
         ReadDie("zap", 0.9, (1, 1), kind="rollers-black"),
         ReadDie("3", 0.95, (2, 2)),
         ReadDie("star", 0.7, (3, 3), kind="rollers-purple"),
-        ReadDie("5", 0.9, (4, 4), slot="white-3"),
+        ReadDie("5", 0.9, (4, 4), slot="purple-3"),
     ]
     placed = assign(read, DICE)
-    assert placed["black"].face == "zap" and placed["purple"].face == "star"
-    assert placed["white-3"].face == "5" and placed["white-1"].face == "3"
-    assert "white-2" not in placed  # not read: the table must enter it
+    assert placed["black"].face == "zap" and placed["purple-1"].face == "star"
+    assert placed["purple-3"].face == "5" and placed["purple-2"].face == "3"
+    assert "purple-4" not in placed  # not read: the table must enter it
 
 
 def test_missing_dice_must_be_entered_before_confirming(make_app):

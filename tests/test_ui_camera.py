@@ -83,12 +83,12 @@ def test_dice_are_read_the_moment_they_stop_and_a_hand_is_no_throw(table):
     assert screen.read is None and reader.watcher.state == "moving"
     src.hand = None
     req = screen.game.state.request()
-    throw(src, req, ["6", "2"])
+    throw(src, req, ["5", "2"])
     k = read_when_still(app, d)
     assert k <= 10  # still for the watcher's 6 frames, then read: nobody tapped Read
     assert screen.read is not None
     assert screen.read.source is Source.CAMERA
-    assert sorted(e.face for e in screen.entries.values()) == ["2", "6"]
+    assert sorted(e.face for e in screen.entries.values()) == ["2", "5"]
     for _ in range(10):  # the dice lie there: read once, not again
         app.step()
     assert reader.settled() is None
@@ -104,7 +104,7 @@ def test_a_throw_that_settled_before_the_table_asked_is_not_taken(table):
     reader = CameraReader(lambda: src)
     app, d = table(reader)
     steps_until(app, lambda: reader.watcher.state == "empty")
-    throw(src, app.screen.game.state.request(), ["6", "2"])
+    throw(src, app.screen.game.state.request(), ["5", "2"])
     read_when_still(app, d)
     assert app.screen.read is not None
     d.tap("dice:confirm")  # the roll-off; the dice still lie on the tray
@@ -218,12 +218,12 @@ def test_camera_lost_mid_game_then_back_nothing_is_lost(table):
     arr = pygame.surfarray.array3d(app.logical).swapaxes(0, 1)
     assert (np.abs(arr.astype(int) - theme.WARN).max(axis=2) < 30).sum() > 100  # "Camera lost" on screen
     d.tap("die:player1")
-    d.tap("face:6")
+    d.tap("face:star")
     d.tap("die:player2")
     d.tap("face:2")
     d.tap("dice:confirm")
     event = screen.game.events[-1]
-    assert event.roll.source is Source.MANUAL and event.roll.faces() == {"player1": "6", "player2": "2"}
+    assert event.roll.source is Source.MANUAL and event.roll.faces() == {"player1": "star", "player2": "2"}
     # the camera comes back
     src.fail = ""
     now[0] += 1.5

@@ -129,7 +129,7 @@ def test_frames_keep_coming_while_a_throw_is_read(table):
     src = TraySource(seed=21)
     app, d, gated, reader = table(src)
     seen = offers(app)
-    throw(src, app.screen.game.state.request(), ["6", "3"])
+    throw(src, app.screen.game.state.request(), ["5", "3"])
     until_settled(app, reader)
     gated.wait_begun(1)
     frames = app.frames
@@ -141,7 +141,7 @@ def test_frames_keep_coming_while_a_throw_is_read(table):
     gated.gate.set()
     d.wait_read()
     assert len(seen) == 1 and seen[0].source is Source.CAMERA
-    assert faces(app) == ["3", "6"] and d.find("dice:read").label == "Read again"
+    assert faces(app) == ["3", "5"] and d.find("dice:read").label == "Read again"
     for _ in range(10):
         app.step()
     assert len(seen) == 1 and not reader.reading
@@ -152,7 +152,7 @@ def test_a_read_of_a_throw_replaced_meanwhile_is_dropped(table):
     app, d, gated, reader = table(src)
     seen = offers(app)
     req = app.screen.game.state.request()
-    throw(src, req, ["6", "3"])
+    throw(src, req, ["5", "3"])
     until_settled(app, reader)
     gated.wait_begun(1)
     throw(src, req, ["1", "2"])  # picked up and thrown again before the first read is done
@@ -219,7 +219,7 @@ def test_the_camera_lost_mid_read_costs_nothing_and_the_next_throw_is_read(table
     app, d, gated, reader = table(src, retry_s=1.0, stall_s=2.0, clock=lambda: now[0])
     seen = offers(app)
     req = app.screen.game.state.request()
-    throw(src, req, ["6", "1"])
+    throw(src, req, ["5", "1"])
     until_settled(app, reader)
     gated.wait_begun(1)
     src.fail = "lost"  # unplugged while the worker reads
@@ -247,7 +247,7 @@ def test_close_does_not_wait_for_a_read(table):
     src = TraySource(seed=26)
     app, _d, gated, reader = table(src)
     seen = offers(app)
-    throw(src, app.screen.game.state.request(), ["6", "3"])
+    throw(src, app.screen.game.state.request(), ["5", "3"])
     until_settled(app, reader)
     gated.wait_begun(1)
     reader.close()  # the gate is shut: had close() waited for the read, it would not return here

@@ -230,3 +230,63 @@ def test_table_screenshots_region_by_region(size, quit_display):
     check_screen(app, f"dosh roll {tag}")
     app.screenshot(SHOTS / f"roll-{tag}.png")
     assert not app.errors
+
+
+def start_with(d: Driver, options: dict[str, str]) -> None:
+    """A two-player Doshboardgolf game with ``options`` set on the new-game screens."""
+    d.tap("home:new")
+    d.tap_paged("game:doshboardgolf")
+    todo = dict(options)
+    for _ in range(40):
+        if d.app.screen.name != "newgame":
+            return
+        for key, value in list(todo.items()):
+            if d.find(f"option:{key}={value}") is not None:
+                d.tap(f"option:{key}={value}")
+                del todo[key]
+        nxt = d.find("opt:next")
+        if todo and nxt is not None and nxt.enabled:
+            d.tap("opt:next")
+        else:
+            d.tap("newgame:next")
+    raise AssertionError("the table did not open")
+
+
+def test_the_turn_clock_counts_down_and_records_the_time_penalty(quit_display):
+    """§Time Limit: one minute a turn; when it runs out the table records one penalty stroke."""
+    app, d = new_app()
+    start_with(d, {"time_limit": "all"})
+    table = app.screen
+    view = table.view
+    assert isinstance(view, DoshView) and table.game.state.options["time_limit"] == "all"
+    now = [1000.0]
+    view.clock = lambda: now[0]
+    app.step()  # the view sees Ann's turn: her minute starts
+    game = table.game
+    assert view.seconds_left(game.state, game.state.view()) == 60
+    now[0] += 50.5
+    app.step()
+    assert view.seconds_left(game.state, game.state.view()) == pytest.approx(9.5)
+    assert not any(getattr(e, "move", None) == "time penalty" for e in game.events)
+    now[0] += 10
+    app.step()  # time is up
+    assert [getattr(e, "move", None) for e in game.events].count("time penalty") == 1
+    assert game.state.strokes[0][0] == 1 and game.state.current_player == 0
+    now[0] += 120
+    app.step()
+    app.step()
+    assert [getattr(e, "move", None) for e in game.events].count("time penalty") == 1  # once a turn
+    assert replay(game.events) == game.state
+
+
+def test_no_clock_without_the_time_limit(quit_display):
+    app, d = new_app()
+    start_game(d, "doshboardgolf", players=2)
+    view = app.screen.view
+    now = [0.0]
+    view.clock = lambda: now[0]
+    app.step()
+    now[0] += 600
+    app.step()
+    state = app.screen.game.state
+    assert view.seconds_left(state, state.view()) is None and state.strokes[0][0] == 0

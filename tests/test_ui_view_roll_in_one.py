@@ -327,3 +327,10 @@ def theme_selected():
     from ui import theme
 
     return theme.SELECTED
+
+
+def test_the_header_says_the_scored_holes_penalty_tokens_were_discarded():
+    view = RollInOneView(INFO)
+    after = {"phase": "design", "hole": 2, "holes": 4, "penalties_discarded": [1, 0, 2]}
+    assert "3 penalty tokens of hole 1 discarded" in view._header(after)
+    assert "discarded" not in view._header({**after, "penalties_discarded": [0, 0, 0]})

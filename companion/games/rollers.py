@@ -6,11 +6,11 @@ Rules are cited by the rulebook's section titles; decisions on its gaps are in
 >>> state = INFO.new(["Anna", "Ben"])
 >>> state.request().prompt
 'Roll-off: Anna and Ben each roll one die; the highest starts'
->>> state.apply_roll(Roll.of(player1="5", player2="2"))
+>>> state.apply_roll(Roll.of(player1="star", player2="5"))
 >>> state.request().prompt
 'Anna: first roll, all six dice'
->>> str(ApplyMove.parse("open:1,3 close:3 collect:5x2 star:3"))
-'open:1,3 close:3 collect:5x2 star:3'
+>>> str(ApplyMove.parse("open:1,3 close:3 collect:5x2 star:5,3"))
+'open:1,3 close:3 collect:5x2 star:3,5'
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from itertools import product
 from typing import Any, ClassVar, Self
 
-from companion.errors import IllegalMove, OutOfTurn
+from companion.errors import IllegalMove, ImpossibleRoll, OutOfTurn
 from companion.protocol import (
     ChooseMove,
     DieResult,
@@ -41,11 +41,13 @@ from companion.protocol import (
 SECTIONS = (1, 2, 3, 4, 5)
 EMPTY, OPEN, CLOSED = 0, 1, 2
 STATUS_NAMES = ("empty", "open", "closed")
+PURPLE_DICE = 5  # §Contents: six custom dice, five purple (STAR for the 6) and one black (ZAP for the 6)
 DICE = (
-    DieSpec("white-1", "d6"), DieSpec("white-2", "d6"), DieSpec("white-3", "d6"),
-    DieSpec("white-4", "d6"), DieSpec("purple", "rollers-purple"), DieSpec("black", "rollers-black"),
+    *(DieSpec(f"purple-{i}", "rollers-purple") for i in range(1, PURPLE_DICE + 1)),
+    DieSpec("black", "rollers-black"),
 )
 SLOTS = tuple(d.slot for d in DICE)
+ROLLOFF_KIND = "rollers-purple"  # §How to play: each player rolls one of the game's dice
 STAR, ZAP = "star", "zap"
 PURPLE_VALUE, WHITE_VALUE = 5, 1
 START_CHIPS = (10, 5)  # purple, white per player
@@ -84,7 +86,7 @@ class KeepMove(Move):
             if len(set(words[1:])) != len(words) - 1:
                 raise IllegalMove("Moves", f"a die is named twice in {text!r}")
             return cls(tuple(sorted(words[1:], key=SLOTS.index)))
-        raise IllegalMove("Moves", f"{text!r} is not a keep move (e.g. 'keep white-1 purple' or 'roll')")
+        raise IllegalMove("Moves", f"{text!r} is not a keep move (e.g. 'keep purple-1 black' or 'roll')")
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,12 +102,14 @@ _APPLY_RE = re.compile(r"^(open|close|collect|star):(\S+)$")
 @dataclass(frozen=True, slots=True)
 class ApplyMove(Move):
     """How the final dice are applied: sections opened and closed, dice collecting per section,
-    and the value declared for the STAR when one is used (``pass`` applies nothing)."""
+    and the value declared for each STAR used (``pass`` applies nothing).
+
+    Every STAR gets its own value: ``star:3,5`` is one STAR counted as a 3 and another as a 5."""
 
     opens: tuple[int, ...] = ()
     closes: tuple[int, ...] = ()
     collects: tuple[tuple[int, int], ...] = ()  # (section, number of dice), sorted
-    star: int | None = None
+    stars: tuple[int, ...] = ()  # the value of each STAR used, sorted
 
     def __str__(self) -> str:
         parts = []
@@ -115,8 +119,8 @@ class ApplyMove(Move):
             parts.append("close:" + ",".join(map(str, self.closes)))
         if self.collects:
             parts.append("collect:" + ",".join(f"{n}x{k}" for n, k in self.collects))
-        if self.star is not None:
-            parts.append(f"star:{self.star}")
+        if self.stars:
+            parts.append("star:" + ",".join(map(str, self.stars)))
         return " ".join(parts) or "pass"
 
     @classmethod
@@ -138,7 +142,7 @@ class ApplyMove(Move):
             for item in fields.get("collect", "").split(",") if "collect" in fields else ():
                 n, _, k = item.partition("x")
                 collects.append((_section(n), int(k)))
-            star = _section(fields["star"]) if "star" in fields else None
+            stars = tuple(sorted(_section(s) for s in fields["star"].split(","))) if "star" in fields else ()
         except ValueError:
             raise IllegalMove("Moves", f"{text!r} names a section that is not 1-5") from None
         if len(set(opens)) != len(opens) or len(set(closes)) != len(closes):
@@ -147,7 +151,7 @@ class ApplyMove(Move):
             raise IllegalMove("Moves", f"{text!r}: collect each section once, with at least one die")
         if not (opens or closes or collects):
             raise IllegalMove("Moves", f"{text!r} applies nothing: write 'pass'")
-        return cls(opens, closes, tuple(sorted(collects)), star)
+        return cls(opens, closes, tuple(sorted(collects)), stars)
 
 
 def _section(text: str) -> int:
@@ -248,7 +252,7 @@ class RollersState(GameState):
                 who = [self.players[i] for i in self.contenders]
                 names = ", ".join(who[:-1]) + " and " + who[-1]
                 again = " again (tied)" if len(self.contenders) < len(self.players) else ""
-                return RollDice(None, tuple(DieSpec(f"player{i + 1}", "d6") for i in self.contenders),
+                return RollDice(None, tuple(DieSpec(f"player{i + 1}", ROLLOFF_KIND) for i in self.contenders),
                                 f"Roll-off: {names} each roll one die{again}; the highest starts")
             case "roll":
                 kept = tuple(DieResult(s, f) for s, f in self.saved.items())
@@ -265,10 +269,20 @@ class RollersState(GameState):
         return GameOver(self.winners, f"{names} won")
 
     # --- chance -------------------------------------------------------------------------------
+    def check_roll(self, roll: Roll) -> None:
+        """As every game checks a roll; a face a die does not have (a 6: the STAR or the ZAP stands
+        in its place) cites the rule on the special faces."""
+        try:
+            super().check_roll(roll)
+        except ImpossibleRoll as exc:
+            if exc.rule != "Dice":
+                raise
+            raise ImpossibleRoll(R_FACES, exc.reason) from None
+
     def _on_roll(self, roll: Roll) -> None:
         faces = roll.faces()
         if self.phase == "rolloff":
-            values = {i: int(faces[f"player{i + 1}"]) for i in self.contenders}
+            values = {i: _rolloff_value(faces[f"player{i + 1}"]) for i in self.contenders}
             best = max(values.values())
             top = tuple(i for i, v in values.items() if v == best)
             if len(top) == 1:
@@ -313,26 +327,40 @@ class RollersState(GameState):
             dice.update(self.showing)
         return dice
 
+    def _forced_stars(self) -> list[str]:
+        """STARs that must be set aside (§Special dice faces), unless the table lets players choose."""
+        if self.options["stars"] != "set aside":
+            return []
+        return [slot for slot, face in self._keepable().items() if face == STAR]
+
+    def _with_stars(self, move: KeepMove) -> KeepMove:
+        """``move`` with every STAR showing set aside too (a STAR thrown with a ZAP is not)."""
+        slots = set(move.slots) | set(self._forced_stars())
+        return KeepMove(tuple(sorted(slots, key=SLOTS.index)))
+
     def _keep_moves(self) -> Iterator[KeepMove]:
-        yield KeepMove(())
-        keepable = self._keepable()
-        stay = 0 if self._rerolling_saved() else len(self.saved)
-        # White dice showing the same face are interchangeable: keep the lowest-numbered ones.
-        whites: dict[str, list[str]] = {}
+        forced = self._forced_stars()
+        keepable = {s: f for s, f in self._keepable().items() if s not in forced}
+        stay = (0 if self._rerolling_saved() else len(self.saved)) + len(forced)
+        if stay == len(SLOTS):
+            return  # STARs fill the last free places: nothing is left to roll, only 'stop'
+        yield KeepMove(tuple(forced))  # 'roll' when no STAR must stay aside
+        # Purple dice showing the same face are interchangeable: keep the lowest-numbered ones.
+        purples: dict[str, list[str]] = {}
         others = []
         for slot, face in sorted(keepable.items(), key=lambda kv: SLOTS.index(kv[0])):
-            if slot.startswith("white"):
-                whites.setdefault(face, []).append(slot)
+            if slot.startswith("purple"):
+                purples.setdefault(face, []).append(slot)
             else:
                 others.append(slot)
-        groups = list(whites.values())
+        groups = list(purples.values())
         for counts in product(*(range(len(g) + 1) for g in groups)):
             for mask in range(1 << len(others)):
                 chosen = [s for g, k in zip(groups, counts, strict=True) for s in g[:k]]
                 chosen += [s for b, s in enumerate(others) if mask >> b & 1]
                 if not chosen or stay + len(chosen) == len(SLOTS):
-                    continue  # keeping nothing is 'roll'; keeping everything is 'stop'
-                yield KeepMove(tuple(sorted(chosen, key=SLOTS.index)))
+                    continue  # keeping nothing more is the first move; keeping everything is 'stop'
+                yield KeepMove(tuple(sorted([*forced, *chosen], key=SLOTS.index)))
 
     def _apply_moves(self) -> Iterator[ApplyMove]:
         counts, stars = _dice_counts(self.final_dice())
@@ -352,21 +380,20 @@ class RollersState(GameState):
                     op, cl, used = steps[-1]
                     options += [(op, cl, k, used + k) for k in range(1, have - used + 1)]
             per_section.append([o for o in options if o[3] <= have])
-        # Depth-first over the sections, pruning as soon as the STAR is spent twice.
-        def walk(i: int, stars_left: int, chosen: tuple, star: int | None) -> Iterator[ApplyMove]:
+        # Depth-first over the sections, pruning as soon as more STARs are needed than were rolled.
+        def walk(i: int, stars_left: int, chosen: tuple, stars: tuple[int, ...]) -> Iterator[ApplyMove]:
             if i == 5:
                 yield ApplyMove(tuple(n for n, c in chosen if c[0]), tuple(n for n, c in chosen if c[1]),
-                                tuple((n, c[2]) for n, c in chosen if c[2]), star)
+                                tuple((n, c[2]) for n, c in chosen if c[2]), stars)
                 return
             n = i + 1
             for option in per_section[i]:
-                deficit = option[3] - counts[n]
-                if deficit <= 0:
-                    yield from walk(i + 1, stars_left, (*chosen, (n, option)), star)
-                elif deficit <= stars_left:
-                    yield from walk(i + 1, stars_left - deficit, (*chosen, (n, option)), n)
+                deficit = max(0, option[3] - counts[n])
+                if deficit <= stars_left:
+                    more = stars + (n,) * deficit
+                    yield from walk(i + 1, stars_left - deficit, (*chosen, (n, option)), more)
 
-        yield from walk(0, stars, (), None)
+        yield from walk(0, stars, (), ())
 
     def _payers(self, section: int) -> list[int]:
         return [p for p in range(len(self.players)) if p != self.current
@@ -384,6 +411,7 @@ class RollersState(GameState):
                 return
             if not isinstance(move, KeepMove):
                 raise IllegalMove(R_ROLL, "first keep dice and roll again, or stop rolling")
+            move = self._with_stars(move)
             self._check_keep(move)
             keepable = self._keepable()
             if self._rerolling_saved():
@@ -412,7 +440,8 @@ class RollersState(GameState):
             raise IllegalMove(R_ROLL, f"the {slot} die was not rolled this time")
         stay = 0 if self._rerolling_saved() else len(self.saved)
         if stay + len(move.slots) == len(SLOTS):
-            raise IllegalMove(R_ROLL, "keeping every die leaves nothing to roll: stop instead")
+            stars = " (the STARs showing are set aside too)" if self._forced_stars() else ""
+            raise IllegalMove(R_ROLL, f"keeping every die leaves nothing to roll: stop instead{stars}")
 
     def _check_apply(self, move: ApplyMove) -> None:
         counts, stars = _dice_counts(self.final_dice())
@@ -441,18 +470,19 @@ class RollersState(GameState):
                 raise IllegalMove(R_COLLECT, f"nobody can pay for {n}s: every other player has closed "
                                   "them or has no chips")
             need[n] += k
-        deficit = {n: need[n] - counts[n] for n in need if need[n] > counts[n]}
-        used_star = sum(deficit.values())
-        if used_star > stars:
+        deficit = {n: need[n] - counts[n] for n in sorted(need) if need[n] > counts[n]}
+        if sum(deficit.values()) > stars:
             n = next(iter(deficit))
-            wild = " and the STAR" if stars else ""
+            wild = f" and {_stars_word(stars)}" if stars else ""
             raise IllegalMove(R_OPEN if n in move.opens else R_CLOSE if n in move.closes else R_COLLECT,
                               f"this needs {need[n]} dice showing {n}; you have {counts[n]}{wild}")
-        if used_star and move.star not in deficit:
-            raise IllegalMove(R_FACES, f"the STAR is needed as a {next(iter(deficit))}: declare star:"
-                              f"{next(iter(deficit))}")
-        if not used_star and move.star is not None:
-            raise IllegalMove(R_FACES, "the STAR is not needed for this; do not declare it")
+        wanted = tuple(n for n, k in deficit.items() for _ in range(k))
+        if move.stars != wanted:
+            if not wanted:
+                raise IllegalMove(R_FACES, "no STAR is needed for this; do not declare one")
+            said = ",".join(map(str, wanted))
+            raise IllegalMove(R_FACES, f"each STAR used gets its own value: this needs the STARs as "
+                              f"{said}; declare star:{said}")
 
     def _do_apply(self, move: ApplyMove) -> None:
         me = self.current
@@ -543,6 +573,15 @@ class RollersState(GameState):
         return out
 
 
+def _rolloff_value(face: str) -> int:
+    """A roll-off die's value: its number, or 6 for the STAR, which stands where the 6 would be."""
+    return 6 if face == STAR else int(face)
+
+
+def _stars_word(stars: int) -> str:
+    return "the STAR" if stars == 1 else f"{stars} STARs"
+
+
 def _dice_counts(dice: dict[str, str]) -> tuple[Counter[int], int]:
     counts: Counter[int] = Counter()
     stars = 0
@@ -600,6 +639,9 @@ INFO = GameInfo(
                "turn on."),
         Option("most_chips_tie", "all tied score", ("all tied score", "nobody scores"),
                "When several players share the highest chip value, each scores the point, or nobody does."),
+        Option("stars", "set aside", ("set aside", "player's choice"),
+               "A STAR rolled is set aside at once (any keep move keeps it; one thrown with a ZAP is "
+               "cancelled like the others), or the player chooses whether to keep it."),
     ),
     factory=RollersState,
     rules="rollers.txt",

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import pygame
 
-from companion.games.doshboardgolf.moves import Aim, Call, Club, Keep, Level, TimePenalty
+from companion.games.doshboardgolf.moves import Aim, Call, Club, Dogleg, HoleCells, Keep, Level, TimePenalty
 from companion.protocol import GameState, Move
 from ui import theme
 from ui.views.base import GameView, TableActions, paged_buttons
@@ -92,9 +93,17 @@ class Geometry:
         ]
 
 
+TURN_SECONDS = 60.0  # §Time Limit: one minute to plan and play a turn
+TIMED_PHASES = ("aim", "card", "level", "call", "roll", "chance")
+
+
 class DoshView(GameView):
     def __init__(self, info) -> None:
         super().__init__(info)
+        self.clock: Callable[[], float] = time.monotonic  # tests put a hand-driven clock here
+        self._turn_key: tuple | None = None  # the turn the countdown belongs to
+        self._turn_start = 0.0
+        self._timed_out: tuple | None = None
         self.direction: int | None = None  # the clock direction tapped, not played yet
         self.mode = "board"  # board | cards | card:N
         self.dial_centre: tuple[int, int] | None = None
@@ -126,6 +135,12 @@ class DoshView(GameView):
                 return f"Call {n} to hole out"
             case TimePenalty():
                 return "Time ran out: +1 stroke"
+            case HoleCells(tee, target):
+                return f"Tee {tee}, target {target}"
+            case Dogleg(None):
+                return "No dog-leg marker"
+            case Dogleg(cell):
+                return f"Dog-leg marker on {cell}"
         return str(move)
 
     def score_note(self, view: dict[str, Any], player: int) -> str:
@@ -143,6 +158,7 @@ class DoshView(GameView):
         self, ui: Ui, rect: pygame.Rect, state: GameState, view: dict[str, Any], actions: TableActions
     ) -> None:
         m = ui.metrics
+        self._time_out(state, view, actions)
         ui.panel(rect, theme.PANEL)
         inner = rect.inflate(-m.pad, -m.pad)
         me = view.get("current_player")
@@ -169,7 +185,9 @@ class DoshView(GameView):
         self._draw_plan(ui, g, view, state)
         self._draw_balls(ui, g, view, actions)
         self._draw_wind(ui, area, view)
+        self._draw_dogleg(ui, g, view)
         self._draw_status(ui, status, view, mine)
+        self._draw_countdown(ui, area, state, view)
         if view.get("phase") == "aim" and me is not None:
             self._draw_dial(ui, rect, g, view["lies"][me], state, actions)
             self._draw_balls(ui, g, view, actions)  # no ball hidden under the dial
@@ -365,6 +383,58 @@ class DoshView(GameView):
             (150, 210, 255),
             [tip, (back[0] + side[0], back[1] + side[1]), (back[0] - side[0], back[1] - side[1])],
         )
+
+    # --- the professional time limit -----------------------------------------------------------
+    def seconds_left(self, state: GameState, view: dict[str, Any]) -> float | None:
+        """Seconds left in this turn's minute, or None when the player does not play the time limit.
+        The minute starts when the view first sees the turn (a new shot or a new player)."""
+        me = view.get("current_player")
+        players = view.get("players", [])
+        timed = (view.get("rules") or {}).get("time_limit", [])
+        playing = me is not None and me < len(players) and players[me] in timed
+        if not playing or view.get("phase") not in TIMED_PHASES:
+            self._turn_key = None
+            return None
+        shots = sum(1 for e in getattr(state, "log", []) if e.get("kind") == "shot")
+        key = (view.get("round"), view.get("hole"), me, shots)
+        now = self.clock()
+        if key != self._turn_key or now < self._turn_start:  # a new turn (or another clock put in)
+            self._turn_key, self._turn_start = key, now
+        return max(0.0, TURN_SECONDS - (now - self._turn_start))
+
+    def _time_out(self, state: GameState, view: dict[str, Any], actions: TableActions) -> None:
+        """When the minute is up, the table records the time penalty once for the turn."""
+        left = self.seconds_left(state, view)
+        if left is None or left > 0 or self._turn_key == self._timed_out:
+            return
+        self._timed_out = self._turn_key
+        if not getattr(state, "penalised", False):
+            actions.play(TimePenalty())
+            actions.say("Time ran out: one penalty stroke")
+
+    def _draw_countdown(self, ui: Ui, area: pygame.Rect, state: GameState, view: dict[str, Any]) -> None:
+        left = self.seconds_left(state, view)
+        if left is None:
+            return
+        m = ui.metrics
+        text = f"{int(left) // 60}:{int(left) % 60:02d}" if left > 0 else "time!"
+        w, h = ui.font(m.small).size("0:00 ")[0] + 8, ui.font(m.small).get_linesize() + 4
+        box = pygame.Rect(area.right - w - 2, area.y + 2, w, h)
+        colour = theme.BAD if left <= 10 else theme.TEXT
+        pygame.draw.rect(ui.surface, theme.PANEL, box, border_radius=6)
+        pygame.draw.rect(ui.surface, colour, box, 2, border_radius=6)
+        ui.text(text, box.center, m.small, colour, "center")
+
+    def _draw_dogleg(self, ui: Ui, g: Geometry, view: dict[str, Any]) -> None:
+        """The dog-leg marker of this hole, a flag-like triangle on its cell."""
+        if not view.get("dogleg"):
+            return
+        c = g.cell(view["dogleg"])
+        if c is None:
+            return
+        pts = g.hexagon(c, 0.45)
+        pygame.draw.polygon(ui.surface, (240, 150, 40), [pts[0], pts[2], pts[4]])
+        pygame.draw.polygon(ui.surface, (40, 30, 20), [pts[0], pts[2], pts[4]], 2)
 
     def _draw_status(self, ui: Ui, rect: pygame.Rect, view: dict[str, Any], mine: list[dict]) -> None:
         m = ui.metrics

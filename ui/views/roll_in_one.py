@@ -224,6 +224,10 @@ class RollInOneView(GameView):
             parts.append(f"round {view.get('round', 1)}")
         elif view.get("phase") == "design":
             parts.append("design")
+            gone = sum(view.get("penalties_discarded") or [])
+            if gone:  # the hole just scored: its penalty tokens went back to the box
+                parts.append(f"{gone} penalty token{'s' if gone != 1 else ''} of hole "
+                             f"{view.get('hole', 2) - 1} discarded")
         return ", ".join(parts)
 
     def _shot_line(self, shot: dict[str, Any]) -> str:

@@ -49,7 +49,10 @@ class RollersView(GameView):
             parts += [f"Close {n}s" for n in move.closes if n not in both]
             parts += [f"Collect {n}s x{k}" for n, k in move.collects]
             text = ", ".join(parts) or "Pass (apply nothing)"
-            return text + (f" (STAR as {move.star})" if move.star is not None else "")
+            if not move.stars:
+                return text
+            word = "STAR" if len(move.stars) == 1 else "STARs"
+            return text + f" ({word} as {', '.join(map(str, move.stars))})"
         return str(move)
 
     def score_note(self, view: dict[str, Any], player: int) -> str:
@@ -90,7 +93,8 @@ class RollersView(GameView):
             if slot not in showing:
                 continue
             r = pygame.Rect(x, y, die, die)
-            chosen = slot in self.keep
+            star_aside = showing[slot] == "star" and not zapped and state.options.get("stars") == "set aside"
+            chosen = slot in self.keep or star_aside  # a STAR is set aside as it is rolled
             if phase == "decide":
                 ui.add(_die_widget(r, f"keep:{slot}", lambda s=slot: self._toggle(s, state, actions)))
             draw_die(ui, r, KINDS[slot], showing[slot])
@@ -189,16 +193,16 @@ class RollersView(GameView):
 
     # --- interaction --------------------------------------------------------------------------
     def _keep_move(self, state: GameState) -> KeepMove:
-        """The selected dice as a legal keep move: white dice of one face are interchangeable."""
+        """The selected dice as a legal keep move: purple dice of one face are interchangeable."""
         showing = getattr(state, "showing", {})
         chosen = [s for s in SLOT_ORDER if s in self.keep]
-        whites: dict[str, list[str]] = {}
+        purples: dict[str, list[str]] = {}
         for s in SLOT_ORDER:
-            if s in showing and s.startswith("white"):
-                whites.setdefault(showing[s], []).append(s)
-        canon = [s for s in chosen if not s.startswith("white")]
-        for face, group in whites.items():
-            k = sum(1 for s in chosen if s.startswith("white") and showing[s] == face)
+            if s in showing and s.startswith("purple"):
+                purples.setdefault(showing[s], []).append(s)
+        canon = [s for s in chosen if not s.startswith("purple")]
+        for face, group in purples.items():
+            k = sum(1 for s in chosen if s.startswith("purple") and showing[s] == face)
             canon += group[:k]
         return KeepMove(tuple(sorted(canon, key=SLOT_ORDER.index)))
 

@@ -1,10 +1,13 @@
 """Doshboardgolf moves: aiming (with an optional elbow), the card, Card-Up/Down, a hole-out call,
-the time-limit penalty and, in the three-card format, keeping a card.
+the time-limit penalty, in the three-card format keeping a card, and setting up a hole in the
+alternate formats (its tee and target cells, a dog-leg marker).
 
 >>> str(Aim(1, "G5", 3)), Aim.parse("aim 1 elbow G5 then 3") == Aim(1, "G5", 3)
 ('aim 1 elbow G5 then 3', True)
 >>> [str(Level(n)) for n in (-2, 0, 1)]
 ['card-down 2', 'card as printed', 'card-up 1']
+>>> str(HoleCells("B2", "L3")), str(Dogleg("H5")), Dogleg.parse("dogleg none") == Dogleg(None)
+('tee B2 target L3', 'dogleg H5', True)
 """
 
 from __future__ import annotations
@@ -127,8 +130,44 @@ class Keep(Move):
         return cls(int(m.group(1)))
 
 
+@dataclass(frozen=True, slots=True)
+class HoleCells(Move):
+    """Alternate tee and target locations: this hole is played from ``tee`` to ``target``."""
+
+    tee: str
+    target: str
+
+    def __str__(self) -> str:
+        return f"tee {self.tee} target {self.target}"
+
+    @classmethod
+    def parse(cls, text: str) -> Self:
+        m = re.fullmatch(r"tee ([A-Z]\d+) target ([A-Z]\d+)", text.strip())
+        if not m:
+            raise IllegalMove(RULE, f"{text!r} is not 'tee CELL target CELL'")
+        return cls(m.group(1), m.group(2))
+
+
+@dataclass(frozen=True, slots=True)
+class Dogleg(Move):
+    """A mandatory dog-leg marker on ``cell`` for this hole (None: no marker)."""
+
+    cell: str | None
+
+    def __str__(self) -> str:
+        return f"dogleg {self.cell or 'none'}"
+
+    @classmethod
+    def parse(cls, text: str) -> Self:
+        m = re.fullmatch(r"dogleg (none|[A-Z]\d+)", text.strip())
+        if not m:
+            raise IllegalMove(RULE, f"{text!r} is not 'dogleg CELL' or 'dogleg none'")
+        return cls(None if m.group(1) == "none" else m.group(1))
+
+
 MOVE_TYPES: dict[str, type[Move]] = {"aim": Aim, "card-up": Level, "card-down": Level, "card as": Level,
-                                     "card": Club, "call": Call, "time": TimePenalty, "keep": Keep}
+                                     "card": Club, "call": Call, "time": TimePenalty, "keep": Keep,
+                                     "tee": HoleCells, "dogleg": Dogleg}
 
 
 def parse_move(text: str) -> Move:
@@ -137,4 +176,4 @@ def parse_move(text: str) -> Move:
         if t.startswith(prefix):
             return cls.parse(t)
     raise IllegalMove(RULE, f"{text!r} is no Doshboardgolf move (aim, card, card-up/down, call, "
-                            "time penalty, keep)")
+                            "time penalty, keep, tee ... target ..., dogleg)")

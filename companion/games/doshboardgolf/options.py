@@ -52,6 +52,15 @@ OPTIONS: tuple[Option, ...] = (
                                                      "with the card colours rotating each round"),
     Option("scoring", "stroke", ("stroke", "match", "skins"),
            "Stroke play (fewest strokes), match play (holes won) or skins (holes won outright, ties carry)"),
+    Option("teams", "none", ("none", "doubles"),
+           "Doubles: four players in two teams (seats 1 and 2, seats 3 and 4); each hole a team scores "
+           "the better ball of its two players"),
+    Option("hole_cells", "as printed", ("as printed", "chosen"),
+           "Tee and target of each hole as the board pairs them, or chosen by the table before each hole "
+           "among the board's tee and target cells"),
+    Option("doglegs", "none", ("none", "chosen"),
+           "Mandatory dog-legs: before each hole the table may place a marker between tee and target; "
+           "a ball must pass by it before the target counts"),
     Option("starting_cards", 8, (8, 3), "Cards each player may use: all eight, or three chosen per round"),
     Option("wind_change", "game", ("game", "round", "hole"), "How often the wind is rolled"),
     Option("shared_set", "yellow", COLOURS, "The card set everyone shares under beginner rules"),

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from functools import cache
 from typing import Any
 
-from companion.errors import IllegalMove, OutOfTurn
+from companion.errors import DataError, IllegalMove, OutOfTurn
 from companion.games.doshboardgolf.board import (
     Board,
     Pos,
@@ -21,7 +22,17 @@ from companion.games.doshboardgolf.board import (
 )
 from companion.games.doshboardgolf.cards import COLOURS, Card, load_cards
 from companion.games.doshboardgolf.flight import NeedDie, Outcome, Rules, Shot, resolve, wind_band
-from companion.games.doshboardgolf.moves import Aim, Call, Club, Keep, Level, TimePenalty, parse_move
+from companion.games.doshboardgolf.moves import (
+    Aim,
+    Call,
+    Club,
+    Dogleg,
+    HoleCells,
+    Keep,
+    Level,
+    TimePenalty,
+    parse_move,
+)
 from companion.games.doshboardgolf.options import PRO_RULES, seats
 from companion.protocol import (
     ChooseMove,
@@ -35,7 +46,9 @@ from companion.protocol import (
 )
 
 G = "Doshboardgolf §"
+FORMATS = G + "Alternate Formats"
 PLANNING = ("aim", "card", "level", "call")
+EXECUTING = ("roll", "chance")  # the dice of a turn: the time limit runs through them too
 DIE_KIND = {"blue": "dosh-blue", "red": "dosh-red", "white": "dosh-white", "black": "dosh-black"}
 
 
@@ -60,6 +73,12 @@ class DoshState(GameState):
     def __init__(self, players: tuple[str, ...], options: dict[str, Any]) -> None:
         super().__init__(players, options)
         n = len(players)
+        # Doubles (§Alternate Formats; the common golf rule, best ball): seats 1+2 against seats 3+4.
+        self.teams: tuple[tuple[int, ...], ...] = tuple((p,) for p in range(n))
+        if options["teams"] == "doubles":
+            if n != 4:
+                raise DataError(f"doubles is played by four players in two teams of two, not {n}")
+            self.teams = ((0, 1), (2, 3))
         self.tier: str = options["tier"]
         self.pro: dict[str, tuple[int, ...]] = {r: seats(options[r], self.tier, n) for r in PRO_RULES}
         board = self.board
@@ -82,6 +101,10 @@ class DoshState(GameState):
         self.last_shot: dict[str, Any] | None = None
         self.log: list[dict[str, Any]] = []
         self.keep_queue: list[int] = []
+        self.hole_tee: Pos = board.holes[0].tee
+        self.hole_target: Pos = board.holes[0].target
+        self.dogleg: Pos | None = None
+        self.rounded: list[bool] = [True] * n  # passed by this hole's dog-leg marker
         self._start_round()
 
     # --- data ------------------------------------------------------------------------------------
@@ -95,7 +118,18 @@ class DoshState(GameState):
         return self.round * len(self.board.holes) + self.hole
 
     def target(self) -> Pos:
-        return self.board.holes[self.hole].target
+        return self.hole_target
+
+    def goal(self, seat: int) -> Pos:
+        """Where ``seat`` is heading: the dog-leg marker until it is passed, then the target."""
+        return self.dogleg if self.dogleg is not None and not self.rounded[seat] else self.hole_target
+
+    def _to_go(self, seat: int) -> int:
+        """The count still to go for ``seat``: by the dog-leg marker when it is not passed yet."""
+        lie = axial_of(self.lies[seat])
+        if self.dogleg is not None and not self.rounded[seat]:
+            return hex_distance(lie, self.dogleg) + hex_distance(self.dogleg, self.hole_target)
+        return hex_distance(lie, self.hole_target)
 
     def colour(self, seat: int) -> str:
         if self.tier == "beginner":
@@ -131,13 +165,32 @@ class DoshState(GameState):
         self._start_hole(new_round=True)
 
     def _start_hole(self, new_round: bool = False) -> None:
-        tee = name_of(self.board.holes[self.hole].tee)
+        hole = self.board.holes[self.hole]
+        self.hole_tee, self.hole_target, self.dogleg = hole.tee, hole.target, None
+        self.new_round = new_round
         self.plan, self.dice, self.need = {}, {}, None
-        self.lies = [tee] * len(self.players)
+        self.lies = [name_of(hole.tee)] * len(self.players)
         self.done = [False] * len(self.players)
+        self.rounded = [True] * len(self.players)
         for s in self.strokes:
             s.append(0)
+        self.current = self.order[0]  # the player who begins the hole sets it up
+        if self.options["hole_cells"] == "chosen":
+            self.phase = "cells"
+            return
+        self._after_cells()
+
+    def _after_cells(self) -> None:
+        self.lies = [name_of(self.hole_tee)] * len(self.players)
+        if self.options["doglegs"] == "chosen":
+            self.phase = "dogleg"
+            return
+        self._after_dogleg()
+
+    def _after_dogleg(self) -> None:
+        self.rounded = [self.dogleg is None] * len(self.players)
         change = self.options["wind_change"]
+        new_round = self.new_round
         fresh = self.wind is None or change == "hole" or (change == "round" and new_round)
         if self._wind_wanted() and fresh:
             self.phase = "wind"
@@ -157,11 +210,9 @@ class DoshState(GameState):
         if not live:
             self._end_hole()
             return
-        target = self.target()
-
         def far(s: int) -> tuple[int, float, int]:
             lie = axial_of(self.lies[s])
-            return -hex_distance(lie, target), -euclid(lie, target), self.order.index(s)
+            return -self._to_go(s), -euclid(lie, self.goal(s)), self.order.index(s)
 
         self.current = min(live, key=far)
         self.phase = "aim"
@@ -194,6 +245,12 @@ class DoshState(GameState):
                 return RollDice(None, (DieSpec("white", DIE_KIND["white"]),
                                        DieSpec("black", DIE_KIND["black"])),
                                 f"Wind for {hole}: roll the white (strength) and black (direction) dice")
+            case "cells":
+                return ChooseMove(self.current, f"{who}: choose the tee and the target of {hole}")
+            case "dogleg":
+                return ChooseMove(self.current, f"{who}: place a dog-leg marker for {hole} between "
+                                                f"{name_of(self.hole_tee)} and {name_of(self.hole_target)}, "
+                                                "or none")
             case "keep":
                 kept = len(self.hands[self.current] or [])
                 return ChooseMove(self.current, f"{who}: choose card {kept + 1} of 3 to keep for this round")
@@ -224,6 +281,11 @@ class DoshState(GameState):
         if self.phase in PLANNING and self.uses("time_limit", seat) and not self.penalised:
             extra = [TimePenalty()]
         match self.phase:
+            case "cells":
+                return [HoleCells(name_of(t), name_of(g)) for t in self._cells_of("tee")
+                        for g in self._cells_of("target")]
+            case "dogleg":
+                return [Dogleg(None)] + [Dogleg(name_of(c)) for c in self._dogleg_cells()]
             case "keep":
                 hand = self.hands[seat] or []
                 return [Keep(c.number) for c in load_cards()[self.colour(seat)]
@@ -249,15 +311,29 @@ class DoshState(GameState):
                     out.append(Aim(d, name, (d - 1 + t) % 12 + 1))
         return out
 
+    def _cells_of(self, kind: str) -> list[Pos]:
+        return sorted((p for p, k in self.board.kinds.items() if k == kind), key=lambda p: (p[0], p[1]))
+
+    def _dogleg_cells(self) -> list[Pos]:
+        """Cells between tee and target: on the board, nearer to each of them than they are to each
+        other, and at least two cells from both (so the marker never touches the tee or the target)."""
+        tee, target = self.hole_tee, self.hole_target
+        span = hex_distance(tee, target)
+        return sorted((p for p in self.board.kinds
+                       if 2 <= hex_distance(p, tee) < span and 2 <= hex_distance(p, target) < span),
+                      key=lambda p: (p[0], p[1]))
+
     def parse_move(self, text: str) -> Move:
         return parse_move(text)
 
     def apply(self, move: Move) -> None:
         seat = self.current
-        if self.phase not in (*PLANNING, "keep"):
+        if isinstance(move, TimePenalty) and self.phase in EXECUTING:
+            pass  # the minute covers the dice too (§Time Limit)
+        elif self.phase not in (*PLANNING, "keep", "cells", "dogleg"):
             raise OutOfTurn("Play", f"no move is expected now: {self.request().prompt}")
         if isinstance(move, TimePenalty):
-            if self.phase not in PLANNING or not self.uses("time_limit", seat):
+            if self.phase not in (*PLANNING, *EXECUTING) or not self.uses("time_limit", seat):
                 raise IllegalMove(G + "Time Limit", f"{self.players[seat]} does not play the time limit")
             if self.penalised:
                 raise IllegalMove(G + "Time Limit", "the time penalty was already given this turn")
@@ -267,6 +343,10 @@ class DoshState(GameState):
                              "penalty": 1})
             return
         match self.phase, move:
+            case "cells", HoleCells(tee, target):
+                self._hole_cells(tee, target)
+            case "dogleg", Dogleg(cell):
+                self._place_dogleg(cell)
             case "keep", Keep(number):
                 self._keep(seat, number)
             case "aim", Aim():
@@ -286,6 +366,34 @@ class DoshState(GameState):
                 self.phase = "roll"
             case _:
                 raise IllegalMove(G + "Each Turn", f"'{move}' is not the next step: {self.request().prompt}")
+
+    def _hole_cells(self, tee: str, target: str) -> None:
+        cells = {}
+        for word, name in (("tee", tee), ("target", target)):
+            try:
+                pos = axial_of(name)
+            except ValueError as exc:
+                raise IllegalMove(FORMATS, str(exc)) from None
+            if not self.board.on(pos) or self.board.kind(pos) != word:
+                raise IllegalMove(FORMATS, f"{name} is not a {word} cell of the board: an alternate {word} "
+                                           f"is one of the board's {word} cells")
+            cells[word] = pos
+        self.hole_tee, self.hole_target = cells["tee"], cells["target"]
+        self._after_cells()
+
+    def _place_dogleg(self, cell: str | None) -> None:
+        if cell is not None:
+            try:
+                pos = axial_of(cell)
+            except ValueError as exc:
+                raise IllegalMove(FORMATS, str(exc)) from None
+            if pos not in self._dogleg_cells():
+                tee, target = name_of(self.hole_tee), name_of(self.hole_target)
+                raise IllegalMove(FORMATS, f"a dog-leg marker goes on a board cell between the tee {tee} "
+                                           f"and the target {target} (nearer to each than they are to each "
+                                           f"other, two cells or more from both); {cell} is not one")
+            self.dogleg = pos
+        self._after_dogleg()
 
     def _keep(self, seat: int, number: int) -> None:
         colour = self.colour(seat)
@@ -382,6 +490,13 @@ class DoshState(GameState):
 
     def _finish(self, seat: int, shot: Shot, out: Outcome) -> None:
         k = self.hole_index
+        if self.dogleg is not None and not self.rounded[seat]:
+            gate = [name_of(out.lie)] + [e["cell"] for e in out.path if e.get("leg") != "start"]
+            self.rounded[seat] = any(hex_distance(axial_of(c), self.dogleg) <= 1 for c in gate)
+            if not self.rounded[seat] and (out.holed_out or out.on_target):
+                out = replace(out, holed_out=False, on_target=False,
+                              notes=[*out.notes, "the dog-leg marker is not passed yet: the target does not "
+                                                 "count"])
         strokes = 1 + out.penalty + (1 if out.on_target else 0)
         self.strokes[seat][k] += strokes
         colour = self.colour(seat)
@@ -446,21 +561,31 @@ class DoshState(GameState):
                      "stopped_by": out.stopped_by, "lost_card": out.lost_card, "notes": out.notes})
         return view
 
+    def side_strokes(self) -> list[list[int]]:
+        """Strokes per side (a player, or a doubles team: the better ball of its two), per hole."""
+        return [[min(self.strokes[p][k] for p in team) for k in range(len(self.strokes[0]))]
+                for team in self.teams]
+
     def scores(self) -> tuple[float, ...]:
+        """Each player's score: their own, or in doubles their team's (both partners share it)."""
         mode = self.options["scoring"]
-        if mode == "stroke":
-            return tuple(float(sum(s)) for s in self.strokes)
-        return tuple(float(x) for x in self._points(mode))
+        sides = self.side_strokes()
+        per_side = [float(sum(s)) for s in sides] if mode == "stroke" else self._points(mode, sides)
+        out = [0.0] * len(self.players)
+        for team, score in zip(self.teams, per_side, strict=True):
+            for p in team:
+                out[p] = score
+        return tuple(out)
 
     def _completed_holes(self) -> int:
         return len(self.strokes[0]) - (0 if self.phase == "over" else 1)
 
-    def _points(self, mode: str) -> list[float]:
-        pts = [0.0] * len(self.players)
+    def _points(self, mode: str, sides: list[list[int]]) -> list[float]:
+        pts = [0.0] * len(sides)
         pot = 0
         for k in range(self._completed_holes()):
             pot += 1
-            row = [s[k] for s in self.strokes]
+            row = [s[k] for s in sides]
             best = min(row)
             winners = [i for i, v in enumerate(row) if v == best]
             if len(winners) == 1:
@@ -496,8 +621,12 @@ class DoshState(GameState):
             "tier": self.tier,
             "rules": {r: [self.players[s] for s in v] for r, v in self.pro.items()},
             "round": self.round + 1, "rounds": self.rounds,
-            "hole": self.hole + 1, "tee": name_of(self.board.holes[self.hole].tee),
+            "hole": self.hole + 1, "tee": name_of(self.hole_tee),
             "target": name_of(self.target()),
+            "dogleg": name_of(self.dogleg) if self.dogleg is not None else None,
+            "past_dogleg": list(self.rounded),
+            "teams": [list(t) for t in self.teams] if self.options["teams"] != "none" else None,
+            "side_strokes": self.side_strokes() if self.options["teams"] != "none" else None,
             "phase": self.phase,
             "order": list(self.order),
             "lies": list(self.lies), "holed": list(self.done),

@@ -29,7 +29,7 @@ def golfer(state: GameState, moves: list[Move], rng: random.Random) -> Move:
     if rng.random() < 0.05 or not isinstance(state, DoshState):
         return rng.choice(moves)
     seat = state.current
-    lie, target = state.lies[seat], state.target()
+    lie, target = state.lies[seat], state.goal(seat)
     kinds = {type(m) for m in moves}
     if Aim in kinds:
         d = toward(lie, name_of(target))

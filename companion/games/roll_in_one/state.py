@@ -16,7 +16,7 @@ from functools import cache
 from typing import Any
 
 from companion.dice import die_kind
-from companion.errors import DataError, IllegalMove, OutOfTurn
+from companion.errors import DataError, IllegalMove, ImpossibleRoll, OutOfTurn
 from companion.protocol import (
     ChooseMove,
     DieSpec,
@@ -38,6 +38,11 @@ from .hexgrid import DIRECTION_NAMES, SLOT_NEIGHBOURS, Pos, distance, step, turn
 GAME = "Roll In One"
 IGNORABLE = ("sand", "trees", "fairway", "water")
 ACTION_EFFECTS = ("reroll", "nudge", "gust")
+# Caddie effects whose card text can act during another player's turn (option mean_cards): a gust
+# moves someone else's ball; a shed penalty is one's own token at any time; water and fairway
+# can meet one's ball in another player's turn when it is knocked or bumped there.
+MEAN_EFFECTS = ("gust", "shed-penalty", "ignore-water", "ignore-fairway")
+PENALTY_TOKENS = 15  # [Components]: the box holds 15 penalty tokens
 
 
 def rule(section: str) -> str:
@@ -70,6 +75,7 @@ class Turn:
     ignore: list[str] = field(default_factory=list)
     used: list[str] = field(default_factory=list)  # golfer abilities used this turn
     interrupts: list[int] = field(default_factory=list)  # players still to ask (mean cards)
+    shields: list[tuple[int, str]] = field(default_factory=list)  # (player, terrain) ignored by a mean card
 
 
 class RollInOneState(GameState):
@@ -109,6 +115,7 @@ class RollInOneState(GameState):
         self.reached: list[list[Pos]] = [[] for _ in range(n)]
         self.out: list[bool] = [False] * n  # holed (standard) or eliminated (bumper game)
         self.penalties: list[int] = [0] * n
+        self.discarded: list[int] | None = None  # the tokens of the hole just scored, back to the box
         self.strokes: list[int] = [0] * n
         self.handicap = int(options["handicap"])
         self.points: list[int] = [self.handicap] * n
@@ -214,7 +221,8 @@ class RollInOneState(GameState):
     def _ignores(self, p: int, terrain: str) -> bool:
         eff = f"ignore-{terrain}"
         t = self.turn
-        return self._passive(p, eff) or (t is not None and t.player == p and terrain in t.ignore)
+        return self._passive(p, eff) or (t is not None and (
+            (t.player == p and terrain in t.ignore) or (p, terrain) in t.shields))
 
     def _held(self, p: int, effect: str) -> list[str]:
         """Distinct caddie card ids with ``effect`` that player ``p`` holds."""
@@ -243,6 +251,16 @@ class RollInOneState(GameState):
         self.events.append(text)
 
     # --- chance events ------------------------------------------------------------------------
+    def check_roll(self, roll: Roll) -> None:
+        """As every game checks a roll, but a face the die does not have cites this game's rules."""
+        try:
+            super().check_roll(roll)
+        except ImpossibleRoll as exc:
+            if exc.rule != "Dice":
+                raise
+            section = "Setting up" if self.phase == "rolloff" else "On Your Turn: 1. Swing"
+            raise ImpossibleRoll(rule(section), exc.reason) from None
+
     def _on_roll(self, roll: Roll) -> None:
         self.events = []
         faces = roll.faces()
@@ -408,11 +426,17 @@ class RollInOneState(GameState):
         return out
 
     def _interrupt_moves(self, q: int) -> list[Move]:
+        """What player ``q`` may do in another player's turn, before the shot (mean cards)."""
         t = self.turn
         assert t is not None
         out: list[Move] = [mv.Pass()]
         for card in self._held(q, "gust"):
             out += [mv.Play(card, t.player, d) for d in self._ball_steps(t.player)]
+        if self.penalties[q] > 0:
+            out += [mv.Play(card) for card in self._held(q, "shed-penalty")]
+        for terrain in ("water", "fairway"):
+            if self._in_play(q) and not self._ignores(q, terrain):
+                out += [mv.Play(card) for card in self._held(q, f"ignore-{terrain}")]
         return out
 
     def _ball_steps(self, p: int) -> list[int]:
@@ -603,7 +627,7 @@ class RollInOneState(GameState):
             return IllegalMove(rule("Golfer Cards"), f"{card.name} was already used this turn")
         when = {"fore": "with a curve", "reroll": "on a roll that ends the shot",
                 "nudge": "before the first roll", "gust": "before a shot",
-                "shed-penalty": "before the first roll"}
+                "shed-penalty": "before the first roll, by a player who holds a penalty token"}
         where = ", onto a space of the course that is not a green" if card.effect in ("nudge", "gust") else ""
         if card.effect in when:
             return IllegalMove(rule("Caddie Cards"), f"{card.name} is played {when[card.effect]}{where}")
@@ -696,10 +720,15 @@ class RollInOneState(GameState):
                     t.interrupts.pop(0)
             case "shed-penalty":
                 self.penalties[who] -= 1
+                if who != t.player:
+                    t.interrupts.pop(0)
             case "reroll":
                 t.rerolled.append(t.rolls.pop())
                 t.pending, t.pending_number = "", None
                 t.stage = "roll"
+            case _ if who != t.player:  # playing mean: it protects the player's own ball this turn
+                t.shields.append((who, card.effect[7:]))
+                t.interrupts.pop(0)
             case _:
                 t.ignore.append(card.effect[7:])
                 if t.stage == "window":
@@ -712,7 +741,10 @@ class RollInOneState(GameState):
         t = Turn(p)
         if self.options["mean_cards"] == "on":
             n = len(self.players)
-            t.interrupts = [q for q in ((p + k) % n for k in range(1, n)) if self._held(q, "gust")]
+            self.turn = t
+            others = ((p + k) % n for k in range(1, n))
+            t.interrupts = [q for q in others if len(self._interrupt_moves(q)) > 1]  # more than 'pass'
+
         self.turn = t
         if self.catchup is not None:
             self.catchup[p] -= 1
@@ -856,6 +888,9 @@ class RollInOneState(GameState):
         self._land()
 
     def _penalty(self, p: int, why: str) -> None:
+        if sum(self.penalties) >= PENALTY_TOKENS:
+            self._say(f"no penalty token left in the box (all {PENALTY_TOKENS} are held): "
+                      f"{self.players[p]}'s penalty is noted on the scorecard and counts the same")
         self.penalties[p] += 1
         self._say(f"{self.players[p]}: penalty ({why})")
 
@@ -1018,6 +1053,7 @@ class RollInOneState(GameState):
         self.out = [False] * n
         self.reached = [[] for _ in range(n)]
         self.penalties = [0] * n
+        self.discarded = None
         self.strokes = [0] * n
         self.order_pos, self.round, self.hole_ending = 0, 1, False
         self.design, self.design_greens = [], []
@@ -1050,6 +1086,8 @@ class RollInOneState(GameState):
                               "strokes": list(self.strokes), "score": result})
         self._say(f"hole {self.hole + 1} scores: " + ", ".join(
             f"{self.players[p]} {s}" for p, s in enumerate(result)))
+        if self.mode in ("standard", "solo"):  # the other modes score the tokens themselves
+            self._discard_penalties()
         if self.mode == "solo":
             self.pars_left.remove(self.course.par)
         self.hole += 1
@@ -1060,6 +1098,14 @@ class RollInOneState(GameState):
         if self.mode != "solo":
             self.first = (self.first + 1) % len(self.players)
         self.phase = "design"
+
+    def _discard_penalties(self) -> None:
+        """[Summary of Play]: once a hole is scored, its penalty tokens go back to the box."""
+        self.discarded = list(self.penalties)
+        self.penalties = [0] * len(self.players)
+        if any(self.discarded):
+            self._say("penalty tokens discarded: " + ", ".join(
+                f"{self.players[p]} {k}" for p, k in enumerate(self.discarded) if k))
 
     def _game_over(self, last_out: Sequence[int] = ()) -> None:
         self.turn = None
@@ -1109,6 +1155,9 @@ class RollInOneState(GameState):
             "shared_golfers": [{"id": g, "name": cards[g].name, "text": cards[g].text}
                                for g in self.shared_golfers],
             "penalties": list(self.penalties), "strokes": list(self.strokes),
+            "penalty_supply": max(0, PENALTY_TOKENS - sum(self.penalties)),
+            "penalties_noted": max(0, sum(self.penalties) - PENALTY_TOKENS),
+            "penalties_discarded": list(self.discarded) if self.discarded is not None else None,
             "handicap_points": list(self.points) if self.handicap else None,
             "hand_sizes": [len(h) for h in self.hands], "deck": len(self.deck), "discard": len(self.discard),
             "hole_scores": [list(h) for h in self.hole_scores], "holes_played": list(self.hole_log),
@@ -1136,7 +1185,8 @@ class RollInOneState(GameState):
             out["shot"] = {"player": t.player, "stage": t.stage, "club": t.club or None,
                            "direction": DIRECTION_NAMES[t.direction] if t.club else None,
                            "rolls": list(t.rolls), "rerolled": list(t.rerolled), "beat": t.beat,
-                           "path": [list(p) for p in t.path], "ignoring": list(t.ignore)}
+                           "path": [list(p) for p in t.path], "ignoring": list(t.ignore),
+                           "protected": [[q, terrain] for q, terrain in t.shields]}
         return out
 
 
