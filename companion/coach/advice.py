@@ -60,7 +60,12 @@ class Advice:
 
     def text(self, limit: int = 12) -> str:
         """A few lines for the terminal: the question, then the moves best first."""
-        how = "exact" if self.exact else f"estimated from {self.trials} seeded trials (± one standard error)"
+        if self.exact:
+            how = "exact"
+        elif self.trials:
+            how = f"estimated from {self.trials} seeded trials (± one standard error)"
+        else:
+            how = "exact but for chances too small to follow (± a bound on what they could change)"
         lines = [self.question, f"{self.measure}, {how}:"]
         ranked = sorted(self.moves, key=lambda m: -m.value if self.higher_is_better else m.value)
         for m in ranked[:limit]:
