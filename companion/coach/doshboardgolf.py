@@ -95,7 +95,8 @@ def _plans(state: DoshState) -> Iterable[tuple[str, dict[str, Any], Landing]]:
             yield str(Call(n)), {}, landing(state, {**base, "call": n})
 
 
-def advise(state: DoshState) -> Advice:
+def advise(state: DoshState, *, seed: int = 0) -> Advice:
+    """Landing distributions for the step of the plan the player is at (exact: ``seed`` is not used)."""
     if state.phase not in ("aim", "card", "level", "call"):
         raise NothingToDecide(state.request().prompt)
     moves: list[MoveAdvice] = []

@@ -79,8 +79,8 @@ class _Round:
         raise ValueError(f"player {player} has already hopped")
 
 
-def advise(state: HopNRollState, player: int | None = None) -> Advice:
-    """Advice for ``player`` (default: whoever the state waits for)."""
+def advise(state: HopNRollState, player: int | None = None, *, seed: int = 0) -> Advice:
+    """Advice for ``player`` (default: whoever the state waits for); exact: ``seed`` is not used."""
     if state.phase == "over":
         raise NothingToDecide(state.request().prompt)
     req = state.request()

@@ -102,7 +102,8 @@ def _next_roll(state: RollForIt, player: int) -> float:
     return roll_points(cards, state.hand[player])
 
 
-def advise(state: RollForIt) -> Advice:
+def advise(state: RollForIt, *, seed: int = 0) -> Advice:
+    """Card chances and move values for the player to choose (exact: ``seed`` is not used)."""
     if state.phase not in ("start", "match"):
         raise NothingToDecide(state.request().prompt)
     p = state.turn

@@ -146,6 +146,7 @@ def shot_landing(state: RollInOneState, shot: mv.Shot, *, seed: int = 0, trials:
 
 
 def advise(state: RollInOneState, *, seed: int = 0, trials: int = TRIALS) -> Advice:
+    """Landing distributions of every club and direction, from ``trials`` flights seeded with ``seed``."""
     t = state.turn
     if state.phase != "play" or t is None or t.stage != "aim" or t.interrupts:
         raise NothingToDecide(state.request().prompt)
