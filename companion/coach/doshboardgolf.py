@@ -65,9 +65,15 @@ def landing(state: DoshState, plan: dict[str, Any]) -> Landing:
         penalty = got.penalty + (1 if got.on_target else 0)
         out.add("holed" if got.holed_out else name_of(got.lie), p, end=end, penalty=penalty, left=left)
 
+    # The flight reads the blue die only through the card's Distance for it, and the red die only
+    # through the card's Hook for it and whether it holes out: dice alike in those fly alike.
+    alike: dict[tuple[int, int, bool], list[int]] = {}
     for blue in FACES:
         for red in FACES:
-            walk(blue, red, [], [], 1 / 144)
+            key = (shot.card.distance[blue - 1], shot.card.hook[red - 1], red in shot.hole_out)
+            alike.setdefault(key, [blue, red, 0])[2] += 1
+    for blue, red, n in alike.values():
+        walk(blue, red, [], [], n / 144)
     return out
 
 

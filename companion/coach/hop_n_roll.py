@@ -94,7 +94,7 @@ def advise(state: HopNRollState, player: int | None = None, *, seed: int = 0) ->
         assert isinstance(req, RollDice)
         for roll, p in roll_outcomes(req.dice):
             trial = rnd.copy(state)
-            trial.apply_roll(roll)
+            trial._on_roll(roll)  # the engine's own handling; the roll answers the request by construction
             pend = rnd.number_for(trial, me)
             dist[pend] = dist.get(pend, 0.0) + p
         question = f"{name}: what this round's roll will give"

@@ -15,6 +15,7 @@ Exact: rolls are enumerated as multisets of d6 (at most 462 for six dice).
 
 from __future__ import annotations
 
+import copy
 from collections import Counter
 from functools import cache
 from itertools import combinations
@@ -102,6 +103,16 @@ def _next_roll(state: RollForIt, player: int) -> float:
     return roll_points(cards, state.hand[player])
 
 
+def _fork(state: RollForIt) -> RollForIt:
+    """A copy to play one move on: what a move changes is copied, the rest (colours, log) shared."""
+    out = copy.copy(state)
+    out.deck, out.cards, out.hand, out.rolled = list(state.deck), list(state.cards), list(state.hand), \
+        list(state.rolled)
+    out.dice = [[list(faces) for faces in on_card] for on_card in state.dice]
+    out.piles = [list(pile) for pile in state.piles]
+    return out
+
+
 def advise(state: RollForIt, *, seed: int = 0) -> Advice:
     """Card chances and move values for the player to choose (exact: ``seed`` is not used)."""
     if state.phase not in ("start", "match"):
@@ -110,7 +121,7 @@ def advise(state: RollForIt, *, seed: int = 0) -> Advice:
     before = state.points(p)
     moves = []
     for move in state.legal_moves():
-        after = state.clone()
+        after = _fork(state)
         after.apply(move)
         scored = after.points(p) - before
         if after.turn == p and after.phase == "roll":  # roll or take back: this turn's roll is next

@@ -93,16 +93,17 @@ class _Flights:
         left = min((distance(ball, g) for g in greens), default=0)
         return (f"{ball[0]},{ball[1]}", end, pen, left)
 
-    def fly(self, shot: mv.Shot, rng: random.Random) -> Leaf:
-        s = _fork(self.state)
-        s.apply(shot)
+    def fly(self, aimed: RollInOneState, rng: random.Random) -> Leaf:
+        """One flight from ``aimed``, a copy on which the shot has been chosen."""
+        s = _fork(aimed)
         for _ in range(MAX_STEPS):
             if s.shot_over:
                 return self.leaf(s)
             req = s.request()
             if isinstance(req, RollDice):
                 (die,) = req.dice
-                s.apply_roll(Roll((DieResult(die.slot, rng.choice(die_kind(die.kind).labels)),)))
+                face = rng.choice(die_kind(die.kind).labels)
+                s._on_roll(Roll((DieResult(die.slot, face),)))  # a face of the die asked for: no check needed
             elif isinstance(req, ChooseMove):
                 s.apply(self.choose(s))
             else:
@@ -135,11 +136,13 @@ def shot_landing(state: RollInOneState, shot: mv.Shot, *, seed: int = 0, trials:
     """Where ``shot`` ends from ``state`` (a turn waiting for its aim) over ``trials`` seeded flights,
     and the standard error of its value."""
     flights = _Flights(state)
+    aimed = _fork(state)
+    aimed.apply(shot)
     rng = random.Random(seed)
     out = Landing()
     values = []
     for _ in range(trials):
-        where, end, pen, left = flights.fly(shot, rng)
+        where, end, pen, left = flights.fly(aimed, rng)
         out.add(where, 1 / trials, end=end, penalty=pen, left=left)
         values.append(left + PENALTY_CELLS * pen)
     return out, mean_and_error(values)[1]

@@ -26,7 +26,7 @@ from companion.games.rollers import DICE, SECTIONS, ApplyMove, RollersState, chi
 from companion.protocol import DieSpec, Move
 
 STEP_VALUE = 5  # a section opened or closed counts as much as a purple chip
-TRIALS = 200
+TRIALS = 150
 NAMES = tuple(f"{what} {n}s" for what in ("open", "close", "collect") for n in SECTIONS)
 
 Vec = tuple[float, ...]  # (gain, P(open 1..5), P(close 1..5), P(collect 1..5))
