@@ -73,6 +73,19 @@ class Advice:
             lines.append(f"{'*' if m.best else ' '} {m.move:<34} {m.value:.3f}{err}")
         if len(ranked) > limit:
             lines.append(f"  ... and {len(ranked) - limit} more moves")
+        best = self.best
+        if best is not None and len(best.outcomes) > 1:
+            lines.append(f"{best.move} ends: " + ", ".join(f"{k} {p:.0%}" for k, p in best.outcomes[:6]))
+        if best is not None and best.details:
+            lines.append(f"{best.move}: " + ", ".join(f"{k} {v:.3g}" for k, v in best.details if v))
+        if self.extra.get("number"):
+            lines.append("the number: " + ", ".join(f"{k} {p:.1%}" for k, p in self.extra["number"]))
+        for card in self.extra.get("cards", ()):
+            if card is not None:
+                lacks = " ".join(map(str, card["lacks"])) or "nothing"
+                lines.append(f"card {card['position']} ({card['card']}): lacks {lacks}; next roll "
+                             f"{card['next_roll']:.0%}, within three {card['three_rolls']:.0%}, "
+                             f"{card['points_per_roll']:.2f} points per roll")
         return "\n".join(lines)
 
 

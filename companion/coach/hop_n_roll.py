@@ -99,13 +99,22 @@ def advise(state: HopNRollState, player: int | None = None, *, seed: int = 0) ->
             dist[pend] = dist.get(pend, 0.0) + p
         question = f"{name}: what this round's roll will give"
     elif state.phase == "hop" and state.order[state.turn] == me:
+        best: tuple[float, Pending] | None = None
         for hop in state.legal_moves():
             assert isinstance(hop, Hop)
             pend = state.hop_result(hop)
-            moves.append(MoveAdvice(str(hop), rnd.gain(me, pend), outcomes=((label(pend), 1.0),)))
-        best = max(moves, key=lambda m: m.value)
-        dist[next(k for k in rnd.gains if label(k[1]) == best.outcomes[0][0] and k[0] == me)[1]] = 1.0
+            gain = rnd.gain(me, pend)
+            moves.append(MoveAdvice(str(hop), gain, outcomes=((label(pend), 1.0),)))
+            if best is None or gain > best[0]:
+                best = (gain, pend)
+        assert best is not None
+        dist[best[1]] = 1.0  # the number of the best hop (the one marked)
         question = f"{name}: which die to hop to"
+    elif state.phase == "hop" and me in state.order[:state.turn]:
+        pend = state.pending[me]
+        assert pend is not None
+        dist[pend] = 1.0
+        question = f"{name}: has hopped"
     elif state.phase == "hop":
         trial = rnd.copy(state)
         dist[rnd.number_for(trial, me)] = 1.0
