@@ -200,6 +200,31 @@ def cmd_referee(args: argparse.Namespace) -> int:
     return 1 if verdict["rule"] is not None else 2  # refused by the rules, or not a valid record
 
 
+def cmd_coach(args: argparse.Namespace) -> int:
+    from companion.coach import NothingToDecide, advise
+    from companion.record import ReplayError
+
+    try:
+        events = record.loads(Path(args.record).read_text(encoding="utf-8"))
+        state = record.replay(events)
+    except (OSError, UnicodeDecodeError) as exc:
+        return _fail(args, 2, f"cannot read {args.record}: {exc}")
+    except ReplayError as exc:
+        line = exc.index + 1
+        return _fail(args, 1, f"{args.record}: line {line} is refused: {exc.error}", line=line)
+    except RecordError as exc:
+        return _fail(args, 2, f"{args.record}: {exc}", line=exc.line)
+    try:
+        advice = advise(state, seed=args.seed)
+    except NothingToDecide as exc:
+        said = f"nothing to decide now: {exc}"
+        print(json.dumps({"ok": True, "advice": None, "text": said}) if args.json else said)
+        return 0
+    print(json.dumps({"ok": True, "advice": advice.to_json(), "text": advice.text()}) if args.json
+          else advice.text(limit=args.top))
+    return 0
+
+
 def _fail(args: argparse.Namespace, code: int, message: str, line: int | None = None) -> int:
     if getattr(args, "json", False):
         print(json.dumps({"ok": False, "error": message, "line": line}))
@@ -255,6 +280,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("record")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_referee)
+
+    p = sub.add_parser("coach", help="the odds of each choice at the position a record reaches")
+    p.add_argument("record")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--top", type=int, default=12, help="moves shown, best first (text only)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the estimates where dice are sampled")
+    p.set_defaults(func=cmd_coach)
     return parser
 
 

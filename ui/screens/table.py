@@ -28,6 +28,7 @@ from companion.protocol import (
 from companion.session import Game
 from ui import theme
 from ui.app import App, Screen
+from ui.coach_panel import CoachPanel
 from ui.reader import UNSURE_STATUS, ReadResult, assign, needs_check
 from ui.screens.common import player_label, split_h, split_v
 from ui.screens.overlays import FacePicker, MessageBox
@@ -91,6 +92,7 @@ class TableScreen(Screen):
         self.cards: list[int] = []  # indexes into a DrawCards request's candidates
         self.card_page = 0
         self._kinds: dict[str, str] = {}  # die kinds seen in requests, by slot (kept dice carry no kind)
+        self.coach = CoachPanel()  # off by default
         self._sync()
 
     # --- state tracking -----------------------------------------------------------------------
@@ -459,6 +461,7 @@ class TableScreen(Screen):
             main = pygame.Rect(m.pad, top_h + m.pad, scores_rect.x - 2 * m.pad, scores_rect.height)
         self._draw_scores(ui, scores_rect, view, req.player)
         # main area
+        board = main
         if isinstance(req, RollDice):  # the board stays in sight while the dice are entered
             if m.portrait:
                 board, dice = split_v(main, int(main.height * 0.36), m.pad)
@@ -483,11 +486,15 @@ class TableScreen(Screen):
             self.view.draw_choices(ui, choices, state, moves, self)
         else:
             self.view.draw_board(ui, main, state, view, self)
+        self.coach.draw(ui, board, state, len(self.game.events))  # over the board, when on
         # bottom bar
         bar = pygame.Rect(0, h - bottom_h, w, bottom_h)
         ui.panel(bar, theme.PANEL, radius=0)
-        bw = 150 if not m.portrait else 200
+        bw = 150 if not m.portrait else 160
+        cw = 120 if not m.portrait else bw
         y = bar.y + m.pad
+        ui.button(pygame.Rect(w - m.pad - cw, y, cw, m.button_h), "Coach", self.coach.toggle,
+                  id="table:coach", selected=self.coach.on)  # the odds (ui/coach_panel.py): off by default
         ui.button(pygame.Rect(m.pad, y, bw, m.button_h), "Menu", self.menu, id="table:menu")
         ui.button(
             pygame.Rect(2 * m.pad + bw, y, bw, m.button_h),
@@ -506,7 +513,7 @@ class TableScreen(Screen):
                 m.small,
                 theme.ACCENT,
                 "midleft",
-                w - 5 * m.pad - 3 * bw,
+                w - 6 * m.pad - 3 * bw - cw,
             )
         elif self.note:  # under the prompt
             ui.text(self.note, (px, top_h - m.pad), m.small, theme.ACCENT, "bottomleft", w - px - m.pad)

@@ -1,0 +1,103 @@
+"""Coach benchmarks: time per answer for the slowest position of each game (target 200 ms, one core).
+
+CPU time of this process (the machine may be shared), median of a few answers; each answer starts
+from nothing worked out for that position (only the roll enumerations, shared by all positions,
+stay cached after the first).
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+from collections.abc import Callable
+
+from companion.coach import advise
+from companion.games import get_game
+from companion.protocol import DieResult, Draw, GameState, Roll, RollDice
+from companion.sim import step
+
+TARGET_MS = 200
+
+
+def _roll(state: GameState, faces: tuple[str, ...]) -> None:
+    req = state.request()
+    assert isinstance(req, RollDice)
+    state.apply_roll(Roll(tuple(DieResult(d.slot, f) for d, f in zip(req.dice, faces, strict=True))))
+
+
+def rollers() -> tuple[str, GameState]:
+    """First decision of a turn, every face different: the most keep choices, two rolls to plan."""
+    state = get_game("rollers").new(["A", "B", "C"])
+    _roll(state, ("6", "1", "1"))
+    _roll(state, ("1", "2", "3", "4", "star", "5"))
+    return "first keep-or-stop decision, six different faces (two rolls left)", state
+
+
+def roll_for_it() -> tuple[str, GameState]:
+    """Five players (four cards), six dice just rolled that fit many cards: the most placements."""
+    state = get_game("roll-for-it").new(["A", "B", "C", "D", "E"])
+    state.apply_draw(Draw(("10:1-2-3-4", "5:1-2-3", "10:2-3-4-5", "15:1-2-3-4-5-6")))
+    for faces in (("6", "6"), ("1", "1"), ("1", "1"), ("1", "1"), ("1", "1")):
+        _roll(state, faces)
+    _roll(state, ("1", "2", "3", "4", "5", "6"))
+    return "placing six different faces beside four cards (5 players)", state
+
+
+def hop_n_roll() -> tuple[str, GameState]:
+    """Five players, B side with effects, advanced sheet, the last pawn: four hop before it."""
+    info = get_game("hop-n-roll")
+    state = info.new(["A", "B", "C", "D", "E"], {"board": "B", "sheet": "advanced"})
+    rng = random.Random(1)
+    for _ in range(40):
+        step(state, rng, info.strategy)
+    while state.request().__class__.__name__ != "RollDice":
+        step(state, rng, info.strategy)
+    return "before the roll, 5 players, B side, advanced sheet, the last to hop", state
+
+
+def roll_in_one() -> tuple[str, GameState]:
+    info = get_game("roll-in-one")
+    state = info.new(["A", "B"])
+    rng = random.Random(2)
+    while not (state.phase == "play" and state.turn and state.turn.stage == "aim"
+               and not state.turn.interrupts):
+        step(state, rng, info.strategy)
+    return "first shot from the tee: 6 clubs x 6 directions", state
+
+
+def doshboardgolf() -> tuple[str, GameState]:
+    state = get_game("doshboardgolf").new(["A", "B"], {"tier": "professional"})
+    _roll(state, ("9", "3"))
+    return "aiming from the tee, professional (wind, hit-or-miss, lost cards): 12 aims x 8 cards", state
+
+
+def doshboardgolf_card() -> tuple[str, GameState]:
+    _, state = doshboardgolf()
+    state.apply(state.parse_move("aim 4"))
+    return "(for comparison, not the slowest) the card step after aiming at 4 o'clock: 8 cards", state
+
+
+POSITIONS: tuple[tuple[str, Callable[[], tuple[str, GameState]]], ...] = (
+    ("rollers", rollers), ("roll-for-it", roll_for_it), ("hop-n-roll", hop_n_roll),
+    ("roll-in-one", roll_in_one), ("doshboardgolf", doshboardgolf), ("doshboardgolf", doshboardgolf_card))
+
+
+def main() -> None:
+    for game, make in POSITIONS:
+        what, state = make()
+        advice = advise(state)  # the first answer also fills the shared roll enumerations
+        times = []
+        for _ in range(3):
+            t = time.process_time()
+            advise(state)
+            times.append(time.process_time() - t)
+        ms = statistics.median(times) * 1e3
+        how = "exact" if advice.exact else f"{advice.trials} seeded trials" if advice.trials else "bounded"
+        verdict = "within" if ms <= TARGET_MS else "over"
+        print(f"coach {game}: {what}: {len(advice.moves)} moves, {how}: "
+              f"{ms:.0f} ms CPU per answer ({verdict} the {TARGET_MS} ms target)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,169 @@
+"""The Roll In One coach: for each club and direction, where the ball can come to rest, and how likely.
+
+Each shot is played through the engine, one club die roll at a time, until the shot is over: the
+engine applies the terrain (sand, trees, fairway slides, water), out of bounds with its penalty,
+the green, and knocks other balls. The copies are cut off at the end of the shot (the engine's end
+of turn is not run), so the ball and penalties are read as the shot left them. Choices during the
+shot follow a plain plan: the coach never spends cards or handicap points (it lands, keeps the
+roll, and stops at the edge) and a curve turns toward the nearest green (the space it leads to, on
+the course, nearest a green).
+
+A flight can go on for many rolls (triangles, curves and rising numbers), too many to enumerate
+within the time an answer has, so each shot is estimated from ``trials`` seeded flights (the
+same seed for every shot): each value carries its standard error.
+
+Outcomes per shot: the space the ball rests on (``green`` when it reaches an open green), the
+chances of green, water, trees and out of bounds, the penalties and the spaces left to the nearest
+green (see :mod:`companion.coach.golf`).
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from dataclasses import replace
+from typing import Any
+
+from companion.coach.advice import Advice, MoveAdvice, NothingToDecide, mark_best
+from companion.coach.chance import mean_and_error
+from companion.coach.golf import PENALTY_CELLS, Landing
+from companion.dice import die_kind
+from companion.games.roll_in_one import moves as mv
+from companion.games.roll_in_one.hexgrid import distance, step
+from companion.games.roll_in_one.state import RollInOneState
+from companion.protocol import ChooseMove, DieResult, Roll, RollDice
+
+Leaf = tuple[str, str, int, int]  # where ("q,r" or "green"), how it ended, penalties, spaces left
+TRIALS = 100
+MAX_STEPS = 10_000
+
+# What a shot can change (up to the end of the turn, which the probe does not run); the rest of the
+# state is shared with the original, unchanged.
+_LISTS = ("balls", "penalties", "points", "strokes", "out", "greens", "finishers", "events")
+_TURN_LISTS = ("rolls", "rerolled", "path", "queue", "ignore", "used", "interrupts")
+
+
+class _Probe(RollInOneState):
+    """A copy of the state that stops at the end of the shot instead of starting the next turn."""
+
+    shot_over = False
+
+    def _end_turn(self) -> None:
+        self.shot_over = True
+
+
+def _fork(state: RollInOneState) -> _Probe:
+    """A copy to play one step of the shot on: what the shot may change is copied, the rest shared."""
+    out = copy.copy(state)
+    d = out.__dict__
+    for k in _LISTS:
+        d[k] = list(d[k])
+    d["reached"] = [list(r) for r in state.reached]
+    d["hands"] = [list(h) for h in state.hands]
+    if state.catchup is not None:
+        d["catchup"] = list(state.catchup)
+    if state.turn is not None:
+        t = d["turn"] = copy.copy(state.turn)
+        for k in _TURN_LISTS:
+            setattr(t, k, list(getattr(t, k)))
+    out.__class__ = _Probe
+    return out  # type: ignore[return-value]
+
+
+class _Flights:
+    """Seeded flights of one shot through the engine."""
+
+    def __init__(self, state: RollInOneState) -> None:
+        t = state.turn
+        assert t is not None
+        self.state = state
+        self.player = t.player
+        self.penalties = state.penalties[self.player]
+
+    def leaf(self, s: _Probe) -> Leaf:
+        p = self.player
+        ball = s.balls[p]
+        pen = s.penalties[p] - self.penalties
+        t = s.turn
+        assert t is not None
+        greens = s.open_greens(p)
+        if ball is None or not s._in_play(p) or ball in greens:
+            return ("green", "green", pen, 0)
+        end = "out of bounds" if t.oob else s._terrain(ball)
+        left = min((distance(ball, g) for g in greens), default=0)
+        return (f"{ball[0]},{ball[1]}", end, pen, left)
+
+    def fly(self, aimed: RollInOneState, rng: random.Random) -> Leaf:
+        """One flight from ``aimed``, a copy on which the shot has been chosen."""
+        s = _fork(aimed)
+        for _ in range(MAX_STEPS):
+            if s.shot_over:
+                return self.leaf(s)
+            req = s.request()
+            if isinstance(req, RollDice):
+                (die,) = req.dice
+                face = rng.choice(die_kind(die.kind).labels)
+                s._on_roll(Roll((DieResult(die.slot, face),)))  # a face of the die asked for: no check needed
+            elif isinstance(req, ChooseMove):
+                s.apply(self.choose(s))
+            else:
+                raise AssertionError(f"unexpected request during a shot: {req}")
+        raise AssertionError(f"a shot went on for {MAX_STEPS} steps")
+
+    def choose(self, s: _Probe) -> Any:
+        t = s.turn
+        assert t is not None
+        plain = {"window": mv.Land(), "handicap": mv.Keep(), "oob": mv.Stop()}.get(t.stage)
+        if plain is not None:
+            return plain
+        moves = s.legal_moves()
+        options = [m for m in moves if not (isinstance(m, mv.Curve) and m.fore)] or list(moves)
+        return min(options, key=lambda m: self.aim_score(s, m))
+
+    def aim_score(self, s: RollInOneState, move: Any) -> tuple[int, int]:
+        """How a curve (or a bump) is chosen: the space it leads to on the course, nearest a green."""
+        ball = s.balls[self.player]
+        d = getattr(move, "direction", None)
+        if ball is None or d is None:
+            return (1, 0)
+        nxt = step(ball, d)
+        greens = s.open_greens(self.player)
+        return (0 if nxt in s.cells else 1, min((distance(nxt, g) for g in greens), default=0))
+
+
+def shot_landing(state: RollInOneState, shot: mv.Shot, *, seed: int = 0, trials: int = TRIALS
+                 ) -> tuple[Landing, float]:
+    """Where ``shot`` ends from ``state`` (a turn waiting for its aim) over ``trials`` seeded flights,
+    and the standard error of its value."""
+    flights = _Flights(state)
+    aimed = _fork(state)
+    aimed.apply(shot)
+    rng = random.Random(seed)
+    out = Landing()
+    values = []
+    for _ in range(trials):
+        where, end, pen, left = flights.fly(aimed, rng)
+        out.add(where, 1 / trials, end=end, penalty=pen, left=left)
+        values.append(left + PENALTY_CELLS * pen)
+    return out, mean_and_error(values)[1]
+
+
+def advise(state: RollInOneState, *, seed: int = 0, trials: int = TRIALS) -> Advice:
+    """Landing distributions of every club and direction, from ``trials`` flights seeded with ``seed``."""
+    t = state.turn
+    if state.phase != "play" or t is None or t.stage != "aim" or t.interrupts:
+        raise NothingToDecide(state.request().prompt)
+    moves: list[MoveAdvice] = []
+    heat: dict[str, dict[str, float]] = {}
+    for m in state.legal_moves():
+        if not isinstance(m, mv.Shot):
+            continue
+        got, err = shot_landing(state, m, seed=seed, trials=trials)
+        moves.append(replace(got.advice(str(m)), error=err))
+        heat[str(m)] = dict(got.cells)
+    ball = state.balls[t.player]
+    return mark_best(Advice("roll-in-one", t.player, f"{state.players[t.player]}: which club, which way",
+                            f"expected spaces to go (a penalty counts as {PENALTY_CELLS} spaces)",
+                            higher_is_better=False, exact=False, trials=trials, moves=tuple(moves),
+                            extra={"heat": heat, "ball": list(ball) if ball else None,
+                                   "greens": [list(g) for g in state.open_greens(t.player)]}))

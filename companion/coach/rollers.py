@@ -1,0 +1,282 @@
+"""The Rollers coach: what each keep, stop or apply choice is worth over the rolls left.
+
+The yardstick is the turn's gain: chip value collected from the other players plus
+:data:`STEP_VALUE` for every section step (a section opened, a section closed), so that a move's
+value is in chip value. For each keep choice the coach plans the rolls left as a strong player
+would (after each roll it keeps what is worth most, and stops when rolling on is worth less), and
+gives the expected gain and the chance of opening, closing and collecting with each section.
+
+The dice are enumerated (multisets per die kind): exact with one roll left. With two rolls left the
+second roll is sampled (seeded, ``trials`` times, the same rolls for every choice) and the third
+enumerated, so values carry a standard error. Apply moves are valued by the engine itself: it
+plays each on a copy and the chips are counted after. Later rolls are planned as if dice set
+aside stay aside (the default rule); under the table option "may be rolled again" that plan is a
+lower bound.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from functools import cache
+
+from companion.coach.advice import Advice, MoveAdvice, NothingToDecide, mark_best
+from companion.coach.chance import mean_and_error, roll_outcomes
+from companion.games.rollers import DICE, SECTIONS, ApplyMove, RollersState, chip_value
+from companion.protocol import DieSpec, Move
+
+STEP_VALUE = 5  # a section opened or closed counts as much as a purple chip
+TRIALS = 150
+NAMES = tuple(f"{what} {n}s" for what in ("open", "close", "collect") for n in SECTIONS)
+
+Vec = tuple[float, ...]  # (gain, P(open 1..5), P(close 1..5), P(collect 1..5))
+Counts = int  # dice showing 1..5, then stars, as six 4-bit digits (adding two is adding dice)
+Key = tuple[Counts, int, bool, bool]  # counts, whites, purple, black still to roll
+
+_WHITE = tuple(d for d in DICE if d.slot.startswith("white"))
+_PURPLE = next(d for d in DICE if d.slot == "purple")
+_BLACK = next(d for d in DICE if d.slot == "black")
+_ZERO: Vec = (0.0,) * 16
+
+
+_TOKENS = {**{str(n): n - 1 for n in SECTIONS}, "star": 5}
+
+
+def _token(face: str) -> int | None:
+    """Index in a :data:`Counts` of a face: 0-4 for 1-5, 5 for the STAR, None for a white 6 or a ZAP."""
+    return _TOKENS.get(face)
+
+
+def _add(c: Counts, faces: Sequence[str]) -> Counts:
+    for f in faces:
+        t = _TOKENS.get(f)
+        if t is not None:
+            c += 1 << 4 * t
+    return c
+
+
+def _digits(c: Counts) -> list[int]:
+    return [c >> 4 * i & 15 for i in range(6)]
+
+
+def _dice(whites: int, purple: bool, black: bool) -> tuple[DieSpec, ...]:
+    return (*_WHITE[:whites], *((_PURPLE,) if purple else ()), *((_BLACK,) if black else ()))
+
+
+@cache
+def _outcomes(whites: int, purple: bool, black: bool) -> tuple[tuple[tuple[str, ...], str | None,
+                                                                      str | None, float], ...]:
+    """Each roll of the dice left: white faces, purple face, black face (None if not rolled), chance."""
+    out = []
+    for roll, p in roll_outcomes(_dice(whites, purple, black)):
+        faces = roll.faces()
+        w = tuple(faces[d.slot] for d in _WHITE if d.slot in faces)
+        out.append((w, faces.get("purple"), faces.get("black"), p))
+    return tuple(out)
+
+
+@cache
+def _deltas(whites: int, purple: bool, black: bool) -> tuple[tuple[Counts | None, float], ...]:
+    """The same rolls by what they add (None: a ZAP cancels the roll), merged."""
+    merged: dict[Counts | None, float] = {}
+    for w, pf, bf, p in _outcomes(whites, purple, black):
+        key = None if bf == "zap" else _add(0, [*w, *(x for x in (pf, bf) if x)])
+        merged[key] = merged.get(key, 0.0) + p
+    return tuple(merged.items())
+
+
+def _mix(acc: list[float], vec: Vec, p: float) -> None:
+    for i, v in enumerate(vec):
+        acc[i] += p * v
+
+
+class _Planner:
+    """Values of final dice (through the engine) and of the rolls left, memoised for one position."""
+
+    def __init__(self, state: RollersState) -> None:
+        self.probe = state.clone()
+        self.me = state.current
+        self.before = chip_value(state.chips[self.me])
+        self.finals: dict[Counts, tuple[Vec, ApplyMove]] = {}
+        self.gains: dict[tuple[tuple[int, int], ...], float] = {}
+        self.v3: dict[Key, Vec] = {}
+        self.v3_value: dict[Key, float] = {}
+        self.final_value: dict[Counts, float] = {}
+        self.second: dict[tuple[Key, tuple[str, ...], str | None, str | None], Vec] = {}
+
+    # -- the engine: the best way to apply final dice ---------------------------------------------
+    def _with_dice(self, c: Counts) -> RollersState:
+        probe = self.probe
+        d = _digits(c)
+        faces = [str(n + 1) for n in range(5) for _ in range(d[n])] + ["star"] * d[5]
+        probe.phase, probe.rolls, probe.zapped, probe.showing = "apply", 3, False, {}
+        probe.saved = {f"d{i}": f for i, f in enumerate(faces)}
+        return probe
+
+    def move_value(self, c: Counts, move: ApplyMove) -> float:
+        if move.collects not in self.gains:
+            trial = self._with_dice(c).clone()
+            round_before = trial.round
+            trial.apply(move)
+            ended = trial.round != round_before or trial.phase == "over"  # chips are reset at a round's end
+            after = trial.history[-1]["chips"][self.me] if ended else chip_value(trial.chips[self.me])
+            self.gains[move.collects] = after - self.before
+        return self.gains[move.collects] + STEP_VALUE * (len(move.opens) + len(move.closes))
+
+    def final(self, c: Counts) -> tuple[Vec, ApplyMove]:
+        got = self.finals.get(c)
+        if got is None:
+            moves = [m for m in self._with_dice(c).legal_moves() if isinstance(m, ApplyMove)]
+            best = max(moves, key=lambda m: self.move_value(c, m))
+            got = self.finals[c] = (self.vector(c, best), best)
+        return got
+
+    def vector(self, c: Counts, move: ApplyMove) -> Vec:
+        flags = [0.0] * 15
+        for n in move.opens:
+            flags[n - 1] = 1.0
+        for n in move.closes:
+            flags[5 + n - 1] = 1.0
+        for n, _ in move.collects:
+            flags[10 + n - 1] = 1.0
+        return (self.move_value(c, move), *flags)
+
+    # -- the rolls left ---------------------------------------------------------------------------
+    def one_roll_value(self, key: Key) -> float:
+        """The expected gain of :meth:`one_roll` alone (fast: the plan compares these)."""
+        got = self.v3_value.get(key)
+        if got is None:
+            c, fv, total = key[0], self.final_value, 0.0
+            for delta, p in _deltas(*key[1:]):
+                d = c if delta is None else c + delta
+                v = fv.get(d)
+                if v is None:
+                    v = fv[d] = self.final(d)[0][0]
+                total += p * v
+            got = self.v3_value[key] = total
+        return got
+
+    def one_roll(self, key: Key) -> Vec:
+        """Roll the dice left once more, then apply the best way."""
+        got = self.v3.get(key)
+        if got is None:
+            c = key[0]
+            acc = [0.0] * 16
+            for delta, p in _deltas(*key[1:]):
+                d = c if delta is None else c + delta
+                _mix(acc, self.final(d)[0], p)
+            got = self.v3[key] = tuple(acc)
+        return got
+
+    def after_second(self, key: Key, w: tuple[str, ...], pf: str | None, bf: str | None
+                     ) -> tuple[float, Counts | None, Key | None]:
+        """The best choice after the second roll showed ``w``, ``pf``, ``bf``: its expected gain, and
+        either the final dice (stop) or the dice then kept and left to roll (keep and roll)."""
+        memo = (key, tuple(sorted(w)), pf, bf)
+        got = self.second.get(memo)
+        if got is None:
+            got = self.second[memo] = self._after_second(key, w, pf, bf)
+        return got
+
+    def _after_second(self, key: Key, w: tuple[str, ...], pf: str | None, bf: str | None
+                      ) -> tuple[float, Counts | None, Key | None]:
+        c, whites, purple, black = key
+        if bf == "zap":
+            stop, on = self.final(c)[0][0], self.one_roll_value(key)
+            return (stop, c, None) if stop >= on else (on, None, key)
+        everything = _add(c, [*w, *(x for x in (pf, bf) if x)])
+        best_value = self.final(everything)[0][0]
+        best_key: Key | None = None
+        useful = sorted({f for f in w if _token(f) is not None})
+
+        def walk(i: int, kept: list[str], left: int) -> None:
+            nonlocal best_value, best_key
+            if i == len(useful):
+                for kp in ((False, True) if pf is not None else (False,)):
+                    for kb in ((False, True) if bf is not None else (False,)):
+                        rest = (left, purple and not kp, black and not kb)
+                        if rest == (0, False, False):
+                            continue  # keeping everything is stopping
+                        faces = kept + ([pf] if kp else []) + ([bf] if kb else [])
+                        k: Key = (_add(c, faces), *rest)  # type: ignore[assignment]
+                        v = self.one_roll_value(k)
+                        if v > best_value:
+                            best_value, best_key = v, k
+                return
+            face = useful[i]
+            for n in range(w.count(face) + 1):
+                walk(i + 1, kept + [face] * n, left - n)
+
+        walk(0, [], whites)
+        return (best_value, everything, None) if best_key is None else (best_value, None, best_key)
+
+    def two_rolls(self, key: Key, rng_seed: int, trials: int) -> tuple[Vec, float]:
+        """Sampled second roll (seeded), best choice after it; the value's standard error."""
+        rng = random.Random(rng_seed)
+        outcomes = _outcomes(*key[1:])
+        weights = [o[3] for o in outcomes]
+        picks = rng.choices(range(len(outcomes)), weights, k=trials)
+        at: dict[Counts, float] = {}  # chance of stopping with these final dice
+        going: dict[Key, float] = {}  # chance of rolling a third time with these dice kept
+        values = []
+        for i in picks:
+            w, pf, bf, _ = outcomes[i]
+            value, stop, then = self.after_second(key, w, pf, bf)
+            values.append(value)
+            if then is None:
+                assert stop is not None
+                at[stop] = at.get(stop, 0.0) + 1 / trials
+            else:
+                going[then] = going.get(then, 0.0) + 1 / trials
+        for then, q in going.items():
+            for delta, p in _deltas(*then[1:]):
+                d = then[0] if delta is None else then[0] + delta
+                at[d] = at.get(d, 0.0) + p * q
+        acc = [0.0] * 16
+        for c, p in at.items():
+            _mix(acc, self.final(c)[0], p)
+        return tuple(acc), mean_and_error(values)[1]
+
+
+def _key(state: RollersState) -> Key:
+    saved = state.saved
+    c = _add(0, list(saved.values()))
+    whites = sum(1 for d in _WHITE if d.slot not in saved)
+    return c, whites, "purple" not in saved, "black" not in saved
+
+
+def advise(state: RollersState, *, seed: int = 0, trials: int = TRIALS) -> Advice:
+    """The value of each legal move of the player to choose (see the module docstring)."""
+    if state.phase not in ("decide", "apply"):
+        raise NothingToDecide(state.request().prompt)
+    plan = _Planner(state)
+    moves: list[MoveAdvice] = []
+    exact = True
+    if state.phase == "apply":
+        c = _add(0, list(state.final_dice().values()))
+        for m in state.legal_moves():
+            assert isinstance(m, ApplyMove)
+            moves.append(_entry(m, plan.vector(c, m), 0.0))
+        question = f"{state.players[state.current]}: how to apply the dice"
+    else:
+        for m in state.legal_moves():
+            after = state.clone()
+            after.apply(m)
+            if after.phase == "apply":  # stop
+                vec, err = plan.final(_add(0, list(after.final_dice().values())))[0], 0.0
+            elif after.rolls == 2:
+                vec, err = plan.one_roll(_key(after)), 0.0
+            else:
+                vec, err = plan.two_rolls(_key(after), seed, trials)
+                exact = False
+            moves.append(_entry(m, vec, err))
+        left = 3 - state.rolls
+        question = (f"{state.players[state.current]}: keep which dice, or stop "
+                    f"({left} roll{'s' if left > 1 else ''} left)")
+    return mark_best(Advice("rollers", state.current, question,
+                            f"expected gain in chip value (a section opened or closed counts {STEP_VALUE})",
+                            exact=exact, trials=0 if exact else trials, moves=tuple(moves)))
+
+
+def _entry(move: Move, vec: Vec, err: float) -> MoveAdvice:
+    return MoveAdvice(str(move), vec[0], err, details=tuple(zip(NAMES, vec[1:], strict=True)))

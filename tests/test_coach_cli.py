@@ -1,0 +1,51 @@
+"""`dice-companion coach RECORD.jsonl`: the advice for the position a record reaches."""
+
+import json
+
+from companion import record
+from companion.coach import advise
+from dice_companion.cli import main
+from tests.rollers_helpers import new_game, roll, turn
+
+
+def write_record(path, events):
+    path.write_text(record.dumps(events), encoding="utf-8")
+    return str(path)
+
+
+def test_coach_prints_each_move_with_its_value_and_the_best_marked(tmp_path, capsys):
+    game = new_game()
+    game.roll(roll("1", "3", "3", "4", "star", "5"))
+    path = write_record(tmp_path / "r.jsonl", game.events)
+    assert main(["coach", path, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    moves = {m["move"]: m for m in out["advice"]["moves"]}
+    assert out["ok"] and "stop" in moves and "keep white-1" in moves
+    assert sum(m["best"] for m in moves.values()) == 1
+    want = advise(record.replay(game.events), seed=0)
+    assert moves["stop"]["value"] == next(m.value for m in want.moves if m.move == "stop")
+    assert main(["coach", path]) == 0
+    text = capsys.readouterr().out
+    assert "expected gain" in text and "*" in text
+
+
+def test_coach_says_when_there_is_nothing_to_decide(tmp_path, capsys):
+    path = write_record(tmp_path / "r.jsonl", new_game().events)  # Anna is about to roll
+    assert main(["coach", path]) == 0
+    assert "nothing to decide now" in capsys.readouterr().out
+
+
+def test_coach_names_the_refused_line_of_a_broken_record(tmp_path, capsys):
+    game = new_game()
+    turn(game, ("1", "3", "3", "4", "star", "5"), "open:1,3 star:3")
+    events = list(game.events)
+    events.append(events[-1])  # the same apply again, now out of turn
+    path = write_record(tmp_path / "r.jsonl", events)
+    assert main(["coach", path]) == 1
+    err = capsys.readouterr().err
+    assert f"line {len(events)}" in err and "Traceback" not in err
+
+
+def test_coach_exits_2_on_an_unreadable_record(tmp_path, capsys):
+    assert main(["coach", str(tmp_path / "missing.jsonl")]) == 2
+    assert "cannot read" in capsys.readouterr().err

@@ -1,0 +1,201 @@
+"""The Coach toggle on the table: the odds of each choice, worked out beside the frame loop.
+
+Off by default, so it never spoils a game. When on, each new position (a new event in the record)
+is handed, as a copy, to one worker thread running :func:`companion.coach.advise`; the screen only
+draws what is ready ("Working out the odds..." until then) and drops an answer that went stale.
+The panel lies over the game's board: per move its value (a chance as a percentage, an expected
+value with its error bar when estimated), the best marked; the golf games add the landing
+distribution of the best shot as a heat map, Hop'n'ROLL the distribution of the number.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any
+
+import pygame
+
+from companion.coach import Advice, NothingToDecide, advise
+from companion.protocol import GameState
+from ui import theme
+from ui.widgets import Ui
+
+log = logging.getLogger(__name__)
+
+Adviser = Callable[[GameState], Advice]
+
+
+class CoachPanel:
+    """The toggle's state, the worker, and the drawing."""
+
+    def __init__(self, adviser: Adviser = advise) -> None:
+        self.on = False
+        self.advice: Advice | None = None
+        self.note = ""
+        self._adviser = adviser
+        self._pool: ThreadPoolExecutor | None = None
+        self._key: int | None = None
+        self._future: Future[Advice | str] | None = None
+
+    # --- the worker ---------------------------------------------------------------------------
+    def toggle(self) -> None:
+        self.on = not self.on
+        self._key, self._future, self.advice, self.note = None, None, None, ""
+
+    def update(self, state: GameState, key: int) -> None:
+        """Start working on a new position (``key`` counts the record's events); collect a result."""
+        if not self.on:
+            return
+        if key != self._key:
+            self._key, self.advice, self.note = key, None, "Working out the odds..."
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="coach")
+            if self._future is not None:
+                self._future.cancel()
+            self._future = self._pool.submit(self._work, state.clone(), key)
+        future = self._future
+        if future is not None and future.done():
+            self._future = None
+            got = future.result()
+            if isinstance(got, tuple) and got[0] == self._key:  # an answer for this very position
+                self.advice, self.note = got[1], ""
+            elif isinstance(got, str):
+                self.note = got
+
+    def _work(self, state: GameState, key: int) -> tuple[int, Advice] | str:
+        try:
+            return key, self._adviser(state)
+        except NothingToDecide as exc:
+            return f"Nothing to decide now: {exc}"
+        except Exception as exc:  # the coach must never take the table down
+            log.exception("coach failed")
+            return f"No odds here ({type(exc).__name__})"
+
+    @property
+    def busy(self) -> bool:
+        return self._future is not None
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+    # --- drawing ------------------------------------------------------------------------------
+    def draw(self, ui: Ui, rect: pygame.Rect, state: GameState, key: int) -> None:
+        self.update(state, key)
+        if not self.on:
+            return
+        m = ui.metrics
+        ui.panel(rect, theme.PANEL_HI, border=theme.ACCENT, width=2)
+        inner = rect.inflate(-2 * m.pad, -2 * m.pad)
+        advice = self.advice
+        if advice is None:
+            ui.paragraph(self.note or "Working out the odds...", inner, m.small, theme.MUTED)
+            return
+        y = inner.y
+        y += ui.paragraph(advice.question, pygame.Rect(inner.x, y, inner.width, inner.height), m.small,
+                          theme.ACCENT, max_lines=1)
+        how = "exact" if advice.exact else "estimated"
+        y += ui.paragraph(f"{advice.measure} ({how})", pygame.Rect(inner.x, y, inner.width, inner.height),
+                          m.small, theme.MUTED, max_lines=1)
+        picture = _picture(advice)
+        rows_h = inner.bottom - y if picture is None else (inner.bottom - y) // 2
+        self._draw_moves(ui, pygame.Rect(inner.x, y, inner.width, rows_h), advice)
+        if picture is not None:
+            gap = m.pad // 2
+            picture(ui, pygame.Rect(inner.x, y + rows_h + gap, inner.width, inner.bottom - y - rows_h - gap))
+
+    def _draw_moves(self, ui: Ui, rect: pygame.Rect, advice: Advice) -> None:
+        m = ui.metrics
+        step = ui.font(m.small).get_linesize()
+        ranked = sorted(advice.moves, key=lambda a: -a.value if advice.higher_is_better else a.value)
+        for i, move in enumerate(ranked[: max(0, rect.height // step)]):
+            colour = theme.ACCENT if move.best else theme.TEXT
+            mark = "best: " if move.best else ""
+            err = f" ± {move.error:.2g}" if move.error else ""
+            y = rect.y + i * step
+            ui.text(f"{mark}{move.move}", (rect.x, y), m.small, colour, width=int(rect.width * 0.64))
+            ui.text(f"{move.value:.2f}{err}", (rect.right, y), m.small, colour, "topright",
+                    int(rect.width * 0.36))
+        if not advice.moves:
+            ui.text("No choice yet: what the dice may give", (rect.x, rect.y), m.small, theme.MUTED,
+                    width=rect.width)
+
+
+def _picture(advice: Advice) -> Callable[[Ui, pygame.Rect], None] | None:
+    """What to draw under the moves: a heat map for the golf games, a distribution for Hop'n'ROLL."""
+    best = advice.best
+    if advice.game in ("doshboardgolf", "roll-in-one") and best is not None:
+        return lambda ui, rect: draw_heat(ui, rect, advice.game, dict(best.outcomes), advice.extra)
+    if advice.game == "hop-n-roll":
+        return lambda ui, rect: _draw_bars(ui, rect, advice.extra.get("number", []))
+    return None
+
+
+def cell_xy(game: str, cell: str) -> tuple[float, float] | None:
+    """Where a landing cell lies, in cell widths (None for "green"/"holed": drawn at the target)."""
+    if game == "roll-in-one":
+        if "," not in cell:
+            return None
+        q, r = (int(v) for v in cell.split(","))
+        return math.sqrt(3) * (q + r / 2), 1.5 * r
+    from companion.games.doshboardgolf.board import axial_of, centre
+
+    try:
+        return centre(axial_of(cell))
+    except ValueError:
+        return None
+
+
+def draw_heat(ui: Ui, rect: pygame.Rect, game: str, cells: dict[str, float], extra: dict[str, Any]) -> None:
+    """The landing chances as discs, brighter for likelier cells, with the start and the target."""
+    if game == "roll-in-one":
+        start = tuple(extra["ball"]) if extra.get("ball") else None
+        targets = [tuple(g) for g in extra.get("greens", [])]
+        marks = [cell_xy(game, f"{p[0]},{p[1]}") for p in ([start] if start else [])]
+        goals = [cell_xy(game, f"{g[0]},{g[1]}") for g in targets]
+    else:
+        marks, goals = [cell_xy(game, extra.get("lie", ""))], [cell_xy(game, extra.get("target", ""))]
+    goal = next((g for g in goals if g is not None), None)
+    points = [(cell_xy(game, c) or goal, p) for c, p in cells.items()]
+    known = [xy for xy, _ in points if xy is not None] + [xy for xy in marks + goals if xy is not None]
+    if not known:
+        return
+    x0, x1 = min(x for x, _ in known) - 1, max(x for x, _ in known) + 1
+    y0, y1 = min(y for _, y in known) - 1, max(y for _, y in known) + 1
+    scale = min(rect.width / (x1 - x0), rect.height / (y1 - y0))
+
+    def at(xy: tuple[float, float]) -> tuple[int, int]:
+        ox = rect.x + (rect.width - (x1 - x0) * scale) / 2
+        oy = rect.y + (rect.height - (y1 - y0) * scale) / 2
+        return int(ox + (xy[0] - x0) * scale), int(oy + (xy[1] - y0) * scale)
+
+    radius = max(3, int(scale * 0.5))
+    top = max((p for _, p in points), default=1.0) or 1.0
+    for xy, p in points:
+        if xy is None:
+            continue
+        t = p / top
+        colour = tuple(int(a + (b - a) * t) for a, b in zip(theme.PANEL, theme.BAD, strict=True))
+        pygame.draw.circle(ui.surface, colour, at(xy), radius)
+    for xy in marks:
+        if xy is not None:
+            pygame.draw.circle(ui.surface, theme.TEXT, at(xy), radius, 2)
+    for xy in goals:
+        if xy is not None:
+            pygame.draw.circle(ui.surface, theme.GOOD, at(xy), radius, 3)
+
+
+def _draw_bars(ui: Ui, rect: pygame.Rect, dist: list[list[Any]] | list[tuple[str, float]]) -> None:
+    m = ui.metrics
+    if not dist:
+        return
+    step = max(1, rect.height // len(dist))
+    for i, (label, p) in enumerate(dist):
+        y = rect.y + i * step
+        ui.text(f"{label} {p:.0%}", (rect.x, y), m.small, theme.TEXT, width=rect.width // 2)
+        bar = pygame.Rect(rect.x + rect.width // 2, y + 4, int(rect.width / 2 * p), max(2, step - 8))
+        pygame.draw.rect(ui.surface, theme.ACCENT, bar)
