@@ -170,7 +170,7 @@ class ThrowWatcher:
         if frame is None or frame.ndim != 3 or frame.size == 0:
             self.gap()
             return WatchEvent(self.index, self.state)
-        small = small_copy(frame)
+        small = small_copy(frame).astype(np.float32)
         if self.tray.ready and self.tray.background is not None and self.tray.background.shape != frame.shape:
             self._relearn()  # camera changed: learn again
             self._scene = None
@@ -178,7 +178,7 @@ class ThrowWatcher:
         thr = self._threshold()
         if self._prev is not None and self._prev.shape == small.shape:
             gain = lighting.global_gain(small, self._prev)
-            moving = np.abs(small - self._prev * gain).max(axis=2) > thr
+            moving = lighting.difference(small, self._prev, gain) > thr
             moving_px = int(np.count_nonzero(moving))
         else:
             moving = None
@@ -245,8 +245,9 @@ class ThrowWatcher:
     ) -> WatchEvent:
         assert self.tray.small is not None and self.tray.background is not None
         thr = self._threshold()
-        gain = lighting.gain_field(small, self.tray.small)
-        fg = (np.abs(small - lighting.relit(self.tray.small, gain)).max(axis=2) > thr).astype(np.uint8)
+        tray = self.tray.small.astype(np.float32)
+        gain = lighting.gain_field(small, tray)
+        fg = (lighting.difference(small, tray, gain) > thr).astype(np.uint8)
         fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
         fg_px = int(np.count_nonzero(fg))
         hand_mask = self._hand(fg)
@@ -271,7 +272,7 @@ class ThrowWatcher:
             return WatchEvent(self.index, MOVING, hand=hand)
         if self._still >= 1 and not self._nudge_checked and (hand or fg_px > NUDGE_AREA * fg.size):
             self._nudge_checked = True  # against the tray, else (dice lying there) the scene read last
-            nudge = _nudged(small, self.tray.small)
+            nudge = _nudged(small, tray)
             if nudge is None and self._scene is not None:
                 nudge = _nudged(small, self._scene)
             if nudge is not None:
@@ -314,12 +315,12 @@ class ThrowWatcher:
         assert self.tray.small is not None
         if self.tray.small.shape != small.shape:
             return False
-        nudge = _nudged(small, self.tray.small)
+        tray = self.tray.small.astype(np.float32)
+        nudge = _nudged(small, tray)
         if nudge is not None:
             reason = f"the camera moved ({nudge[0]:.1f}, {nudge[1]:.1f} px at 160 wide)"
         else:
-            gain = lighting.gain_field(small, self.tray.small)
-            diff = np.abs(small - lighting.relit(self.tray.small, gain)).max(axis=2)
+            diff = lighting.difference(small, tray, lighting.gain_field(small, tray))
             match = float(np.mean(diff <= self._threshold()))
             if match >= CALIBRATION_MATCH:
                 return True
@@ -358,14 +359,14 @@ class ThrowWatcher:
         the light and, when the picture moved since, after that shift (its uncovered border left out)."""
         thr = self._threshold()
         gain = lighting.gain_field(small, scene)
-        diff = np.abs(small - lighting.relit(scene, gain)).max(axis=2) > thr
+        diff = lighting.difference(small, scene, gain) > thr
         if np.count_nonzero(diff) > NUDGE_AREA * diff.size:
             nudge = _nudged(small, scene)
             if nudge is not None:
                 dx, dy = nudge
                 moved = lighting.moved_by(scene, dx, dy)
                 gain = lighting.gain_field(small, moved)
-                diff = np.abs(small - lighting.relit(moved, gain)).max(axis=2) > thr
+                diff = lighting.difference(small, moved, gain) > thr
                 bx, by = math.ceil(abs(dx)) + 1, math.ceil(abs(dy)) + 1
                 diff[:by], diff[-by:], diff[:, :bx], diff[:, -bx:] = False, False, False, False
         changed = diff.astype(np.uint8)
