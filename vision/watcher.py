@@ -55,7 +55,8 @@ EMPTY, MOVING, SETTLED, READ, REMOVED, CALIBRATING = (
 NEW_PX = 6  # changed pixels (160-px copy) that hold something: fewer is noise, not a die
 NUDGE_PX = 0.75  # a picture shifted at least this far (160-px copy, about 3 px of 640) was nudged
 NUDGE_MAX = 8.0  # ... and at most this far (a few millimetres: further is no nudge, or no shift)
-NUDGE_RESPONSE = 0.5  # ... when the phase correlation is at least this clear (dice that differ: 0.3)
+NUDGE_FIT = 0.5  # ... when, shifted back, at most this part of the pixels unlike it still differ
+NUDGE_GAIN = 0.01  # ... and at least this part of the picture more is alike
 NUDGE_AREA = 0.03  # a still picture this much unlike the tray (or a hand) is checked for a shift
 CALIBRATION_MATCH = 0.5  # share of a still frame a kept calibration must match to be used
 MOVED_REACH = 2  # a die is "moved" when the change lies within this many pixels (160-px copy)
@@ -272,9 +273,9 @@ class ThrowWatcher:
             return WatchEvent(self.index, MOVING, hand=hand)
         if self._still >= 1 and not self._nudge_checked and (hand or fg_px > NUDGE_AREA * fg.size):
             self._nudge_checked = True  # against the tray, else (dice lying there) the scene read last
-            nudge = _nudged(small, tray)
+            nudge = self._nudged(small, tray)
             if nudge is None and self._scene is not None:
-                nudge = _nudged(small, self._scene)
+                nudge = self._nudged(small, self._scene)
             if nudge is not None:
                 dx, dy = nudge
                 log.info("camera nudged", extra={"event": "camera", "reason": f"shift {dx:.1f}, {dy:.1f}"})
@@ -316,7 +317,7 @@ class ThrowWatcher:
         if self.tray.small.shape != small.shape:
             return False
         tray = self.tray.small.astype(np.float32)
-        nudge = _nudged(small, tray)
+        nudge = self._nudged(small, tray)
         if nudge is not None:
             reason = f"the camera moved ({nudge[0]:.1f}, {nudge[1]:.1f} px at 160 wide)"
         else:
@@ -327,6 +328,23 @@ class ThrowWatcher:
             reason = f"only {match:.0%} of the picture matches the tray"
         log.info("calibration not used", extra={"event": "camera", "reason": reason})
         return False
+
+    def _nudged(self, small: np.ndarray, reference: np.ndarray) -> tuple[float, float] | None:
+        """The camera's shift since ``reference`` (dx, dy at 160 wide) when it was clearly nudged:
+        phase correlation gives a shift of a few pixels, and ``reference`` so shifted is much more
+        like the picture than as it was (dice that differ stay unlike either way)."""
+        dx, dy, _response = lighting.shift(small, reference)
+        if not NUDGE_PX <= math.hypot(dx, dy) <= NUDGE_MAX:
+            return None
+        thr = self._threshold()
+        bx, by = math.ceil(abs(dx)) + 1, math.ceil(abs(dy)) + 1
+        inner = (slice(by, small.shape[0] - by), slice(bx, small.shape[1] - bx))
+
+        def unlike(ref: np.ndarray) -> float:
+            return float(np.mean(lighting.difference(small, ref, lighting.gain_field(small, ref))[inner] > thr))
+
+        before, after = unlike(reference), unlike(lighting.moved_by(reference, dx, dy))
+        return (dx, dy) if after <= NUDGE_FIT * before and before - after >= NUDGE_GAIN else None
 
     # --- shared -----------------------------------------------------------------------------------
     def _threshold(self) -> float:
@@ -361,7 +379,7 @@ class ThrowWatcher:
         gain = lighting.gain_field(small, scene)
         diff = lighting.difference(small, scene, gain) > thr
         if np.count_nonzero(diff) > NUDGE_AREA * diff.size:
-            nudge = _nudged(small, scene)
+            nudge = self._nudged(small, scene)
             if nudge is not None:
                 dx, dy = nudge
                 moved = lighting.moved_by(scene, dx, dy)
@@ -398,8 +416,3 @@ class ThrowWatcher:
             return None
         return np.isin(labels, hands).astype(np.uint8)
 
-
-def _nudged(small: np.ndarray, reference: np.ndarray) -> tuple[float, float] | None:
-    """The shift of ``small`` from ``reference`` when it is clearly a camera nudged, else None."""
-    dx, dy, response = lighting.shift(small, reference)
-    return (dx, dy) if NUDGE_PX <= math.hypot(dx, dy) <= NUDGE_MAX and response >= NUDGE_RESPONSE else None
