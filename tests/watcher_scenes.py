@@ -42,11 +42,17 @@ class Scene:
         return max(0, int(x) - r), max(0, int(y) - r), int(x) + r, int(y) + r
 
     def without(self, frame: np.ndarray, *dice: int) -> np.ndarray:
-        """``frame`` with those dice taken out (the empty tray where they and their shadow lay)."""
+        """``frame`` with those dice taken out: the empty tray wherever the frame at rest differs from
+        it (the die and its shadow) within two sides of the die, nearer it than any other die."""
         out = frame.copy()
+        h, w = frame.shape[:2]
+        yy, xx = np.mgrid[0:h, 0:w]
+        differs = np.abs(self.rest.astype(np.int16) - self.empty).max(axis=2) > 8
+        differs = cv2.dilate(differs.astype(np.uint8), np.ones((7, 7), np.uint8)) > 0
+        dist = np.stack([np.hypot(xx - x, yy - y) for (x, y), _ in self.dice])
         for i in dice:
-            x0, y0, x1, y1 = self._box(i)
-            out[y0:y1, x0:x1] = self.empty[y0:y1, x0:x1]
+            mine = differs & (dist[i] <= 2 * self.dice[i][1]) & (dist[i] <= dist.min(axis=0))
+            out[mine] = self.empty[mine]
         return out
 
     def patch(self, i: int) -> tuple[np.ndarray, np.ndarray]:
@@ -79,6 +85,11 @@ class Scene:
             out.append(self.noisy(self.put(base, i, p)))
         return out
 
+    def clear_edge(self) -> float:
+        """Where (part of the height) a hand resting on the right edge covers no die."""
+        right = [y for (x, y), _ in self.dice if x > 640 - 220]
+        return max(np.linspace(0.2, 0.8, 13), key=lambda a: min((abs(a * 480 - y) for y in right), default=999))
+
     def still(self, frame: np.ndarray, n: int) -> Frames:
         return [self.noisy(frame) for _ in range(n)]
 
@@ -97,11 +108,12 @@ def nudged(frame: np.ndarray, dx: float, dy: float) -> np.ndarray:
     return cv2.warpAffine(frame, m, frame.shape[1::-1], borderMode=cv2.BORDER_REPLICATE)
 
 
-def with_hand(frame: np.ndarray, reach: float, wobble: float = 0.0) -> np.ndarray:
-    """``frame`` with a hand and forearm coming in from the right edge, ``reach`` pixels in."""
+def with_hand(frame: np.ndarray, reach: float, wobble: float = 0.0, at: float = 0.62) -> np.ndarray:
+    """``frame`` with a hand and forearm coming in from the right edge, ``reach`` pixels in, at
+    ``at`` of the height."""
     out = frame.copy()
     h, w = frame.shape[:2]
-    y = h * 0.62 + wobble
+    y = h * at + wobble
     skin = (120, 150, 205)
     cv2.rectangle(out, (int(w - reach + 40), int(y - 38)), (w, int(y + 38)), skin, -1)
     cv2.ellipse(out, (int(w - reach + 50), int(y)), (55, 48), 0, 0, 360, skin, -1)

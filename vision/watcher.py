@@ -271,8 +271,11 @@ class ThrowWatcher:
             self._nudge_checked = False
             self.state = MOVING
             return WatchEvent(self.index, MOVING, hand=hand)
-        if self._still >= 1 and not self._nudge_checked and (hand or fg_px > NUDGE_AREA * fg.size):
-            self._nudge_checked = True  # against the tray, else (dice lying there) the scene read last
+        deciding = not self._decided and self._still + 1 >= self.still_frames
+        looks_moved = self._still >= 1 and (hand or fg_px > NUDGE_AREA * fg.size)
+        if not self._nudge_checked and (looks_moved or deciding):
+            # once per still scene: against the tray, else (dice lying there) the scene judged last
+            self._nudge_checked = True
             nudge = self._nudged(small, tray)
             if nudge is None and self._scene is not None:
                 nudge = self._nudged(small, self._scene)
@@ -280,8 +283,8 @@ class ThrowWatcher:
                 dx, dy = nudge
                 log.info("camera nudged", extra={"event": "camera", "reason": f"shift {dx:.1f}, {dy:.1f}"})
                 self._relearn()
-                if self._scene is not None:
-                    self._scene = lighting.moved_by(self._scene, dx, dy)
+                if self._scene is not None:  # the dice lie as judged, seen from the camera's new place
+                    self._scene = small
                 return self._without_tray(frame, small, 0)
         dice = fg if hand_mask is None else fg & (hand_mask == 0)
         dice_px = int(np.count_nonzero(dice))
@@ -378,7 +381,7 @@ class ThrowWatcher:
         thr = self._threshold()
         gain = lighting.gain_field(small, scene)
         diff = lighting.difference(small, scene, gain) > thr
-        if np.count_nonzero(diff) > NUDGE_AREA * diff.size:
+        if np.count_nonzero(diff) >= NEW_PX:
             nudge = self._nudged(small, scene)
             if nudge is not None:
                 dx, dy = nudge
