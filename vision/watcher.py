@@ -59,6 +59,7 @@ NUDGE_FIT = 0.5  # ... when, shifted back, at most this part of the pixels unlik
 NUDGE_GAIN = 0.01  # ... and at least this part of the picture more is alike
 NUDGE_AREA = 0.03  # a still picture this much unlike the tray (or a hand) is checked for a shift
 CALIBRATION_MATCH = 0.5  # share of a still frame a kept calibration must match to be used
+HAND_TWITCH = 0.25  # a hand whose pixels move less than this part of it rests (its edge twitches)
 MOVED_REACH = 2  # a die is "moved" when the change lies within this many pixels (160-px copy)
 
 
@@ -253,9 +254,11 @@ class ThrowWatcher:
         fg_px = int(np.count_nonzero(fg))
         hand_mask = self._hand(fg)
         hand = hand_mask is not None
-        if hand and moving is not None:  # a hand's twitch is not dice moving
+        if hand and moving is not None:  # a resting hand's twitch is not dice moving; a hand moving is
             near = cv2.dilate(hand_mask, np.ones((7, 7), np.uint8)) > 0
-            moving_px = int(np.count_nonzero(moving & ~near))
+            twitch = int(np.count_nonzero(moving & near))
+            if twitch <= HAND_TWITCH * np.count_nonzero(hand_mask):
+                moving_px -= twitch
         if fg_px < 4:
             self._still = 0
             self._decided = False
