@@ -77,7 +77,8 @@ def test_a_kept_calibration_is_used_only_while_the_camera_has_not_moved(
     w = ThrowWatcher(tray=kept, defer=True)
     run = watch(seq, starts(seq)["dice rolling"], w)
     assert len(run.settles) == 1 and run.settles[0].background is not None and w.relearnt == 0
-    moved = Sequence(seq.name, [nudged(f, 7, 4) for f in seq.frames], seq.empty_until, seq.still_from, seq.dice)
+    frames = [nudged(f, 7, 4) for f in seq.frames]
+    moved = Sequence(seq.name, frames, seq.empty_until, seq.still_from, seq.dice)
     w = ThrowWatcher(tray=kept, defer=True)
     run = watch(moved, starts(seq)["dice rolling"], w)
     assert w.relearnt == 1  # noticed at the first still frame: learnt again
@@ -108,7 +109,8 @@ def test_daylight_drifting_is_no_throw(videos: dict[str, Sequence]) -> None:
     w = learnt(scene)
     thrown(scene, w)
     gains = np.linspace(1.0, 0.7, 90)  # three seconds of a cloud
-    events = feed(w, [lit(f, g, 0.1 * (1 - g)) for f, g in zip(scene.still(scene.rest, 90), gains, strict=True)])
+    drift = [lit(f, g, 0.1 * (1 - g)) for f, g in zip(scene.still(scene.rest, 90), gains, strict=True)]
+    events = feed(w, drift)
     assert not settles(events) and events[-1].state == READ
     events = feed(w, [lit(f, 0.7) for f in scene.still(scene.without(scene.rest, 0, 1, 2, 3), 15)])
     assert not settles(events) and events[-1].state in (EMPTY, REMOVED)
@@ -124,7 +126,7 @@ def test_a_camera_nudged_is_noticed_and_the_tray_learnt_again(videos: dict[str, 
     assert not settles(events) and w.relearnt == 1 and events[-1].state == READ
     # the dice taken out: the tray is learnt again as the moved camera sees it, and read against
     empty = [nudged(f, 6, 3) for f in scene.still(scene.empty, 12)]
-    events = feed(w, [with_hand(empty[0], 200)] + empty)
+    events = feed(w, [with_hand(empty[0], 200), *empty])
     assert not settles(events) and w.tray.ready and events[-1].state == EMPTY
     seq = scene.seq
     got = settles(feed(w, [nudged(f, 6, 3) for f in seq.frames[seq.empty_until - 2 :]]))
@@ -159,7 +161,7 @@ def test_dice_taken_out_one_by_one_are_no_throw(videos: dict[str, Sequence], nam
     left = scene.rest
     removed = 0
     for i in range(len(scene.dice)):
-        (x, y), _ = scene.dice[i]
+        (x, _y), _ = scene.dice[i]
         grab = [with_hand(left, 640 - x + 40, 0)] * 3
         left = scene.without(left, i)
         events = feed(w, grab + scene.still(left, 12))

@@ -88,7 +88,11 @@ class Scene:
     def clear_edge(self) -> float:
         """Where (part of the height) a hand resting on the right edge covers no die."""
         right = [y for (x, y), _ in self.dice if x > 640 - 220]
-        return max(np.linspace(0.2, 0.8, 13), key=lambda a: min((abs(a * 480 - y) for y in right), default=999))
+
+        def room(a: float) -> float:
+            return min((abs(a * 480 - y) for y in right), default=999.0)
+
+        return float(max(np.linspace(0.2, 0.8, 13), key=room))
 
     def still(self, frame: np.ndarray, n: int) -> Frames:
         return [self.noisy(frame) for _ in range(n)]
@@ -118,5 +122,6 @@ def with_hand(frame: np.ndarray, reach: float, wobble: float = 0.0, at: float = 
     cv2.rectangle(out, (int(w - reach + 40), int(y - 38)), (w, int(y + 38)), skin, -1)
     cv2.ellipse(out, (int(w - reach + 50), int(y)), (55, 48), 0, 0, 360, skin, -1)
     for k in range(4):  # fingers
-        cv2.ellipse(out, (int(w - reach + 5), int(y - 36 + 24 * k)), (22, 9), 0, 0, 360, (110, 140, 195), -1)
+        finger = (int(w - reach + 5), int(y - 36 + 24 * k))
+        cv2.ellipse(out, finger, (22, 9), 0, 0, 360, (110, 140, 195), -1)
     return out

@@ -54,13 +54,14 @@ def relit(reference: np.ndarray, field: np.ndarray) -> np.ndarray:
 
 def difference(image: np.ndarray, reference: np.ndarray, gain: np.ndarray | None = None) -> np.ndarray:
     """Per-pixel largest channel difference (float32) between ``image`` and ``reference`` (float32
-    BGR) relit by ``gain`` and clipped as the camera clips (a field as :func:`gain_field` gives, or 3 per-channel factors)."""
+    BGR) relit by ``gain`` (a field as :func:`gain_field` gives, or 3 per-channel factors) and
+    clipped as the camera clips: a relit tray brighter than white is white."""
     if gain is not None:
         if gain.ndim == 1:
             reference = cv2.multiply(reference, (float(gain[0]), float(gain[1]), float(gain[2]), 0.0))
         else:
             reference = cv2.multiply(reference, gain)
-        reference = np.minimum(reference, 255.0)  # the camera clips: a relit tray brighter than white is white
+        reference = np.minimum(reference, 255.0)
     d = cv2.absdiff(image, reference)
     return np.maximum(np.maximum(d[..., 0], d[..., 1]), d[..., 2])  # far faster than max(axis=2)
 

@@ -34,7 +34,7 @@ class Sequence:
     dice: list[dict]
 
     def at_rest(self, index: int, tolerance: float = 1.0) -> bool:
-        """Whether every die lies within ``tolerance`` pixels of where it comes to rest, at frame ``index``."""
+        """Whether every die lies within ``tolerance`` pixels of where it comes to rest at ``index``."""
         for die in self.dice:
             track = die["track"]
             here, last = track[min(index, len(track) - 1)], track[-1]

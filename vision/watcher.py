@@ -102,7 +102,7 @@ class Settle:
         """Whether the die lies where the tray changed (a die thrown this time)."""
         if self.changed is None:
             return True
-        h, w = self.changed.shape
+        w = self.changed.shape[1]
         scale = w / self.image.shape[1]
         x, y = round(die.center[0] * scale), round(die.center[1] * scale)
         r = MOVED_REACH
@@ -347,7 +347,8 @@ class ThrowWatcher:
         inner = (slice(by, small.shape[0] - by), slice(bx, small.shape[1] - bx))
 
         def unlike(ref: np.ndarray) -> float:
-            return float(np.mean(lighting.difference(small, ref, lighting.gain_field(small, ref))[inner] > thr))
+            diff = lighting.difference(small, ref, lighting.gain_field(small, ref))
+            return float(np.mean(diff[inner] > thr))
 
         before, after = unlike(reference), unlike(lighting.moved_by(reference, dx, dy))
         return (dx, dy) if after <= NUDGE_FIT * before and before - after >= NUDGE_GAIN else None
