@@ -76,28 +76,33 @@ def load(folder: Path) -> list[Sequence]:
 @dataclass(slots=True)
 class Watched:
     """What the watcher gave over a sequence played from ``start``: the throws that settled (frame
-    indices of the whole video), the time each frame took (ms) and the states."""
+    indices of the whole video), the CPU time each frame took on this thread (ms), the states, and
+    the frames (counted from ``start``) in which the watcher looked for dice with the locator."""
 
     start: int
     settles: list[Settle]
     times_ms: list[float]
     states: list[str]
+    looks: list[int]
 
 
 def watch(seq: Sequence, start: int = 0, watcher: ThrowWatcher | None = None) -> Watched:
     """Play ``seq`` from frame ``start`` (the stream begins there) through a deferring watcher; the
     throws are not read (each :class:`Settle` can be, with its own reader)."""
     watcher = watcher or ThrowWatcher(defer=True)
-    settles, times, states = [], [], []
-    for frame in seq.frames[start:]:
-        t = time.perf_counter()
+    settles, times, states, looks = [], [], [], []
+    for k, frame in enumerate(seq.frames[start:]):
+        looked = watcher.looks
+        t = time.thread_time()
         event = watcher.feed(frame)
-        times.append((time.perf_counter() - t) * 1000)
+        times.append((time.thread_time() - t) * 1000)
         states.append(event.state)
+        if watcher.looks != looked:
+            looks.append(k)
         if event.settle is not None:
             s = event.settle
             settles.append(Settle(s.frame + start, s.settled_frame + start, s.image, s.background, s.changed))
-    return Watched(start, settles, times, states)
+    return Watched(start, settles, times, states, looks)
 
 
 def starts(seq: Sequence) -> dict[str, int]:

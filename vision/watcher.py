@@ -148,6 +148,7 @@ class ThrowWatcher:
         self.state = CALIBRATING if not self.tray.ready else EMPTY
         self.last_throw: Throw | None = None
         self.relearnt = 0  # times the tray was dropped and learnt again (camera nudged, kept one wrong)
+        self.looks = 0  # times the locator looked for dice on a still frame (no tray known)
         self._locator = locator
         self._verify = self.tray.ready  # a kept calibration, not yet checked against the camera
         self._prev: np.ndarray | None = None
@@ -238,6 +239,7 @@ class ThrowWatcher:
         """Centres of the dice the locator finds in ``frame`` read as a single photo (no tray)."""
         if self._locator is None:
             self._locator = DiceReader(classifier=False)
+        self.looks += 1
         work, _, scale = working_copy(frame)
         return [(c.center[0] / scale, c.center[1] / scale) for c in self._locator.locate(work, None)]
 
