@@ -42,7 +42,6 @@ from vision.simcam import SimulatedCamera  # noqa: E402
 from vision.watcher import ThrowWatcher  # noqa: E402
 
 
-
 def ms(values: list[float]) -> str:
     if not values:
         return "none"
@@ -95,7 +94,8 @@ def enrolled_reader() -> DiceReader | None:
                     (Path(tmp) / die.name).symlink_to(die)
         t = time.thread_time()
         enrolled = EnrolledSet.learn("throwbench-all", tmp)
-        print(f"  (enrolled {len(enrolled.dice)} dice from both sets' enroll/ in {time.thread_time() - t:.0f} s)")
+        took = time.thread_time() - t
+        print(f"  (enrolled {len(enrolled.dice)} dice from both sets' enroll/ in {took:.0f} s of CPU)")
     return DiceReader(enrolled)
 
 
@@ -134,7 +134,8 @@ def videos(faces: bool) -> None:
                 right = f"{one.right} of {one.labelled}"
             tray = "learnt" if s.background is not None else "none (single photo)"
             print(f"| {seq.name} | {start} | {len(run.settles)} | {delay:+d} | {tray} | {right} | {took} |")
-    print(f"videos not giving exactly one throw: {wrong_count}; throws settled later than {ON_TIME} frames: {late}")
+    print(f"videos not giving exactly one throw: {wrong_count}; "
+          f"throws settled later than {ON_TIME} frames: {late}")
     print(f"  watcher per frame: {ms(per_frame)} ({len(per_frame)} frames)")
     print(f"  frames that looked for dice with the locator (no tray known yet): {len(checks)}, {ms(checks)}")
     if reader is not None:
