@@ -275,8 +275,9 @@ class CameraReader:
 
     @property
     def advice(self) -> str:
-        """Without a calibration the watcher takes its first still frames for the empty tray (dice
-        lying there at start would become part of it): the home screen offers to calibrate."""
+        """Without a calibration the watcher learns the empty tray only once it sees it without dice
+        (a throw lying there at start is read as a single photo, less well): the home screen offers
+        to calibrate."""
         if self.calibration is None:
             return "The camera is not calibrated: calibrate it once with the tray empty."
         return ""
