@@ -55,7 +55,7 @@ from vision.sources import (
 )
 from vision.tray import TrayModel
 from vision.types import DieReading, VisionError
-from vision.watcher import EMPTY, READ, REMOVED, Settle, ThrowWatcher
+from vision.watcher import CALIBRATING, EMPTY, MOVING, READ, REMOVED, SETTLED, Settle, ThrowWatcher
 
 log = logging.getLogger(__name__)
 
@@ -264,6 +264,7 @@ class CameraReader:
         self._generation = 0  # bumped whenever reads under way go stale
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="camera-read")
         self._closed = False
+        self._hand = False  # the watcher saw a hand in the last frame
         self.problem = ""
         self._finish_open(*self._try_open())
 
@@ -274,11 +275,25 @@ class CameraReader:
 
     @property
     def advice(self) -> str:
-        """Without a calibration the watcher takes its first still frames for the empty tray (dice
-        lying there at start would become part of it): the home screen offers to calibrate."""
+        """Without a calibration the watcher learns the empty tray only once it sees it without dice
+        (a throw lying there at start is read as a single photo, less well): the home screen offers
+        to calibrate."""
         if self.calibration is None:
             return "The camera is not calibrated: calibrate it once with the tray empty."
         return ""
+
+    @property
+    def watch_state(self) -> str:
+        """What the watcher sees, for the table (``ui.watch_state``): ``learning`` (the tray),
+        ``empty``, ``rolling``, ``hand`` (in the tray), ``settled``, ``reading`` (a throw's read under
+        way on the worker) or ``read``."""
+        state = self.watcher.state
+        if self._hand:
+            return "hand"
+        if self._job is not None and not self._job.asked and state == READ:
+            return "reading"
+        return {CALIBRATING: "learning", EMPTY: "empty", REMOVED: "empty", MOVING: "rolling",
+                SETTLED: "settled", READ: "read"}.get(state, "empty")
 
     @property
     def source(self) -> FrameSource | None:
@@ -489,6 +504,7 @@ class CameraReader:
             log.warning("watcher failed", extra={"event": "camera", "reason": str(exc)})
             self.watcher = self._new_watcher()
             return frame
+        self._hand = event.hand
         if not self._closed:
             self._after(self.watcher.state, event.state, event.settle)
         return frame

@@ -240,3 +240,36 @@ def test_camera_lost_mid_game_then_back_nothing_is_lost(table):
     d.tap("dice:confirm")
     assert screen.game.events[-1].roll.source is Source.CAMERA
     assert not app.errors
+
+
+def test_the_table_shows_what_the_watcher_sees_in_words_and_colour(table):
+    from ui.watch_state import STATES
+
+    src = TraySource(seed=5)
+    reader = CameraReader(lambda: src)
+    app, d = table(reader)
+    screen = app.screen
+    seen: list[str] = []
+
+    def shown() -> str:
+        state = reader.watch_state
+        band = screen.watch_band
+        assert band is not None and band.height >= app.ui.metrics.prompt  # large: the prompt's size
+        edge = app.ui.surface.get_at((band.x + 1, band.centery))[:3]
+        assert tuple(edge) == STATES[state][1]  # the band's colour is the state's
+        if not seen or seen[-1] != state:
+            seen.append(state)
+        return state
+
+    steps_until(app, lambda: shown() == "empty")
+    src.hand = (560, 240)  # a hand at the tray's edge
+    steps_until(app, lambda: shown() == "hand")
+    src.hand = None
+    throw(src, screen.game.state.request(), ["6", "2"])
+    steps_until(app, lambda: shown() == "read", limit=120)
+    d.wait_read()
+    app.step()
+    shown()
+    assert seen[0] == "learning" and seen[1] == "empty"
+    assert "hand" in seen and "settled" in seen and seen[-1] == "read"
+    assert len({STATES[s][0] for s in STATES}) == len(STATES)  # never colour alone: each has its words

@@ -126,3 +126,49 @@ def test_deferred_watcher_hands_out_the_settle_and_the_read_comes_later() -> Non
     throw = s.read(later.reader)
     assert throw.frame == s.frame and throw.image is s.image
     assert sorted(d.face for d in throw.dice) == sorted(d.face for d in read_now.dice) == ["2", "5", "6"]
+
+
+def test_a_stream_started_mid_throw_reads_the_throw_once_and_learns_the_tray_after() -> None:
+    cam = SimulatedCamera(seed=17)
+    frames = list(cam.throw(["d6", "d6", "d6"], faces=["1", "4", "6"]))
+    start = [f.truth for f in frames].index("moving") + 2  # the dice are rolling when the stream begins
+    w = ThrowWatcher()
+    events = [w.feed(f.image) for f in frames[start:]]
+    throws = [e.throw for e in events if e.throw is not None]
+    assert len(throws) == 1
+    assert sorted(d.face for d in throws[0].dice) == ["1", "4", "6"]
+    assert throws[0].moved == [True, True, True]
+    # the hand took the dice away: only now is the empty tray learnt, and the next throw read against it
+    after = [w.feed(cam.render([])).state for _ in range(8)]
+    assert REMOVED in after and after[-1] == EMPTY and w.tray.ready
+    again = [w.feed(f.image) for f in cam.throw(["d6", "d6"], faces=["2", "3"])]
+    assert len([e for e in again if e.throw is not None]) == 1
+
+
+def test_dice_lying_at_start_are_read_never_learnt_as_the_tray() -> None:
+    cam = SimulatedCamera(seed=18)
+    still = cam.render(cam.random_scene(["d6", "d6"], faces=["5", "2"]))
+    w = ThrowWatcher()
+    events = [w.feed(still + np.uint8(i % 2)) for i in range(12)]
+    throws = [e.throw for e in events if e.throw is not None]
+    assert len(throws) == 1 and sorted(d.face for d in throws[0].dice) == ["2", "5"]
+    assert not w.tray.ready  # the tray is not known: it held dice from the first frame
+    assert events[-1].state == READ
+
+
+def test_the_json_line_keeps_its_fields_and_says_which_dice_moved() -> None:
+    cam = SimulatedCamera(seed=19)
+    w = calibrated(cam)
+    dice = cam.random_scene(["d6", "d6"], faces=["3", "4"])
+    [first] = [e.throw for e in (w.feed(cam.render(dice)) for _ in range(8)) if e.throw]
+    moved = [dice[0], cam.random_scene(["d6"], faces=["6"])[0]]
+    for x in (700, 560, 700):  # a hand picks up the second die and throws it again
+        w.feed(cam.render(dice, hand=(x, 240)))
+    [second] = [e.throw for e in (w.feed(cam.render(moved)) for _ in range(8)) if e.throw]
+    line = second.to_json()
+    assert set(line) == {"frame", "settled_frame", "dice"}
+    for d in line["dice"]:
+        assert {"die", "face", "value", "confidence", "center", "status"} <= set(d)
+    by_face = {d["face"]: d["moved"] for d in line["dice"]}
+    assert by_face == {"3": False, "6": True}
+    assert all(d["moved"] for d in first.to_json()["dice"])

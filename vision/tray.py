@@ -26,7 +26,7 @@ class TrayModel:
         self.frames_needed = frames_needed
         self._stack: list[np.ndarray] = []
         self.background: np.ndarray | None = None  # full resolution BGR uint8
-        self.small: np.ndarray | None = None  # analysis resolution int16
+        self.small: np.ndarray | None = None  # analysis resolution (int16, float32 once adapted)
         self.noise = 6.0
 
     @property
@@ -57,7 +57,9 @@ class TrayModel:
             self.set_background(frame)
             return
         cv2.addWeighted(frame, rate, self.background, 1 - rate, 0, dst=self.background)
-        self.small = (self.small * (1 - rate) + small * rate).astype(np.int16)
+        # kept in float32: truncating to integers at each blend drifts the tray down by up to a grey
+        # level per frame (under a lamp switched off, 10 levels in 20 frames: a false die at its walls)
+        self.small = self.small.astype(np.float32) * (1 - rate) + np.asarray(small, np.float32) * rate
 
     def difference(self, small: np.ndarray) -> np.ndarray:
         """Per-pixel largest channel difference from the empty tray (analysis resolution)."""

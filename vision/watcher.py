@@ -1,27 +1,47 @@
 """The throw watcher: per-frame state of the tray, and one read per settled throw.
 
-States: ``empty`` (nothing on the tray), ``moving`` (dice rolling, or a hand over the tray),
-``settled`` (dice still, waiting for the still window), ``read`` (the throw was read; it stays
-``read`` while nothing changes), ``removed`` (dice taken away). ``calibrating`` is reported for
-the first frames while the empty tray is learned (the tray must be empty at start, or a
-:class:`~vision.tray.TrayModel` calibrated earlier is passed in).
+States: ``empty`` (nothing on the tray), ``moving`` (dice rolling, or a hand over the tray: the
+event's ``hand`` says which), ``settled`` (dice still, waiting for the still window), ``read`` (the
+throw was read; it stays ``read`` while nothing changes), ``removed`` (dice taken away), and
+``calibrating`` while the first still frames are looked at, before anything is known of the tray.
+
+The empty tray is learnt only from still frames in which the dice locator finds no die; until then
+(the stream began mid-throw, or with dice lying there) the watcher works without it: motion is told
+from frame to frame, and a throw that comes to rest is read on its own, as a single photo is. A
+calibration kept from an earlier run is used when the first still frame agrees with it (the camera
+has not moved); else it is dropped and the tray learnt again. A camera nudged while watching is
+noticed (the picture shifted, :func:`vision.lighting.shift`) and the tray learnt again; lamps and
+daylight are followed by a gain measured against the tray (:func:`vision.lighting.gain_field`), so
+they are neither motion nor dice. A hand resting on the tray's edge is left out of the motion and the
+dice; a hand alone is never a throw.
+
+A throw is read when something new lies still in the tray: compared with the scene last read, pixels
+changed that hold dice now. Dice taken away are no throw. When one die of several is thrown again,
+only the dice where the tray changed are new: the reading says which (``Throw.moved``).
 
 All the per-frame work happens on a 160-pixel-wide copy; the reader runs once per throw on the
-full frame against the learned tray. With ``defer=True`` the watcher does not read: it hands out a
-:class:`Settle` (the frame and the tray as they were) and the caller reads it when and where it likes
-(the app does it on a worker thread, so the touchscreen keeps drawing).
+full frame against the learned tray (or alone, without one). With ``defer=True`` the watcher does
+not read: it hands out a :class:`Settle` (the frame and the tray as they were) and the caller reads
+it when and where it likes (the app does it on a worker thread, so the touchscreen keeps drawing).
+The locator's look for dice on a still frame without a tray (about 0.1-0.3 s) runs in ``feed``, once
+per still scene and only while no empty tray is known.
 """
 
 from __future__ import annotations
 
+import logging
+import math
 from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
 
-from vision.reader import DiceReader
+from vision import lighting
+from vision.reader import DiceReader, working_copy
 from vision.tray import TrayModel, small_copy
 from vision.types import DieReading
+
+log = logging.getLogger(__name__)
 
 EMPTY, MOVING, SETTLED, READ, REMOVED, CALIBRATING = (
     "empty",
@@ -32,38 +52,62 @@ EMPTY, MOVING, SETTLED, READ, REMOVED, CALIBRATING = (
     "calibrating",
 )
 
+NEW_PX = 6  # changed pixels (160-px copy) that hold something: fewer is noise, not a die
+NUDGE_PX = 0.75  # a picture shifted at least this far (160-px copy, about 3 px of 640) was nudged
+NUDGE_MAX = 8.0  # ... and at most this far (a few millimetres: further is no nudge, or no shift)
+NUDGE_FIT = 0.5  # ... when, shifted back, at most this part of the pixels unlike it still differ
+NUDGE_GAIN = 0.01  # ... and at least this part of the picture more is alike
+NUDGE_AREA = 0.03  # a still picture this much unlike the tray (or a hand) is checked for a shift
+CALIBRATION_MATCH = 0.5  # share of a still frame a kept calibration must match to be used
+HAND_TWITCH = 0.25  # a hand whose pixels move less than this part of it rests (its edge twitches)
+MOVED_REACH = 2  # a die is "moved" when the change lies within this many pixels (160-px copy)
+
 
 @dataclass(slots=True)
 class Throw:
-    """A settled throw: the frame index read, the first still frame, the dice, and the frame itself."""
+    """A settled throw: the frame index read, the first still frame, the dice, the frame itself, and
+    for each die whether it is new (thrown this time) or lay there already (``moved``)."""
 
     frame: int
     settled_frame: int
     dice: list[DieReading]
     image: np.ndarray = field(repr=False)
+    moved: list[bool] = field(default_factory=list)
 
     def to_json(self) -> dict[str, object]:
-        return {
-            "frame": self.frame,
-            "settled_frame": self.settled_frame,
-            "dice": [d.to_json() for d in self.dice],
-        }
+        dice = [d.to_json() for d in self.dice]
+        for d, m in zip(dice, self.moved, strict=False):
+            d["moved"] = m
+        return {"frame": self.frame, "settled_frame": self.settled_frame, "dice": dice}
 
 
 @dataclass(slots=True)
 class Settle:
-    """A throw that came to rest, not read yet: the frame kept, its index, the first still frame, and
-    the empty tray to read it against (copies: the watcher goes on adapting its own)."""
+    """A throw that came to rest, not read yet: the frame kept, its index, the first still frame, the
+    empty tray to read it against (None: read alone, as a single photo; copies: the watcher goes on
+    adapting its own), and where the tray changed since the last read (160-px copy; None: all new)."""
 
     frame: int
     settled_frame: int
     image: np.ndarray = field(repr=False)
     background: np.ndarray | None = field(default=None, repr=False)
+    changed: np.ndarray | None = field(default=None, repr=False)
 
     def read(self, reader: DiceReader) -> Throw:
         """Read the dice (any thread: it touches nothing of the watcher's)."""
         dice = reader.read(self.image, background=self.background)
-        return Throw(self.frame, self.settled_frame, dice, self.image)
+        return Throw(self.frame, self.settled_frame, dice, self.image, [self.moved(d) for d in dice])
+
+    def moved(self, die: DieReading) -> bool:
+        """Whether the die lies where the tray changed (a die thrown this time)."""
+        if self.changed is None:
+            return True
+        w = self.changed.shape[1]
+        scale = w / self.image.shape[1]
+        x, y = round(die.center[0] * scale), round(die.center[1] * scale)
+        r = MOVED_REACH
+        patch = self.changed[max(0, y - r) : y + r + 1, max(0, x - r) : x + r + 1]
+        return bool(patch.any())
 
 
 @dataclass(slots=True)
@@ -79,7 +123,11 @@ class WatchEvent:
 
 class ThrowWatcher:
     """Feed frames in order; each call says the tray state and, once per throw, the reading (or, with
-    ``defer``, the :class:`Settle` to read later: ``last_throw`` is then left to the caller)."""
+    ``defer``, the :class:`Settle` to read later: ``last_throw`` is then left to the caller).
+
+    ``tray``: a calibration kept from an earlier run, used if the first still frame agrees with it.
+    ``locator``: the reader that looks for dice on a still frame without a tray (by default one of
+    its own, located only: never the ``reader``, which may be reading on another thread)."""
 
     def __init__(
         self,
@@ -89,6 +137,7 @@ class ThrowWatcher:
         hand_fraction: float = 0.035,
         *,
         defer: bool = False,
+        locator: DiceReader | None = None,
     ) -> None:
         self.reader = reader or DiceReader()
         self.defer = defer
@@ -97,96 +146,282 @@ class ThrowWatcher:
         self.hand_fraction = hand_fraction
         self.index = -1
         self.state = CALIBRATING if not self.tray.ready else EMPTY
+        self.last_throw: Throw | None = None
+        self.relearnt = 0  # times the tray was dropped and learnt again (camera nudged, kept one wrong)
+        self.looks = 0  # times the locator looked for dice on a still frame (no tray known)
+        self._locator = locator
+        self._verify = self.tray.ready  # a kept calibration, not yet checked against the camera
         self._prev: np.ndarray | None = None
         self._still = 0
         self._first_still = -1
-        self._read_sig: np.ndarray | None = None  # foreground mask of the last throw read
-        self.last_throw: Throw | None = None
+        self._decided = False  # the current still scene was judged (read, or found old)
+        self._moved = False  # something moved since the last judgement
+        self._nudge_checked = False
+        self._stack: list[np.ndarray] = []  # full frames of the current still scene (no tray yet)
+        self._scene: np.ndarray | None = None  # the 160-px copy of the dice last judged; None: none
+        self._scene_px = 0  # their foreground pixels (with a tray)
 
     def gap(self) -> None:
         """The source lost frames: forget motion history (the last read throw is remembered)."""
         self._prev = None
         self._still = 0
+        self._stack.clear()
+        self._decided = False
 
     def feed(self, frame: np.ndarray | None) -> WatchEvent:
         self.index += 1
         if frame is None or frame.ndim != 3 or frame.size == 0:
             self.gap()
             return WatchEvent(self.index, self.state)
-        small = small_copy(frame)
+        small = small_copy(frame).astype(np.float32)
         if self.tray.ready and self.tray.background is not None and self.tray.background.shape != frame.shape:
-            self.tray = TrayModel(self.tray.frames_needed)  # camera changed: learn again
-            self.state = CALIBRATING
+            self._relearn()  # camera changed: learn again
+            self._scene = None
         moving_px = 0
-        thr = max(18.0, 2.5 * self.tray.noise)
+        thr = self._threshold()
         if self._prev is not None and self._prev.shape == small.shape:
-            moving_px = int(np.count_nonzero(np.abs(small - self._prev).max(axis=2) > thr))
+            gain = lighting.global_gain(small, self._prev)
+            moving = lighting.difference(small, self._prev, gain) > thr
+            moving_px = int(np.count_nonzero(moving))
+        else:
+            moving = None
         self._prev = small
-        if not self.tray.ready:
-            if moving_px > 3:
-                self.tray = TrayModel(self.tray.frames_needed)
-            self.tray.learn(frame)
-            self.state = CALIBRATING if not self.tray.ready else EMPTY
+        if self.tray.ready and self._verify and moving_px <= 2:
+            self._verify = False
+            if not self._agrees(small):
+                self._relearn()
+        if self.tray.ready:
+            return self._with_tray(frame, small, moving, moving_px)
+        return self._without_tray(frame, small, moving_px)
+
+    # --- no empty tray known ----------------------------------------------------------------------
+    def _without_tray(self, frame: np.ndarray, small: np.ndarray, moving_px: int) -> WatchEvent:
+        if moving_px > 2:
+            self._motion()
+            self.state = MOVING
+            return WatchEvent(self.index, MOVING)
+        self._still_frame()
+        self._stack.append(frame.copy())
+        del self._stack[: -self.tray.frames_needed]
+        if self._decided:
             return WatchEvent(self.index, self.state)
-        fg = (self.tray.difference(small) > thr).astype(np.uint8)
+        first = self._scene is None and not self._moved  # nothing seen yet: the empty tray, perhaps
+        if self._still < (self.tray.frames_needed if first else self.still_frames):
+            self.state = CALIBRATING if first else SETTLED
+            return WatchEvent(self.index, self.state)
+        self._decided, self._moved = True, False
+        changed = None if self._scene is None else self._changed(small, self._scene)
+        if changed is not None and np.count_nonzero(changed) < NEW_PX:
+            self.state = READ  # the dice lie as they were
+            return WatchEvent(self.index, READ)
+        dice = self._dice_seen(frame)
+        if not dice:  # the empty tray, as the locator sees it: learn it
+            had = self._scene is not None
+            for f in self._stack:
+                self.tray.learn(f)
+            self._stack.clear()
+            self._scene = None
+            self.state = EMPTY
+            return WatchEvent(self.index, REMOVED if had else EMPTY)
+        if changed is not None:
+            grown = cv2.dilate(changed, np.ones((2 * MOVED_REACH + 1,) * 2, np.uint8))
+            scale = small.shape[1] / frame.shape[1]
+            new = [d for d in dice if grown[min(grown.shape[0] - 1, int(d[1] * scale)),
+                                            min(grown.shape[1] - 1, int(d[0] * scale))]]
+            if not new:  # dice taken out: the rest lie as read
+                self._scene = small
+                self.state = READ
+                return WatchEvent(self.index, REMOVED)
+        self._scene = small
+        return self._settled(frame, None, changed, hand=False)
+
+    def _dice_seen(self, frame: np.ndarray) -> list[tuple[float, float]]:
+        """Centres of the dice the locator finds in ``frame`` read as a single photo (no tray)."""
+        if self._locator is None:
+            self._locator = DiceReader(classifier=False)
+        self.looks += 1
+        work, _, scale = working_copy(frame)
+        return [(c.center[0] / scale, c.center[1] / scale) for c in self._locator.locate(work, None)]
+
+    # --- the empty tray known ---------------------------------------------------------------------
+    def _with_tray(
+        self, frame: np.ndarray, small: np.ndarray, moving: np.ndarray | None, moving_px: int
+    ) -> WatchEvent:
+        assert self.tray.small is not None and self.tray.background is not None
+        thr = self._threshold()
+        tray = self.tray.small.astype(np.float32)
+        gain = lighting.gain_field(small, tray)
+        fg = (lighting.difference(small, tray, gain) > thr).astype(np.uint8)
         fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
         fg_px = int(np.count_nonzero(fg))
-        hand = self._hand(fg)
+        hand_mask = self._hand(fg)
+        hand = hand_mask is not None
+        if hand and moving is not None:  # a resting hand's twitch is not dice moving; a hand moving is
+            near = cv2.dilate(hand_mask, np.ones((7, 7), np.uint8)) > 0
+            twitch = int(np.count_nonzero(moving & near))
+            if twitch <= HAND_TWITCH * np.count_nonzero(hand_mask):
+                moving_px -= twitch
         if fg_px < 4:
             self._still = 0
-            had = self._read_sig is not None or self.state in (MOVING, SETTLED)
-            if self.state not in (EMPTY, REMOVED) and had and self.state != CALIBRATING:
-                self.state = REMOVED
-            else:
-                self.state = EMPTY
-            self._read_sig = None
+            self._decided = False
+            self._nudge_checked = False
+            had = self._scene is not None or self.state in (MOVING, SETTLED)
+            self.state = REMOVED if self.state not in (EMPTY, REMOVED, CALIBRATING) and had else EMPTY
+            self._scene = None
             if moving_px == 0:
                 self.tray.adapt(frame, small)
             return WatchEvent(self.index, self.state)
-        if moving_px > 2 or hand:
-            self._still = 0
+        if moving_px > 2:
+            self._motion()
+            self._nudge_checked = False
             self.state = MOVING
+            return WatchEvent(self.index, MOVING, hand=hand)
+        deciding = not self._decided and self._still + 1 >= self.still_frames
+        looks_moved = self._still >= 1 and (hand or fg_px > NUDGE_AREA * fg.size)
+        if not self._nudge_checked and (looks_moved or deciding):
+            # once per still scene: against the tray, else (dice lying there) the scene judged last
+            self._nudge_checked = True
+            nudge = self._nudged(small, tray)
+            if nudge is None and self._scene is not None:
+                nudge = self._nudged(small, self._scene)
+            if nudge is not None:
+                dx, dy = nudge
+                log.info("camera nudged", extra={"event": "camera", "reason": f"shift {dx:.1f}, {dy:.1f}"})
+                self._relearn()
+                if self._scene is not None:  # the dice lie as judged, seen from the camera's new place
+                    self._scene = small
+                return self._without_tray(frame, small, 0)
+        dice = fg if hand_mask is None else fg & (hand_mask == 0)
+        dice_px = int(np.count_nonzero(dice))
+        if dice_px < 4:  # a hand alone: never a throw
+            self._still = 0
+            self._decided = False
+            self.state = MOVING
+            return WatchEvent(self.index, MOVING, hand=True)
+        self._still_frame()
+        if self._decided:
             return WatchEvent(self.index, self.state, hand=hand)
+        if self._still < self.still_frames:
+            self.state = SETTLED
+            return WatchEvent(self.index, SETTLED, hand=hand)
+        self._decided, self._moved = True, False
+        if self._scene is not None:
+            new = self._changed(small, self._scene) & dice
+            if np.count_nonzero(new) < NEW_PX:  # nothing new: a hand passed, or dice were taken away
+                self.state = READ
+                if dice_px < 0.9 * self._scene_px:
+                    self._scene, self._scene_px = small, dice_px
+                    return WatchEvent(self.index, REMOVED, hand=hand)
+                return WatchEvent(self.index, READ, hand=hand)
+        else:
+            new = dice
+        self._scene, self._scene_px = small, dice_px
+        return self._settled(frame, lighting.relit(self.tray.background, gain), new, hand=hand)
+
+    def _agrees(self, small: np.ndarray) -> bool:
+        """Whether a kept calibration fits the camera as it is: not shifted, and most of the picture
+        like it (dice, under a gain for the light, are a small part)."""
+        assert self.tray.small is not None
+        if self.tray.small.shape != small.shape:
+            return False
+        tray = self.tray.small.astype(np.float32)
+        nudge = self._nudged(small, tray)
+        if nudge is not None:
+            reason = f"the camera moved ({nudge[0]:.1f}, {nudge[1]:.1f} px at 160 wide)"
+        else:
+            diff = lighting.difference(small, tray, lighting.gain_field(small, tray))
+            match = float(np.mean(diff <= self._threshold()))
+            if match >= CALIBRATION_MATCH:
+                return True
+            reason = f"only {match:.0%} of the picture matches the tray"
+        log.info("calibration not used", extra={"event": "camera", "reason": reason})
+        return False
+
+    def _nudged(self, small: np.ndarray, reference: np.ndarray) -> tuple[float, float] | None:
+        """The camera's shift since ``reference`` (dx, dy at 160 wide) when it was clearly nudged:
+        phase correlation gives a shift of a few pixels, and ``reference`` so shifted is much more
+        like the picture than as it was (dice that differ stay unlike either way)."""
+        dx, dy, _response = lighting.shift(small, reference)
+        if not NUDGE_PX <= math.hypot(dx, dy) <= NUDGE_MAX:
+            return None
+        thr = self._threshold()
+        bx, by = math.ceil(abs(dx)) + 1, math.ceil(abs(dy)) + 1
+        inner = (slice(by, small.shape[0] - by), slice(bx, small.shape[1] - bx))
+
+        def unlike(ref: np.ndarray) -> float:
+            diff = lighting.difference(small, ref, lighting.gain_field(small, ref))
+            return float(np.mean(diff[inner] > thr))
+
+        before, after = unlike(reference), unlike(lighting.moved_by(reference, dx, dy))
+        return (dx, dy) if after <= NUDGE_FIT * before and before - after >= NUDGE_GAIN else None
+
+    # --- shared -----------------------------------------------------------------------------------
+    def _threshold(self) -> float:
+        return max(18.0, 2.5 * self.tray.noise)
+
+    def _relearn(self) -> None:
+        """Drop the empty tray: it is learnt again from still frames holding no die."""
+        self.tray = TrayModel(self.tray.frames_needed)
+        self.relearnt += 1
+        self._verify = False
+        self._stack.clear()
+        self._still = 0
+        self._decided = False
+        self._moved = self._scene is not None
+        self.state = CALIBRATING if self._scene is None else self.state
+
+    def _motion(self) -> None:
+        self._still = 0
+        self._stack.clear()
+        self._decided = False
+        self._moved = True
+
+    def _still_frame(self) -> None:
         if self._still == 0:
             self._first_still = self.index
         self._still += 1
-        if self.state == READ:
-            return WatchEvent(self.index, READ)
-        if self._still < self.still_frames:
-            self.state = SETTLED
-            return WatchEvent(self.index, SETTLED)
-        # still long enough: is this a new throw, or the last one (a hand passed, dice removed)?
-        if self._read_sig is not None:
-            grown = cv2.dilate(self._read_sig, np.ones((3, 3), np.uint8))
-            new_px = int(np.count_nonzero(fg & (grown == 0)))
-            if new_px < 6:
-                self._still = self.still_frames  # nothing new: no read
-                if fg_px < 0.9 * np.count_nonzero(self._read_sig):
-                    self._read_sig = fg  # some dice taken away; the rest stay read
-                    self.state = READ
-                    return WatchEvent(self.index, REMOVED)
-                self.state = READ
-                return WatchEvent(self.index, READ)
-        self._read_sig = fg
-        self.state = READ
-        settle = Settle(self.index, self._first_still, frame.copy(), self.tray.background)
-        if self.defer:  # read later, maybe on another thread: the tray keeps adapting meanwhile
-            if settle.background is not None:
-                settle.background = settle.background.copy()
-            return WatchEvent(self.index, READ, settle=settle)
-        self.last_throw = settle.read(self.reader)
-        return WatchEvent(self.index, READ, self.last_throw)
 
-    def _hand(self, fg: np.ndarray) -> bool:
-        """A blob far bigger than any die, or a big one entering from the frame edge."""
-        n, _labels, stats, _ = cv2.connectedComponentsWithStats(fg)
+    def _changed(self, small: np.ndarray, scene: np.ndarray) -> np.ndarray:
+        """Where ``small`` differs from the still ``scene`` judged last (uint8 mask), under a gain for
+        the light and, when the picture moved since, after that shift (its uncovered border left out)."""
+        thr = self._threshold()
+        gain = lighting.gain_field(small, scene)
+        diff = lighting.difference(small, scene, gain) > thr
+        if np.count_nonzero(diff) >= NEW_PX:
+            nudge = self._nudged(small, scene)
+            if nudge is not None:
+                dx, dy = nudge
+                moved = lighting.moved_by(scene, dx, dy)
+                gain = lighting.gain_field(small, moved)
+                diff = lighting.difference(small, moved, gain) > thr
+                bx, by = math.ceil(abs(dx)) + 1, math.ceil(abs(dy)) + 1
+                diff[:by], diff[-by:], diff[:, :bx], diff[:, -bx:] = False, False, False, False
+        changed = diff.astype(np.uint8)
+        return cv2.morphologyEx(changed, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+
+    def _settled(
+        self, frame: np.ndarray, background: np.ndarray | None, changed: np.ndarray | None, *, hand: bool
+    ) -> WatchEvent:
+        self.state = READ
+        settle = Settle(self.index, self._first_still, frame.copy(), background, changed)
+        if self.defer:  # read later, maybe on another thread: the tray keeps adapting meanwhile
+            return WatchEvent(self.index, READ, settle=settle, hand=hand)
+        self.last_throw = settle.read(self.reader)
+        return WatchEvent(self.index, READ, self.last_throw, hand=hand)
+
+    def _hand(self, fg: np.ndarray) -> np.ndarray | None:
+        """The mask of a blob far bigger than any die, or of a big one entering from the frame edge;
+        None when there is none."""
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(fg)
         h, w = fg.shape
         big = self.hand_fraction * h * w
+        hands = []
         for i in range(1, n):
             a = stats[i, cv2.CC_STAT_AREA]
-            if a > big:
-                return True
             x, y, bw, bh = stats[i, :4]
-            if a > 0.4 * big and (x == 0 or y == 0 or x + bw >= w or y + bh >= h):
-                return True
-        return False
+            if a > big or (a > 0.4 * big and (x == 0 or y == 0 or x + bw >= w or y + bh >= h)):
+                hands.append(i)
+        if not hands:
+            return None
+        return np.isin(labels, hands).astype(np.uint8)
+

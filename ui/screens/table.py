@@ -35,6 +35,7 @@ from ui.screens.overlays import FacePicker, MessageBox
 from ui.theme import PlayerColour, colour_named
 from ui.views import view_for
 from ui.views.base import paged_buttons
+from ui.watch_state import draw_watch_state, watch_state
 from ui.widgets import Picture, Ui, draw_die, frame_surface
 
 log = logging.getLogger(__name__)
@@ -87,6 +88,7 @@ class TableScreen(Screen):
         self._preview = Picture()
         self._frame: np.ndarray | None = None  # the newest camera frame (RGB)
         self._was_live = app.reader.live
+        self.watch_band: pygame.Rect | None = None  # where the watcher's state was drawn (ui.watch_state)
         self._hand_chosen = False  # "By hand" pressed: the camera does not read this throw by itself
         self._asked = False  # Read tapped: the next read the reader offers answers it
         self.cards: list[int] = []  # indexes into a DrawCards request's candidates
@@ -607,6 +609,7 @@ class TableScreen(Screen):
             ui.paragraph(msg, rect.inflate(-16, -16), m.small, theme.MUTED)
             return
         dst, scale = self._preview.draw(ui, rect, frame)
+        self.watch_band = draw_watch_state(ui, dst, None if lost else watch_state(reader))
         if lost and self.read is None:  # the last picture, dimmed, under the news
             shade = pygame.Surface(dst.size, pygame.SRCALPHA)
             shade.fill((0, 0, 0, 170))
