@@ -28,6 +28,18 @@ class TableActions(Protocol):
     def colour(self, player: int) -> PlayerColour: ...
 
 
+class Finger(Protocol):
+    """Taps on the drawn screen by widget id, as :class:`ui.driver.Driver` makes them (demo, tests)."""
+
+    def tap(self, wid: str) -> None: ...
+
+    def find(self, wid: str) -> Any: ...
+
+    def tap_paged(self, wid: str) -> None: ...
+
+    def choose(self, move_text: str) -> None: ...
+
+
 class GameView:
     """Draws one game. Subclasses override :meth:`draw_board`, and usually :meth:`describe` and
     :meth:`draw_choices`; the defaults work for any game."""
@@ -50,6 +62,12 @@ class GameView:
     def score_note(self, view: dict[str, Any], player: int) -> str:
         """A short line under each player's score in the score panel (e.g. chips)."""
         return ""
+
+    # --- playing by taps -----------------------------------------------------------------------
+    def tap_move(self, finger: Finger, move: Move, state: GameState) -> None:
+        """Play ``move`` with ``finger`` the way a player would on this view (the headless demo uses
+        it). The default reaches it through the list of moves; views with their own buttons override."""
+        finger.choose(str(move))
 
     # --- drawing ------------------------------------------------------------------------------
     def draw_board(

@@ -15,7 +15,7 @@ import pygame
 from companion.games.roll_for_it import Place, RollOn, TakeBack
 from companion.protocol import GameState, Move
 from ui import theme
-from ui.views.base import GameView, TableActions, paged_buttons
+from ui.views.base import Finger, GameView, TableActions, paged_buttons
 from ui.widgets import PIPS, Ui, Widget
 
 DIE_RGB: dict[str, tuple[int, int, int]] = {
@@ -141,6 +141,33 @@ class RollForItView(GameView):
         self.selected = None
         if face is not None and face != rolled[i]:
             actions.say(f"Your {rolled[i]} goes beside the {rolled[i]} on card {pos}")
+
+    def tap_move(self, finger: Finger, move: Move, state: GameState) -> None:
+        """Roll and Take Back by their buttons; a placement by a suggestion when it is one, else built on
+        the board (a rolled die, then an image of its face on the card), then Play."""
+        if isinstance(move, RollOn):
+            finger.tap("rfi:roll")
+        elif isinstance(move, TakeBack):
+            finger.tap("rfi:takeback")
+        elif isinstance(move, Place):
+            if not move.cards:  # only legal when no die fits: then it is the one suggestion
+                finger.tap_paged(f"move:{move}")
+                return
+            if finger.find(f"move:{move}") is not None:  # a suggestion in sight: one tap
+                finger.tap(f"move:{move}")
+                return
+            rolled = list(getattr(state, "rolled", []))
+            cards = {c["position"]: c for c in state.view()["cards"] if c}
+            for pos, faces in move.cards:
+                for f in faces:
+                    i = next(k for k, v in enumerate(rolled) if v == int(f) and k not in self.assigned)
+                    finger.tap(f"rfi:die:{i}")
+                    j = [im["face"] for im in cards[pos]["images"]].index(int(f))
+                    image = f"rfi:image:{pos}:{j}"
+                    finger.tap(image if finger.find(image) is not None else f"rfi:card:{pos}")
+            finger.tap("rfi:play")
+        else:
+            super().tap_move(finger, move, state)
 
     # --- board --------------------------------------------------------------------------------
     def draw_board(

@@ -13,7 +13,7 @@ from typing import Any
 
 import pygame
 
-from companion.games.roll_in_one.course import Placement
+from companion.games.roll_in_one.course import Placement, cells_of
 from companion.games.roll_in_one.data import load_boards, load_cards, load_clubs
 from companion.games.roll_in_one.hexgrid import DIRECTION_NAMES, rotate, slot_centre
 from companion.games.roll_in_one.moves import (
@@ -35,7 +35,7 @@ from companion.games.roll_in_one.moves import (
 )
 from companion.protocol import GameState, Move
 from ui import theme
-from ui.views.base import GameView, TableActions
+from ui.views.base import Finger, GameView, TableActions
 from ui.widgets import Ui, Widget
 
 SQ3 = math.sqrt(3)
@@ -183,6 +183,45 @@ class RollInOneView(GameView):
         return f"{pen[player]} pen, {cards} card{'s' if cards != 1 else ''}"
 
     # --- board --------------------------------------------------------------------------------
+    def tap_move(self, finger: Finger, move: Move, state: GameState) -> None:
+        """On the drawn course where the view offers it (clubs, arrows, the course editor), else the list."""
+        if isinstance(move, Shot):
+            finger.tap(f"rio:club:{move.club}")
+            finger.tap(f"rio:dir:{DIRECTION_NAMES[move.direction]}")
+        elif isinstance(move, Curve):
+            finger.tap(f"rio:dir:{DIRECTION_NAMES[move.direction]}")
+        elif isinstance(move, PlaceBoard):
+            p = move.placement
+            finger.tap("rio:mode:boards")
+            for _ in range(60):
+                if self.slot == p.slot:
+                    break
+                finger.tap("rio:slot:next")
+            for _ in range(12):
+                chosen = self.chosen_placement(state)
+                if chosen is not None and chosen.board == p.board:
+                    break
+                finger.tap("rio:board:next")
+            for _ in range(6):
+                if self.turn == p.turn:
+                    break
+                finger.tap("rio:turn")
+            finger.tap("rio:place")
+        elif isinstance(move, PlaceGreen):
+            finger.tap("rio:mode:green")
+            board = cells_of(state.design)[move.pos][1]  # type: ignore[attr-defined]
+            for _ in range(12):
+                if self.zoom == board:
+                    break
+                finger.tap("rio:zoom:next")
+            finger.tap(f"rio:space:{move.pos[0]},{move.pos[1]}")
+        elif isinstance(move, TeeOff):
+            finger.tap("rio:teeoff")
+        else:
+            if finger.find("rio:list") is not None:
+                finger.tap("rio:list")
+            finger.choose(str(move))
+
     def draw_board(
         self, ui: Ui, rect: pygame.Rect, state: GameState, view: dict[str, Any], actions: TableActions
     ) -> None:

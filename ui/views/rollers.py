@@ -12,7 +12,7 @@ import pygame
 from companion.games.rollers import DICE, ApplyMove, KeepMove, StopMove
 from companion.protocol import GameState, Move
 from ui import theme
-from ui.views.base import GameView, TableActions, paged_buttons
+from ui.views.base import Finger, GameView, TableActions, paged_buttons
 from ui.widgets import Ui, draw_die
 
 KINDS = {d.slot: d.kind for d in DICE}
@@ -60,6 +60,21 @@ class RollersView(GameView):
         return ""
 
     # --- board --------------------------------------------------------------------------------
+    def tap_move(self, finger: Finger, move: Move, state: GameState) -> None:
+        if isinstance(move, StopMove):
+            finger.tap("rollers:stop")
+        elif isinstance(move, KeepMove):
+            for slot in move.slots:
+                finger.tap(f"keep:{slot}")
+            finger.tap("rollers:roll")
+        elif isinstance(move, ApplyMove):
+            sections = [*move.opens, *move.closes, *(n for n, _ in move.collects)]
+            if sections:
+                finger.tap(f"section:{sections[0]}")
+            finger.tap_paged(f"move:{move}")
+        else:
+            super().tap_move(finger, move, state)
+
     def draw_board(
         self, ui: Ui, rect: pygame.Rect, state: GameState, view: dict[str, Any], actions: TableActions
     ) -> None:
