@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from typing import TYPE_CHECKING
 
 import pygame
 
@@ -10,11 +11,14 @@ from companion.errors import CompanionError
 from companion.protocol import GameOver
 from companion.session import Game
 from ui import theme
-from ui.app import App, Screen
+from ui.screen import Screen
 from ui.screens.common import header, player_label
 from ui.theme import PlayerColour, colour_named
 from ui.timeline import timeline
 from ui.widgets import Ui
+
+if TYPE_CHECKING:
+    from ui.app import App
 
 log = logging.getLogger(__name__)
 
@@ -43,22 +47,14 @@ class EndScreen(Screen):
         except CompanionError as exc:
             self.app.message("Cannot undo", str(exc))
             return
-        from ui.screens.table import TableScreen
-
-        self.app.go(TableScreen(self.app, self.gid, self.game))
+        self.app.nav.table(self.gid, self.game)
 
     def again(self) -> None:
-        from ui.screens.newgame import NewGameScreen
-
         s = self.game.start
-        screen = NewGameScreen(self.app, s.game, list(s.players), dict(s.options))
-        screen.step = 1
-        self.app.go(screen)
+        self.app.nav.new_game(s.game, list(s.players), dict(s.options), step=1)
 
     def home(self) -> None:
-        from ui.screens.home import HomeScreen
-
-        self.app.go(HomeScreen(self.app))
+        self.app.nav.home()
 
     back = home
 

@@ -13,7 +13,7 @@ from companion.errors import CompanionError, RuleError
 from companion.protocol import DieResult, Roll, Source
 from companion.record import MoveEvent, RollEvent
 from ui import theme
-from ui.app import Screen
+from ui.screen import Screen
 from ui.screens.common import header
 from ui.screens.overlays import FacePicker, MessageBox
 from ui.timeline import Step, timeline

@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pygame
 
 from companion.errors import CompanionError
 from companion.games import all_games
 from companion.store import SavedGame
 from ui import theme
-from ui.app import App, Screen
+from ui.screen import Screen
 from ui.screens.common import header
 from ui.views.base import paged_buttons
 from ui.widgets import Ui
+
+if TYPE_CHECKING:
+    from ui.app import App
 
 
 class HomeScreen(Screen):
@@ -120,19 +125,13 @@ class HomeScreen(Screen):
                   colour=(150, 110, 40))
 
     def calibrate(self) -> None:
-        from ui.screens.settings import SettingsScreen
-
-        SettingsScreen(self.app).calibrate()
+        self.app.nav.calibrate()
 
     def new_game(self) -> None:
-        from ui.screens.newgame import NewGameScreen
-
-        self.app.go(NewGameScreen(self.app))
+        self.app.nav.new_game()
 
     def settings(self) -> None:
-        from ui.screens.settings import SettingsScreen
-
-        self.app.go(SettingsScreen(self.app))
+        self.app.nav.settings()
 
     def open(self, saved: SavedGame) -> None:
         try:
@@ -140,14 +139,7 @@ class HomeScreen(Screen):
         except CompanionError as exc:
             self.app.message("This game cannot be resumed", str(exc))
             return
-        if saved.finished or game.state.is_over:
-            from ui.screens.endgame import EndScreen
-
-            self.app.go(EndScreen(self.app, saved.id, game))
-        else:
-            from ui.screens.table import TableScreen
-
-            self.app.go(TableScreen(self.app, saved.id, game))
+        self.app.nav.open_game(saved.id, game, saved.finished)
 
     def back(self) -> None:
         self.app.running = False

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pygame
 
@@ -10,13 +10,16 @@ from companion.errors import CompanionError
 from companion.games import all_games
 from companion.protocol import GameInfo
 from ui import theme
-from ui.app import App, Screen
+from ui.screen import Screen
 from ui.screens.common import header, player_label
 from ui.screens.overlays import Keyboard
 from ui.theme import PALETTE, colour_named
 from ui.views import has_dedicated_view
 from ui.views.base import paged_buttons
 from ui.widgets import Ui
+
+if TYPE_CHECKING:
+    from ui.app import App
 
 DEFAULT_NAMES = ("Anna", "Ben", "Chloe", "Dev", "Elif", "Femi", "Gus", "Hana")
 STEPS = ("Game", "Players", "Rules")
@@ -108,9 +111,7 @@ class NewGameScreen(Screen):
         for name, colour in zip(self.players, self.colours, strict=True):
             self.app.settings.colours[name] = colour
         self.app.settings.save()
-        from ui.screens.table import TableScreen
-
-        self.app.go(TableScreen(self.app, gid, game))
+        self.app.nav.table(gid, game)
 
     def back(self) -> None:
         if self.step > 0:

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import pygame
 
 from companion.dice import die_kind
 from ui import theme
-from ui.app import App, Overlay
+from ui.screen import Overlay
 from ui.widgets import Ui, draw_die
+
+if TYPE_CHECKING:
+    from ui.app import App
 
 
 def _box(ui: Ui, w_frac: float = 0.8, h_frac: float = 0.7) -> pygame.Rect:

@@ -4,18 +4,22 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pygame
 
 from companion.dice import all_kinds
 from ui import theme
-from ui.app import App, Screen
 from ui.reader import Progress
+from ui.screen import Screen
 from ui.screens.common import header, split_h, split_v
 from ui.settings import ROTATIONS
 from ui.views.base import paged_buttons
 from ui.widgets import Picture, Ui
+
+if TYPE_CHECKING:
+    from ui.app import App
 
 log = logging.getLogger(__name__)
 

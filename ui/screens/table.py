@@ -7,6 +7,7 @@ import logging
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pygame
@@ -27,14 +28,17 @@ from companion.protocol import (
 )
 from companion.session import Game
 from ui import theme
-from ui.app import App, Screen
 from ui.reader import UNSURE_STATUS, ReadResult, assign, needs_check
+from ui.screen import Screen
 from ui.screens.common import player_label, split_h, split_v
 from ui.screens.overlays import FacePicker, MessageBox
 from ui.theme import PlayerColour, colour_named
 from ui.views import view_for
 from ui.views.base import paged_buttons
 from ui.widgets import Picture, Ui, draw_die, frame_surface
+
+if TYPE_CHECKING:
+    from ui.app import App
 
 log = logging.getLogger(__name__)
 
@@ -117,9 +121,7 @@ class TableScreen(Screen):
             except CompanionError as exc:
                 log.warning("could not mark game %s finished: %s", self.gid, exc)
             self.app.beep("done")
-            from ui.screens.endgame import EndScreen
-
-            self.app.go(EndScreen(self.app, self.gid, self.game))
+            self.app.nav.end(self.gid, self.game)
 
     # --- TableActions for the views -----------------------------------------------------------
     def colour(self, player: int) -> PlayerColour:
@@ -385,14 +387,10 @@ class TableScreen(Screen):
         self._sync()
 
     def history(self) -> None:
-        from ui.screens.history import HistoryScreen
-
-        self.app.go(HistoryScreen(self.app, self))
+        self.app.nav.history(self)
 
     def menu(self) -> None:
-        from ui.screens.home import HomeScreen
-
-        self.app.go(HomeScreen(self.app))
+        self.app.nav.home()
 
     def on_button(self, name: str) -> None:
         req = self.game.state.request()
