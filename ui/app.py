@@ -72,7 +72,7 @@ class App:
         self.window = pygame.display.set_mode(size, flags)
         pygame.display.set_caption("Dice Companion")
         self.logical = pygame.Surface(self._logical_size())
-        self.ui = Ui(self.logical)
+        self.ui = Ui(self.logical, self.settings.dpi)
         self.beeper = Beeper()
         self.rng = random.Random()
         self.overlay: Overlay | None = None
@@ -211,6 +211,7 @@ class App:
         ui = self.ui
         ui.surface.fill(theme.BG)
         ui.widgets = []
+        ui.drawn = []
         try:
             self.screen.draw(ui)
             if self.overlay is not None:

@@ -17,6 +17,7 @@ class Settings:
     sound: bool = True
     rotation: int = 0  # degrees clockwise the picture is turned on the panel
     colours: dict[str, str] = field(default_factory=dict)  # player name -> colour name
+    dpi: float | None = None  # the screen's pixels per inch; None: a 7-inch screen (ui.theme)
     path: str | None = None
 
     @classmethod
@@ -33,6 +34,7 @@ class Settings:
                 bool(raw.get("sound", True)),
                 int(raw.get("rotation", 0)),
                 {str(k): str(v) for k, v in dict(raw.get("colours", {})).items()},
+                float(raw["dpi"]) if raw.get("dpi") else None,
                 str(p),
             )
         except (OSError, ValueError, TypeError, AttributeError) as exc:
@@ -40,6 +42,9 @@ class Settings:
             return cls(path=str(p))
         if s.rotation not in ROTATIONS:
             s.rotation = 0
+        if s.dpi is not None and not 50 <= s.dpi <= 600:
+            log.warning("settings file %s: dpi %s is not a screen's (50-600): a 7-inch screen", p, s.dpi)
+            s.dpi = None
         return s
 
     def save(self) -> None:

@@ -28,7 +28,7 @@ MIN_TARGET = 48  # px: the smallest side of anything tappable
 class PlayerColour:
     name: str
     rgb: Colour
-    shape: str  # circle, square, triangle, diamond, star, cross
+    shape: str  # circle, square, triangle, diamond, star, cross, ring, hexagon
 
 
 PALETTE: tuple[PlayerColour, ...] = (
@@ -38,6 +38,8 @@ PALETTE: tuple[PlayerColour, ...] = (
     PlayerColour("yellow", (235, 200, 60), "diamond"),
     PlayerColour("purple", (160, 100, 210), "star"),
     PlayerColour("orange", (240, 140, 50), "cross"),
+    PlayerColour("pink", (240, 120, 190), "ring"),
+    PlayerColour("white", (235, 235, 230), "hexagon"),
 )
 
 
@@ -47,7 +49,8 @@ def colour_named(name: str) -> PlayerColour:
 
 @dataclass(frozen=True, slots=True)
 class Metrics:
-    """Text and spacing sizes for one screen size (landscape 800x480 or portrait 720x1280)."""
+    """Text and spacing sizes for one screen, in pixels, chosen from millimetres on the glass: text
+    sizes are font sizes whose capitals measure at least the height asked for (:data:`CAP_MM`)."""
 
     portrait: bool
     title: int
@@ -56,10 +59,58 @@ class Metrics:
     small: int
     button_h: int
     pad: int
+    px_per_mm: float = 5.2
+    tiny: int = 20  # the floor: no text is drawn smaller (its capitals are 2 mm)
+    target: int = MIN_TARGET  # the smallest side of anything tappable (9 mm)
+
+    def mm(self, px: float) -> float:
+        return px / self.px_per_mm
 
 
-def metrics_for(size: tuple[int, int]) -> Metrics:
+SCREEN_INCHES = 7.0  # the official Raspberry Pi displays (800x480, and 720x1280 Touch Display 2)
+CAP_MM = {"title": 4.5, "prompt": 3.6, "body": 3.0, "small": 2.4, "tiny": 2.0}
+TARGET_MM = 9.0
+
+
+def px_per_mm(size: tuple[int, int], dpi: float | None = None) -> float:
+    """The screen's pixel density: from ``dpi`` when configured, else from a 7-inch diagonal."""
+    if dpi:
+        return dpi / 25.4
     w, h = size
-    if h > w:
-        return Metrics(True, title=56, prompt=44, body=36, small=28, button_h=84, pad=12)
-    return Metrics(False, title=40, prompt=32, body=28, small=24, button_h=56, pad=8)
+    return (w * w + h * h) ** 0.5 / (SCREEN_INCHES * 25.4)
+
+
+_CAP: dict[int, int] = {}
+
+
+def cap_height(size: int) -> int:
+    """The measured height in pixels of a capital (H) drawn at font ``size`` (needs pygame.font)."""
+    if size not in _CAP:
+        import pygame
+
+        glyph = pygame.font.Font(None, size).render("H", True, (255, 255, 255))
+        _CAP[size] = glyph.get_bounding_rect().height
+    return _CAP[size]
+
+
+def size_for_cap(mm: float, ppmm: float) -> int:
+    """The smallest font size whose capitals are at least ``mm`` tall at ``ppmm`` pixels per mm."""
+    want = mm * ppmm
+    size = max(8, int(want * 1.6))
+    while cap_height(size) < want:
+        size += 1
+    while size > 8 and cap_height(size - 1) >= want:
+        size -= 1
+    return size
+
+
+def metrics_for(size: tuple[int, int], dpi: float | None = None) -> Metrics:
+    w, h = size
+    ppmm = px_per_mm(size, dpi)
+    sizes = {k: size_for_cap(mm, ppmm) for k, mm in CAP_MM.items()}
+    target = round(TARGET_MM * ppmm + 0.5)
+    portrait = h > w
+    button_h = max(target, 84 if portrait else 56)
+    pad = 12 if portrait else 8
+    return Metrics(portrait, sizes["title"], sizes["prompt"], sizes["body"], sizes["small"], button_h, pad,
+                   ppmm, sizes["tiny"], target)

@@ -157,6 +157,7 @@ class Keyboard(Overlay):
                     lambda ch=ch: self._type(ch),
                     id=f"key:{ch}",
                     size=m.prompt,
+                    least=min(key_w, m.target),  # ten keys a row: as wide as the screen allows
                 )
         y = top + 3 * (key_h + m.pad)
         third = (w - 2 * m.pad - 3 * m.pad) // 4

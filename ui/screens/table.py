@@ -30,8 +30,9 @@ from companion.session import Game
 from ui import theme
 from ui.reader import UNSURE_STATUS, ReadResult, assign, needs_check
 from ui.screen import Screen
-from ui.screens.common import player_label, split_h, split_v
+from ui.screens.common import player_label
 from ui.screens.overlays import FacePicker, MessageBox
+from ui.screens.table_layout import TableLayout, score_columns, table_layout
 from ui.theme import PlayerColour, colour_named
 from ui.views import view_for
 from ui.views.base import paged_buttons
@@ -41,6 +42,8 @@ if TYPE_CHECKING:
     from ui.app import App
 
 log = logging.getLogger(__name__)
+
+CONFIRM = (40, 110, 60)  # the Confirm buttons (white text on it passes 4.5:1)
 
 
 @dataclass(slots=True)
@@ -351,7 +354,8 @@ class TableScreen(Screen):
         top = ui.font(m.small).get_linesize() + 4
         buttons_y = inner.bottom - m.button_h
         area = pygame.Rect(inner.x, inner.y + top, inner.width, buttons_y - inner.y - top - m.pad)
-        cols = 2
+        widest = max((ui.font(m.body).size("[x] " + c)[0] for c in req.candidates), default=0)
+        cols = 2 if widest + 12 <= (area.width - m.pad) // 2 else 1
         items = []
         for i, card in enumerate(req.candidates):
             mark = "[x] " if i in self.cards else ""
@@ -373,7 +377,7 @@ class TableScreen(Screen):
             self.confirm_cards,
             id="cards:confirm",
             enabled=len(self.cards) == req.count,
-            colour=(60, 130, 80),
+            colour=CONFIRM,
         )
 
     # --- commands -----------------------------------------------------------------------------
@@ -421,70 +425,35 @@ class TableScreen(Screen):
         if self.app.screen is not self:
             return
         m = ui.metrics
-        w, h = ui.size
         state = self.game.state
         req = state.request()
         self._watch(req)
         view = state.view()
-        top_h = (m.button_h + 2 * m.pad) if not m.portrait else 150
-        bottom_h = m.button_h + 2 * m.pad
-        # prompt
-        ui.panel(pygame.Rect(0, 0, w, top_h), theme.PANEL, radius=0)
-        px = m.pad
-        if req.player is not None:
-            col = self.colour(req.player)
-            cy = top_h // 2 if not m.portrait else m.pad + ui.font(m.prompt).get_linesize() // 2
-            ui.shape(col.shape, (px + 14, cy), 14, col.rgb)
-            px += 36
-        ui.paragraph(
-            req.prompt,
-            pygame.Rect(px, m.pad, w - px - m.pad, top_h - 2 * m.pad),
-            m.prompt,
-            max_lines=1 if not m.portrait else 2,
-        )
-        # scores
-        if m.portrait:
-            rows = -(-len(state.players) // 2)
-            scores_rect = pygame.Rect(m.pad, top_h + m.pad, w - 2 * m.pad, rows * 64 + 8)
-            main = pygame.Rect(
-                m.pad,
-                scores_rect.bottom + m.pad,
-                w - 2 * m.pad,
-                h - bottom_h - scores_rect.bottom - 2 * m.pad,
-            )
-        else:
-            scores_rect = pygame.Rect(w - 184 - m.pad, top_h + m.pad, 184, h - top_h - bottom_h - 2 * m.pad)
-            main = pygame.Rect(m.pad, top_h + m.pad, scores_rect.x - 2 * m.pad, scores_rect.height)
-        self._draw_scores(ui, scores_rect, view, req.player)
-        # main area
-        if isinstance(req, RollDice):  # the board stays in sight while the dice are entered
-            if m.portrait:
-                board, dice = split_v(main, int(main.height * 0.36), m.pad)
-            else:
-                board, dice = split_h(main, int(main.width * 0.34), m.pad)
-            self.view.draw_board(ui, board, state, view, self)
-            self._draw_dice(ui, dice, req)
+        prompt_h = 2 * ui.font(m.prompt).get_linesize() + self._note_h(ui) + 2 * m.pad
+        lay = table_layout(ui.size, m, len(state.players), self._score_row(ui), prompt_h)
+        self._draw_prompt(ui, lay.prompt, req)
+        self._draw_scores(ui, lay.scores, view, req.player)
+        # the board keeps its place whatever is asked; the side panel holds what is asked
+        if isinstance(req, RollDice):
+            self.view.draw_board(ui, lay.board, state, view, self)
+            self._draw_dice(ui, lay.side, req)
         elif isinstance(req, DrawCards):
-            if m.portrait:
-                board, cards = split_v(main, int(main.height * 0.42), m.pad)
-                self.view.draw_board(ui, board, state, view, self)
-            else:
-                cards = main
-            self._draw_cards(ui, cards, req)
+            self.view.draw_board(ui, lay.board, state, view, self)
+            self._draw_cards(ui, lay.side, req)
         elif isinstance(req, ChooseMove):
-            moves = list(state.legal_moves())
-            if m.portrait:
-                board, choices = split_v(main, int(main.height * 0.55), m.pad)
-            else:
-                board, choices = split_h(main, main.width - 216 - m.pad, m.pad)
-            self.view.draw_board(ui, board, state, view, self)
-            self.view.draw_choices(ui, choices, state, moves, self)
+            self.view.draw_board(ui, lay.board, state, view, self)
+            self.view.draw_choices(ui, lay.side, state, list(state.legal_moves()), self)
         else:
-            self.view.draw_board(ui, main, state, view, self)
-        # bottom bar
-        bar = pygame.Rect(0, h - bottom_h, w, bottom_h)
+            self.view.draw_board(ui, lay.board.union(lay.side), state, view, self)
+        self._draw_bar(ui, lay)
+
+    def _draw_bar(self, ui: Ui, lay: TableLayout) -> None:
+        """Menu, Undo, History; the note (what to do now) beside them, wrapped, never cut short."""
+        m = ui.metrics
+        bar = lay.bar
         ui.panel(bar, theme.PANEL, radius=0)
-        bw = 150 if not m.portrait else 200
+        labels = ("Menu", "Undo", "History")
+        bw = max(ui.font(m.body).size(t)[0] for t in labels) + 32
         y = bar.y + m.pad
         ui.button(pygame.Rect(m.pad, y, bw, m.button_h), "Menu", self.menu, id="table:menu")
         ui.button(
@@ -497,94 +466,140 @@ class TableScreen(Screen):
         ui.button(
             pygame.Rect(3 * m.pad + 2 * bw, y, bw, m.button_h), "History", self.history, id="table:history"
         )
-        if self.note and not m.portrait:
-            ui.text(
-                self.note,
-                (4 * m.pad + 3 * bw, bar.centery),
-                m.small,
-                theme.ACCENT,
-                "midleft",
-                w - 5 * m.pad - 3 * bw,
-            )
-        elif self.note:  # under the prompt
-            ui.text(self.note, (px, top_h - m.pad), m.small, theme.ACCENT, "bottomleft", w - px - m.pad)
+        if not self.note:
+            return
+        if m.portrait:  # under the prompt, in the room the prompt bar keeps for it
+            nh = self._note_h(ui)
+            room = pygame.Rect(m.pad, lay.prompt.bottom - nh - m.pad // 2, bar.width - 2 * m.pad, nh)
+        else:
+            x = 4 * m.pad + 3 * bw
+            room = pygame.Rect(x, bar.y + 4, bar.right - m.pad - x, bar.height - 8)
+        ui.paragraph_fit(self.note, room, (m.small, m.tiny), theme.ACCENT, "center")
+
+    def _note_h(self, ui: Ui) -> int:
+        """Portrait: two lines of the note under the prompt."""
+        return 2 * ui.font(ui.metrics.small).get_linesize()
+
+    def _draw_prompt(self, ui: Ui, rect: pygame.Rect, req: object) -> None:
+        """What the table asks now, by whom (their shape in their colour), wrapped to the bar."""
+        m = ui.metrics
+        ui.panel(rect, theme.PANEL, radius=0)
+        px = m.pad
+        player = getattr(req, "player", None)
+        if player is not None:
+            col = self.colour(player)
+            cy = rect.height // 2 if not m.portrait else m.pad + ui.font(m.prompt).get_linesize() // 2
+            ui.shape(col.shape, (px + 14, cy), 14, col.rgb)
+            px += 36
+        high = rect.height - 2 * m.pad - (self._note_h(ui) if m.portrait else 0)
+        box = pygame.Rect(px, m.pad, rect.width - px - m.pad, high)
+        ui.paragraph_fit(getattr(req, "prompt", ""), box, (m.prompt, m.body), theme.TEXT, "center")
+
+    def _score_row(self, ui: Ui) -> int:
+        m = ui.metrics
+        return ui.font(m.body).get_linesize() + ui.font(m.small).get_linesize() + 8
 
     def _draw_scores(self, ui: Ui, rect: pygame.Rect, view: dict, current: int | None) -> None:
+        """Every player's name (shape in colour) and score, with the view's note under it."""
         m = ui.metrics
         ui.panel(rect, theme.PANEL)
         players = view["players"]
         scores = view["scores"]
+        n = len(players)
         if m.portrait:
-            cw, rh = (rect.width - m.pad) // 2, 64
+            cols = score_columns(n)
+            cw = (rect.width - 8 - (cols - 1) * 4) // cols
+            rh = self._score_row(ui)
             cells = [
-                pygame.Rect(rect.x + (i % 2) * (cw + m.pad), rect.y + 4 + (i // 2) * rh, cw, rh - 4)
-                for i in range(len(players))
+                pygame.Rect(rect.x + 4 + (i % cols) * (cw + 4), rect.y + 4 + (i // cols) * rh, cw, rh - 4)
+                for i in range(n)
             ]
         else:
             ui.text("Scores", (rect.x + m.pad, rect.y + 4), m.small, theme.MUTED)
             top = rect.y + 4 + ui.font(m.small).get_linesize()
-            rh = min(76, (rect.bottom - top) // max(1, len(players)))
-            cells = [
-                pygame.Rect(rect.x + 4, top + i * rh, rect.width - 8, rh - 4) for i in range(len(players))
-            ]
+            rh = min(self._score_row(ui), (rect.bottom - top) // max(1, n))
+            cells = [pygame.Rect(rect.x + 4, top + i * rh, rect.width - 8, rh - 2) for i in range(n)]
+        line = ui.font(m.body).get_linesize()
         for i, (name, cell) in enumerate(zip(players, cells, strict=True)):
             cur = i == current
             if cur:
                 ui.panel(cell, theme.PANEL_HI, border=theme.ACCENT, width=2)
-            score = scores[i]
-            score_text = f"{score:g}"
-            sw = ui.font(m.prompt).size(score_text)[0]
-            line = ui.font(m.body).get_linesize()
+            score_text = f"{scores[i]:g}"
+            sw = ui.font(m.body).size(score_text)[0]
             note = self.view.score_note(view, i)
-            cy = cell.y + (line // 2 + 4 if note else cell.height // 2)
+            roomy = cell.height >= line + ui.font(m.small).get_linesize()
+            cy = cell.y + 2 + line // 2 if note and roomy else cell.centery
             player_label(ui, (cell.x + 6, cy), name, self.colour(i), m.body, cell.width - sw - 16, cur)
-            ui.text(score_text, (cell.right - 6, cy), m.prompt, theme.TEXT, "midright")
-            if note:
-                ui.text(note, (cell.x + 8, cy + line // 2 + 2), m.small, theme.MUTED, width=cell.width - 12)
+            ui.text(score_text, (cell.right - 6, cy), m.body, theme.TEXT, "midright")
+            if note and roomy:
+                ui.text(note, (cell.x + 8, cy + line // 2), m.small, theme.MUTED, width=cell.width - 12)
 
     def _draw_dice(self, ui: Ui, rect: pygame.Rect, req: RollDice) -> None:
+        """The side panel while dice are entered: the camera's picture with Read and By hand beside it,
+        a tile per die (tap to enter or correct), Confirm across the bottom."""
         m = ui.metrics
         ui.panel(rect, theme.PANEL)
         inner = rect.inflate(-2 * m.pad, -2 * m.pad)
-        buttons_y = inner.bottom - m.button_h
-        work = pygame.Rect(inner.x, inner.y, inner.width, buttons_y - inner.y - m.pad)
         if m.portrait:
-            cam, tiles = split_v(work, max(work.height // 3, work.height - 150 - m.pad), m.pad)
-            self._draw_camera(ui, cam)
-            self._draw_tiles(ui, tiles, req, list(req.dice) + list(req.kept))
-        else:  # compact, beside the board: camera and kept dice above, the thrown dice in a row below
-            top, tiles = split_v(work, int(work.height * 0.44), m.pad)
-            cam, kept = split_h(top, min(top.width // 2, top.height * 4 // 3), m.pad)
-            self._draw_camera(ui, cam)
-            self._draw_kept(ui, kept, req)
-            self._draw_tiles(ui, tiles, req, list(req.dice))
-        # actions
-        live = self.app.reader.live
-        third = (inner.width - 2 * m.pad) // 3
+            self._draw_dice_wide(ui, inner, req)
+            return
+        bh = m.target
+        confirm = pygame.Rect(inner.x, inner.bottom - bh, inner.width, bh)
+        top_h = 2 * bh + m.pad
+        widest = max(ui.font(m.small).size(t)[0] for t in ("Reading...", "Read dice", "By hand"))
+        bw = min((inner.width - m.pad) // 2, widest + 16)
+        cam = pygame.Rect(inner.x, inner.y, inner.width - bw - m.pad, top_h)
+        self._draw_camera(ui, cam)
         ui.button(
-            pygame.Rect(inner.x, buttons_y, third, m.button_h),
-            "Reading..." if self.reading() else "Read dice" if not self.read else "Read again",
+            pygame.Rect(cam.right + m.pad, inner.y, bw, bh),
+            "Reading..." if self.reading() else "Read dice",
             self.read_dice,
             id="dice:read",
-            enabled=live,
-            size=m.small if not m.portrait else None,
+            enabled=self.app.reader.live,
+            size=m.small,
         )
         ui.button(
-            pygame.Rect(inner.x + third + m.pad, buttons_y, third, m.button_h),
+            pygame.Rect(cam.right + m.pad, inner.y + bh + m.pad, bw, bh),
             "By hand",
             self.by_hand,
             id="dice:manual",
-            size=m.small if not m.portrait else None,
+            size=m.small,
         )
+        tiles = pygame.Rect(
+            inner.x, cam.bottom + m.pad, inner.width, confirm.y - cam.bottom - 2 * m.pad
+        )
+        self._draw_tiles(ui, tiles, req, list(req.dice))
+        done = self.complete()
+        ui.button(confirm, "Confirm", self.confirm, id="dice:confirm", enabled=done, colour=CONFIRM)
+
+    def _draw_dice_wide(self, ui: Ui, inner: pygame.Rect, req: RollDice) -> None:
+        """Portrait: the camera's picture beside the tiles, the three buttons in a row under them."""
+        m = ui.metrics
+        bh = m.button_h
+        row = pygame.Rect(inner.x, inner.bottom - bh, inner.width, bh)
+        work = pygame.Rect(inner.x, inner.y, inner.width, row.y - m.pad - inner.y)
+        cam = pygame.Rect(work.x, work.y, min(work.width // 3, work.height * 4 // 3), work.height)
+        self._draw_camera(ui, cam)
+        tiles = pygame.Rect(cam.right + m.pad, work.y, work.right - cam.right - m.pad, work.height)
+        self._draw_tiles(ui, tiles, req, list(req.dice))
+        third = (inner.width - 2 * m.pad) // 3
+        ui.button(
+            pygame.Rect(row.x, row.y, third, bh),
+            "Reading..." if self.reading() else "Read dice",
+            self.read_dice,
+            id="dice:read",
+            enabled=self.app.reader.live,
+        )
+        hand = pygame.Rect(row.x + third + m.pad, row.y, third, bh)
+        ui.button(hand, "By hand", self.by_hand, id="dice:manual")
         done = self.complete()
         ui.button(
-            pygame.Rect(inner.right - third, buttons_y, third, m.button_h),
+            pygame.Rect(row.right - third, row.y, third, bh),
             "Confirm",
             self.confirm,
             id="dice:confirm",
             enabled=done,
-            colour=(60, 130, 80),
-            size=m.small if not m.portrait else None,
+            colour=CONFIRM,
         )
 
     def _draw_camera(self, ui: Ui, rect: pygame.Rect) -> None:
@@ -624,90 +639,55 @@ class TableScreen(Screen):
                 label = (e.face or "?") + ("" if sure else " ?")
                 ui.text(label, (x, y - r - 2), m.small, col, "midbottom")
 
-    def _draw_kept(self, ui: Ui, rect: pygame.Rect, req: RollDice) -> None:
-        """The dice kept from earlier throws, small, not tappable (landscape)."""
-        if not req.kept:
-            return
-        m = ui.metrics
-        ui.text(f"Kept: {_dice(len(req.kept))}", rect.topleft, m.small, theme.MUTED, width=rect.width)
-        top = rect.y + ui.font(m.small).get_linesize() + 4
-        side = max(24, min(44, rect.bottom - top))
-        per_row = max(1, (rect.width + 4) // (side + 4))
-        if len(req.kept) > per_row:  # two rows
-            side = max(20, min(side, (rect.bottom - top - 4) // 2))
-            per_row = max(1, (rect.width + 4) // (side + 4))
-        for k, kept in enumerate(req.kept):
-            r, c = divmod(k, per_row)
-            die = pygame.Rect(rect.x + c * (side + 4), top + r * (side + 4), side, side)
-            if die.bottom > rect.bottom:
-                break
-            kind = self._kept_kind(kept, req)
-            face = die_kind(kind).face(kept.face)
-            draw_die(ui, die, kind, kept.face, face.number)
-
     def _draw_tiles(self, ui: Ui, rect: pygame.Rect, req: RollDice, items: list) -> None:
+        """A tile per die: its picture and one word of status; columns chosen for the largest dice."""
         m = ui.metrics
         kinds = {d.slot: d.kind for d in req.dice}
-        n = len(items)
-        if m.portrait:
-            cols = min(n, 6)
-        else:  # one row when every tile stays a comfortable target, else two
-            cols = n if (rect.width - (n - 1) * m.pad) // max(1, n) >= theme.MIN_TARGET else -(-n // 2)
-            cols = max(1, cols)
-        rows = -(-n // cols) if n else 1
-        tw = (rect.width - (cols - 1) * m.pad) // max(1, cols)
-        th = min((rect.height - (rows - 1) * m.pad) // rows, tw + 40)
-        text_size = m.small if m.portrait or tw >= 80 else max(20, m.small - 4)
+        n = max(1, len(items))
+        text_size = m.small
         line = ui.font(text_size).get_linesize()
-        players = self.game.state.players
+        best = (0, 1)
+        for cols in range(1, n + 1):
+            rows = -(-n // cols)
+            tw = (rect.width - (cols - 1) * m.pad) // cols
+            th = (rect.height - (rows - 1) * m.pad) // rows
+            if tw < m.target or th < m.target:
+                continue
+            side = min(tw - 8, th - line - 8)
+            best = max(best, (side, cols))
+        cols = best[1] if best[0] > 0 else n
+        rows = -(-n // cols)
+        tw = (rect.width - (cols - 1) * m.pad) // cols
+        th = (rect.height - (rows - 1) * m.pad) // rows
+        side = max(16, min(tw - 8, th - line - 8))
         for k, item in enumerate(items):
             r, c = divmod(k, cols)
             cell = pygame.Rect(rect.x + c * (tw + m.pad), rect.y + r * (th + m.pad), tw, th)
-            side = max(26, min(cell.width - 12, cell.height - 2 * line - 10))  # a "?" stays readable
-            if isinstance(item, DieSpec):
-                e = self.entries.get(item.slot, Entry(None))
-                ui.button(cell, "", lambda s=item: self.pick(s), id=f"die:{item.slot}", colour=theme.PANEL_HI)
-                kind = kinds[item.slot]
-                if e.face is None:
-                    status, col = ("tap to enter" if tw >= 80 else "tap"), theme.MUTED
-                elif e.corrected:
-                    status, col = ("corrected" if tw >= 80 else "fixed"), theme.ACCENT
-                elif self.manual or self.read is None:
-                    status, col = ("by hand" if tw >= 80 else "hand"), theme.TEXT
-                elif not e.unsure:
-                    sure = f"{e.confidence:.0%}"
-                    status, col = (f"{sure} sure" if tw >= 80 else sure), theme.GOOD
-                else:
-                    why = UNSURE_STATUS.get(e.status) or f"{e.confidence:.0%}"
-                    status, col = (f"CHECK {why}" if tw >= 110 else "CHECK"), theme.WARN
-                    pygame.draw.rect(ui.surface, theme.WARN, cell, 4, border_radius=8)
-            else:
-                kind, e = self._kept_kind(item, req), Entry(item.face)
-                ui.panel(cell, theme.PANEL)
-                status, col = "kept", theme.MUTED
+            e = self.entries.get(item.slot, Entry(None))
+            ui.button(cell, "", lambda s=item: self.pick(s), id=f"die:{item.slot}", colour=theme.PANEL_HI)
+            kind = kinds[item.slot]
+            status, col = self._status(e, ui, text_size, tw - 4)
+            if e.unsure:
+                pygame.draw.rect(ui.surface, theme.WARN, cell, 4, border_radius=8)
             die = pygame.Rect(0, 0, side, side)
             die.midtop = (cell.centerx, cell.y + 4)
             face = die_kind(kind).face(e.face) if e.face is not None else None
             draw_die(ui, die, kind, e.face, face.number if face else None)
-            ui.text(
-                slot_name(item.slot, players),
-                (cell.centerx, die.bottom + 2),
-                text_size,
-                theme.TEXT,
-                "midtop",
-                cell.width - 4,
-            )
-            ui.text(status, (cell.centerx, die.bottom + 2 + line), text_size, col, "midtop", cell.width - 4)
+            ui.text(status, (cell.centerx, die.bottom + 2), text_size, col, "midtop")
 
-    def _kept_kind(self, kept: DieResult, req: RollDice) -> str:
-        if kept.slot in self._kinds:
-            return self._kinds[kept.slot]
-        from companion.dice import all_kinds
-
-        for kind in all_kinds().values():
-            if kind.id.startswith(self.game.state.info.id) and kept.slot.split("-")[0] in kind.id:
-                return kind.id
-        for kind in all_kinds().values():
-            if kept.face in kind.labels:
-                return kind.id
-        return "d6"
+    def _status(self, e: Entry, ui: Ui, size: int, width: int) -> tuple[str, tuple[int, int, int]]:
+        """One word or two under a die: the longest wording that fits the tile, never cut."""
+        if e.face is None:
+            words, col = ("tap to enter", "tap"), theme.MUTED
+        elif e.corrected:
+            words, col = ("corrected", "fixed"), theme.ACCENT
+        elif self.manual or self.read is None:
+            words, col = ("by hand", "hand"), theme.TEXT
+        elif not e.unsure:
+            sure = f"{e.confidence:.0%}"
+            words, col = (f"{sure} sure", sure), theme.GOOD
+        else:
+            why = UNSURE_STATUS.get(e.status) or f"{e.confidence:.0%}"
+            words, col = (f"CHECK {why}", "CHECK", "?"), theme.WARN
+        font = ui.font(size)
+        return next((w for w in words if font.size(w)[0] <= width), words[-1]), col

@@ -129,6 +129,14 @@ def capacity(ui: Ui, rect: pygame.Rect, columns: int | None = None, height: int 
     return max(1, (rect.height + m.pad) // (h + m.pad)) * cols
 
 
+def label_size(ui: Ui, label: str, width: int, height: int) -> int:
+    """The body size when the label's wrapped lines fit the button (moves read at 3 mm), else small."""
+    m = ui.metrics
+    lines = ui.wrap(label, m.body, width)
+    fits = all(ui.font(m.body).size(line)[0] <= width for line in lines)
+    return m.body if fits and len(lines) * ui.font(m.body).get_linesize() <= height else m.small
+
+
 def paged_buttons(
     ui: Ui,
     rect: pygame.Rect,
@@ -157,14 +165,14 @@ def paged_buttons(
             label,
             action,
             id=wid,
-            size=m.body if len(label) < 28 else m.small,
+            size=label_size(ui, label, bw - 12, h - 4),
         )
     if pages > 1:
         y = rect.bottom - h
         third = (rect.width - 2 * m.pad) // 3
         ui.button(
             pygame.Rect(rect.x, y, third, h),
-            "< Prev",
+            "Prev",
             lambda: set_page(page - 1),
             enabled=page > 0,
             id="page:prev",
@@ -178,7 +186,7 @@ def paged_buttons(
         )
         ui.button(
             pygame.Rect(rect.right - third, y, third, h),
-            "Next >",
+            "Next",
             lambda: set_page(page + 1),
             enabled=page < pages - 1,
             id="page:next",

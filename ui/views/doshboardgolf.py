@@ -171,7 +171,7 @@ class DoshView(GameView):
         self._draw_wind(ui, area, view)
         self._draw_status(ui, status, view, mine)
         if view.get("phase") == "aim" and me is not None:
-            self._draw_dial(ui, rect, g, view["lies"][me], state, actions)
+            self._draw_dial(ui, area, g, view["lies"][me], state, actions)  # clear of the status line
             self._draw_balls(ui, g, view, actions)  # no ball hidden under the dial
         else:
             self.dial_centre = None
@@ -378,7 +378,8 @@ class DoshView(GameView):
             cards = f"playing {playing['number']}: {playing['name']}"
         else:
             cards = "cards " + " ".join(str(c["number"]) for c in mine) if mine else "no cards"
-        ui.text(f"{hole} · {w} · {cards}", rect.topleft, m.small, theme.TEXT, width=rect.width)
+        text = ui.words_that_fit([f"{hole} · {w} · {cards}", f"{hole} · {w}", hole], m.small, rect.width)
+        ui.text(text, rect.topleft, m.small, theme.TEXT)
 
     def _draw_dial(
         self, ui: Ui, rect: pygame.Rect, g: Geometry, lie: str, state: GameState, actions: TableActions

@@ -240,8 +240,9 @@ class RollInOneView(GameView):
         elif phase == "design" and not self.listing and self.zoom is None:
             ui.text(self._design_hint(), (inner.x, y), m.small, theme.MUTED, width=inner.width)
             y += line
-        footer = line + 6 if view.get("players") and phase != "design" else 0
-        legend = line if m.portrait else 0
+        fits = self._token_w(ui, line) * len(view.get("players", [])) <= inner.width
+        footer = line + 6 if view.get("players") and phase != "design" and fits else 0
+        legend = line * self._legend_rows(ui, inner.width) if m.portrait else 0
         area = pygame.Rect(inner.x, y + 2, inner.width, inner.bottom - y - 2 - footer - legend)
         self.area, self.ball_at = area, None
         if phase == "design":
@@ -251,7 +252,7 @@ class RollInOneView(GameView):
         else:
             ui.paragraph(self._setup_text(view), area, m.small, theme.MUTED)
         if legend:
-            self._legend(ui, pygame.Rect(inner.x, area.bottom + 2, inner.width, line))
+            self._legend(ui, pygame.Rect(inner.x, area.bottom + 2, inner.width, legend))
         if footer:
             self._tokens(ui, pygame.Rect(inner.x, inner.bottom - line, inner.width, line), view, actions)
 
@@ -359,17 +360,35 @@ class RollInOneView(GameView):
             "center",
         )
 
+    def _legend_cols(self, ui: Ui, width: int) -> int:
+        """As many legend entries a row as fit whole (a hex and the terrain's name)."""
+        font = ui.font(ui.metrics.small)
+        hexw = font.get_linesize()
+        widest = max(font.size(t)[0] for t in (*TERRAIN, "green")) + hexw + 12
+        return max(1, min(len(TERRAIN) + 1, width // widest))
+
+    def _legend_rows(self, ui: Ui, width: int) -> int:
+        return -(-(len(TERRAIN) + 1) // self._legend_cols(ui, width))
+
     def _legend(self, ui: Ui, rect: pygame.Rect) -> None:
-        size = ui.metrics.small - 4
+        size = ui.metrics.small
         items = [*TERRAIN, "green"]
-        w = rect.width // len(items)
-        s = rect.height * 0.45
+        cols = self._legend_cols(ui, rect.width)
+        line = ui.font(size).get_linesize()
+        w = rect.width // cols
+        s = line * 0.45
         for i, t in enumerate(items):
-            c = (rect.x + i * w + round(s) + 2, rect.centery)
+            r, k = divmod(i, cols)
+            cy = rect.y + r * line + line // 2
+            c = (rect.x + k * w + round(s) + 2, cy)
             self._hex(ui, c, s, t if t != "green" else "rough", green=t == "green")
-            ui.text(
-                t, (c[0] + round(s) + 4, rect.centery), size, theme.MUTED, "midleft", w - 2 * round(s) - 6
-            )
+            ui.text(t, (c[0] + round(s) + 4, cy), size, theme.MUTED, "midleft")
+
+    def _token_w(self, ui: Ui, h: int) -> int:
+        """The width one player's tokens take in the footer row (the score panel says the same in words
+        when the row does not fit)."""
+        digit = ui.font(ui.metrics.small).size("88")[0]
+        return 18 + h + digit + 6 + max(10, h * 2 // 3) + 4 + digit + 8
 
     def _tokens(self, ui: Ui, rect: pygame.Rect, view: dict[str, Any], actions: TableActions) -> None:
         """Each player's penalty tokens (P discs) and caddie cards (small cards) in a row."""
@@ -845,8 +864,9 @@ class RollInOneView(GameView):
 
     def _picker(self, ui: Ui, rect: pygame.Rect, y: int, h: int, text: str, wid: str, step) -> None:
         """``< text >``: two arrow buttons that step through a list."""
-        ui.button(pygame.Rect(rect.x, y, TARGET, h), "<", lambda: step(-1), id=f"{wid}:prev")
-        ui.button(pygame.Rect(rect.right - TARGET, y, TARGET, h), ">", lambda: step(1), id=f"{wid}:next")
+        t = ui.metrics.target
+        ui.button(pygame.Rect(rect.x, y, t, h), "<", lambda: step(-1), id=f"{wid}:prev")
+        ui.button(pygame.Rect(rect.right - t, y, t, h), ">", lambda: step(1), id=f"{wid}:next")
         ui.text(
             text,
             (rect.centerx, y + h // 2),
