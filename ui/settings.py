@@ -18,6 +18,7 @@ class Settings:
     rotation: int = 0  # degrees clockwise the picture is turned on the panel
     colours: dict[str, str] = field(default_factory=dict)  # player name -> colour name
     dpi: float | None = None  # the screen's pixels per inch; None: a 7-inch screen (ui.theme)
+    auto_confirm: bool = False  # a read whose every die is sure is confirmed after a short countdown
     path: str | None = None
 
     @classmethod
@@ -31,11 +32,12 @@ class Settings:
         try:
             raw = json.loads(p.read_text(encoding="utf-8"))
             s = cls(
-                bool(raw.get("sound", True)),
-                int(raw.get("rotation", 0)),
-                {str(k): str(v) for k, v in dict(raw.get("colours", {})).items()},
-                float(raw["dpi"]) if raw.get("dpi") else None,
-                str(p),
+                sound=bool(raw.get("sound", True)),
+                rotation=int(raw.get("rotation", 0)),
+                colours={str(k): str(v) for k, v in dict(raw.get("colours", {})).items()},
+                dpi=float(raw["dpi"]) if raw.get("dpi") else None,
+                auto_confirm=bool(raw.get("auto_confirm", False)),
+                path=str(p),
             )
         except (OSError, ValueError, TypeError, AttributeError) as exc:
             log.warning("settings file %s unreadable (%s): using defaults", p, exc)

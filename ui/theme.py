@@ -110,7 +110,7 @@ def metrics_for(size: tuple[int, int], dpi: float | None = None) -> Metrics:
     sizes = {k: size_for_cap(mm, ppmm) for k, mm in CAP_MM.items()}
     target = round(TARGET_MM * ppmm + 0.5)
     portrait = h > w
-    button_h = max(target, 84 if portrait else 56)
+    button_h = max(target, 56)
     pad = 12 if portrait else 8
     return Metrics(portrait, sizes["title"], sizes["prompt"], sizes["body"], sizes["small"], button_h, pad,
                    ppmm, sizes["tiny"], target)

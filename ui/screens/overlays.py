@@ -32,8 +32,10 @@ class MessageBox(Overlay):
         text: str,
         rule: str = "",
         buttons: tuple[tuple[str, Callable[[], None]], ...] = (),
+        dismiss: str = "OK",
     ) -> None:
         self.app, self.title, self.text, self.rule, self.buttons = app, title, text, rule, buttons
+        self.dismiss = dismiss  # the button that only closes the box ("Keep" when asked to delete)
 
     def draw(self, ui: Ui) -> None:
         m = ui.metrics
@@ -46,7 +48,7 @@ class MessageBox(Overlay):
             ui.paragraph(
                 f"Rule: {self.rule}", pygame.Rect(inner.x, y, inner.width, bottom - y), m.body, theme.MUTED
             )
-        buttons = (*self.buttons, ("OK", lambda: None))
+        buttons = (*self.buttons, (self.dismiss, lambda: None))
         bw = min(260, (inner.width - (len(buttons) - 1) * m.pad) // len(buttons))
         for i, (label, action) in enumerate(buttons):
             x = inner.right - (len(buttons) - i) * (bw + m.pad) + m.pad

@@ -26,12 +26,14 @@ from companion.protocol import (
     RollDice,
     Source,
 )
+from companion.record import DrawEvent, MoveEvent, RollEvent
 from companion.session import Game
 from ui import theme
 from ui.reader import UNSURE_STATUS, ReadResult, assign, needs_check
 from ui.screen import Screen
 from ui.screens.common import player_label
 from ui.screens.overlays import FacePicker, MessageBox
+from ui.screens.table_cues import AutoConfirm, TurnCue
 from ui.screens.table_layout import TableLayout, score_columns, table_layout
 from ui.theme import PlayerColour, colour_named
 from ui.views import view_for
@@ -44,6 +46,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 CONFIRM = (40, 110, 60)  # the Confirm buttons (white text on it passes 4.5:1)
+CANCEL = (150, 45, 45)
 
 
 @dataclass(slots=True)
@@ -98,6 +101,8 @@ class TableScreen(Screen):
         self.cards: list[int] = []  # indexes into a DrawCards request's candidates
         self.card_page = 0
         self._kinds: dict[str, str] = {}  # die kinds seen in requests, by slot (kept dice carry no kind)
+        self.turn_cue = TurnCue()
+        self.auto = AutoConfirm()
         self._sync()
 
     # --- state tracking -----------------------------------------------------------------------
@@ -113,6 +118,7 @@ class TableScreen(Screen):
         self._hand_chosen = False
         self._asked = False
         self.cards, self.card_page = [], 0
+        self.auto.reset()
         self.app.reader.forget()  # a throw read (or being read) before this request is not its answer
         req = self.game.state.request()
         if isinstance(req, RollDice):
@@ -177,6 +183,7 @@ class TableScreen(Screen):
     def apply_read(self, result: ReadResult, req: RollDice) -> None:
         """Show a read (asked for, or a throw that just settled): each die placed on its slot."""
         self.read = result
+        self.auto.reset()  # a new read counts down afresh
         placed = assign(result.dice, req.dice)
         self.entries = {d.slot: Entry(None) for d in req.dice}
         for slot, d in placed.items():
@@ -382,13 +389,33 @@ class TableScreen(Screen):
 
     # --- commands -----------------------------------------------------------------------------
     def undo(self) -> None:
+        """Take back the last action; the note names what was taken back."""
+        actions = self.game.actions()
+        what = self.taken_back(actions[-1][1]) if actions else ""
         try:
             self.game.undo()
         except CompanionError as exc:
             self.app.message("Nothing to undo", str(exc))
             return
-        self.note = "Undone."
         self._sync()
+        self.note = f"Undone: {what}." if what else "Undone."
+
+    def taken_back(self, action: object) -> str:
+        """An action in words, as the undo note names it."""
+        players = self.game.state.players
+        if isinstance(action, RollEvent):
+            faces = " ".join(r.face for r in action.roll.results)
+            return f"the throw {faces}"
+        if isinstance(action, DrawEvent):
+            return f"the cards {', '.join(action.draw.cards)}"
+        if isinstance(action, MoveEvent):
+            who = players[action.player] if 0 <= action.player < len(players) else "a player"
+            try:
+                words = self.view.describe(self.game.state.parse_move(action.move))
+            except (CompanionError, ValueError):  # a wording the game no longer parses: as written
+                words = action.move
+            return f"{who}'s move, {words}"
+        return ""
 
     def history(self) -> None:
         self.app.nav.history(self)
@@ -446,6 +473,15 @@ class TableScreen(Screen):
         else:
             self.view.draw_board(ui, lay.board.union(lay.side), state, view, self)
         self._draw_bar(ui, lay)
+        self._draw_cues(ui, lay, req)
+
+    def _draw_cues(self, ui: Ui, lay: TableLayout, req: object) -> None:
+        """Laid over the table: the turn passing to another player, in their colour, for a moment."""
+        player = getattr(req, "player", None)
+        self.turn_cue.update(player)
+        if player is not None:
+            name = self.game.state.players[player]
+            self.turn_cue.draw(ui, lay.board.union(lay.side), name, self.colour(player))
 
     def _draw_bar(self, ui: Ui, lay: TableLayout) -> None:
         """Menu, Undo, History; the note (what to do now) beside them, wrapped, never cut short."""
@@ -534,10 +570,26 @@ class TableScreen(Screen):
             if note and roomy:
                 ui.text(note, (cell.x + 8, cy + line // 2), m.small, theme.MUTED, width=cell.width - 12)
 
+    def sure_read(self) -> bool:
+        """Every die read by the camera and sure, none entered or corrected by a person."""
+        return (
+            self.read is not None
+            and not self.manual
+            and self.complete()
+            and not any(e.unsure or e.corrected for e in self.entries.values())
+        )
+
+    def _confirm_label(self) -> str:
+        return f"Confirming in {self.auto.left}" if self.auto.started is not None else "Confirm"
+
     def _draw_dice(self, ui: Ui, rect: pygame.Rect, req: RollDice) -> None:
         """The side panel while dice are entered: the camera's picture with Read and By hand beside it,
-        a tile per die (tap to enter or correct), Confirm across the bottom."""
+        a tile per die (tap to enter or correct), Confirm across the bottom. With auto-confirm on, a
+        sure read counts down on the Confirm button; Cancel (in place of Read) stops it."""
         m = ui.metrics
+        if self.auto.tick(self.app.settings.auto_confirm and self.sure_read() and self.app.overlay is None):
+            self.confirm()
+            return
         ui.panel(rect, theme.PANEL)
         inner = rect.inflate(-2 * m.pad, -2 * m.pad)
         if m.portrait:
@@ -550,14 +602,7 @@ class TableScreen(Screen):
         bw = min((inner.width - m.pad) // 2, widest + 16)
         cam = pygame.Rect(inner.x, inner.y, inner.width - bw - m.pad, top_h)
         self._draw_camera(ui, cam)
-        ui.button(
-            pygame.Rect(cam.right + m.pad, inner.y, bw, bh),
-            "Reading..." if self.reading() else "Read dice",
-            self.read_dice,
-            id="dice:read",
-            enabled=self.app.reader.live,
-            size=m.small,
-        )
+        self._read_button(ui, pygame.Rect(cam.right + m.pad, inner.y, bw, bh), m.small)
         ui.button(
             pygame.Rect(cam.right + m.pad, inner.y + bh + m.pad, bw, bh),
             "By hand",
@@ -570,7 +615,16 @@ class TableScreen(Screen):
         )
         self._draw_tiles(ui, tiles, req, list(req.dice))
         done = self.complete()
-        ui.button(confirm, "Confirm", self.confirm, id="dice:confirm", enabled=done, colour=CONFIRM)
+        label = self._confirm_label()
+        ui.button(confirm, label, self.confirm, id="dice:confirm", enabled=done, colour=CONFIRM)
+
+    def _read_button(self, ui: Ui, rect: pygame.Rect, size: int) -> None:
+        """Read dice (Reading... while it runs); Cancel while an auto-confirm counts down."""
+        if self.auto.started is not None:
+            ui.button(rect, "Cancel", self.auto.cancel, id="dice:cancel", size=size, colour=CANCEL)
+            return
+        label = "Reading..." if self.reading() else "Read dice"
+        ui.button(rect, label, self.read_dice, id="dice:read", enabled=self.app.reader.live, size=size)
 
     def _draw_dice_wide(self, ui: Ui, inner: pygame.Rect, req: RollDice) -> None:
         """Portrait: the camera's picture beside the tiles, the three buttons in a row under them."""
@@ -583,19 +637,13 @@ class TableScreen(Screen):
         tiles = pygame.Rect(cam.right + m.pad, work.y, work.right - cam.right - m.pad, work.height)
         self._draw_tiles(ui, tiles, req, list(req.dice))
         third = (inner.width - 2 * m.pad) // 3
-        ui.button(
-            pygame.Rect(row.x, row.y, third, bh),
-            "Reading..." if self.reading() else "Read dice",
-            self.read_dice,
-            id="dice:read",
-            enabled=self.app.reader.live,
-        )
+        self._read_button(ui, pygame.Rect(row.x, row.y, third, bh), m.body)
         hand = pygame.Rect(row.x + third + m.pad, row.y, third, bh)
         ui.button(hand, "By hand", self.by_hand, id="dice:manual")
         done = self.complete()
         ui.button(
             pygame.Rect(row.right - third, row.y, third, bh),
-            "Confirm",
+            self._confirm_label(),
             self.confirm,
             id="dice:confirm",
             enabled=done,

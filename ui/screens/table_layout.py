@@ -48,7 +48,7 @@ def table_layout(
         main = pygame.Rect(
             m.pad, scores.bottom + m.pad, w - 2 * m.pad, bar.y - scores.bottom - 2 * m.pad
         )
-        board_h = int(main.height * 0.55)
+        board_h = int(main.height * 0.6)
         board = pygame.Rect(main.x, main.y, main.width, board_h)
         side = pygame.Rect(main.x, board.bottom + m.pad, main.width, main.height - board_h - m.pad)
     else:

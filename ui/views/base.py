@@ -124,7 +124,7 @@ class GameView:
 def capacity(ui: Ui, rect: pygame.Rect, columns: int | None = None, height: int | None = None) -> int:
     """How many buttons :func:`paged_buttons` shows on one page of ``rect`` without paging."""
     m = ui.metrics
-    h = height or m.button_h
+    h = max(height or m.button_h, m.target)  # buttons are never under 9 mm
     cols = columns or (2 if m.portrait and rect.width > 500 else 1)
     return max(1, (rect.height + m.pad) // (h + m.pad)) * cols
 
@@ -148,8 +148,13 @@ def paged_buttons(
 ) -> int:
     """Buttons in a grid filling ``rect``, with Prev/Next when they do not all fit. Returns the page."""
     m = ui.metrics
-    h = height or m.button_h
+    h = max(height or m.button_h, m.target)  # buttons are never under 9 mm
     cols = columns or (2 if m.portrait and rect.width > 500 else 1)
+    bw = (rect.width - (cols - 1) * m.pad) // cols
+    # rows tall enough for every label whole, wrapped at the small size if it must be
+    small = ui.font(m.small)
+    need = max((len(ui.wrap(label, m.small, bw - 12)) for label, _, _ in items), default=1)
+    h = max(h, need * small.get_linesize() + 8) if need > 1 else h
     rows = max(1, (rect.height + m.pad) // (h + m.pad))
     per_page = rows * cols
     if len(items) > per_page:
@@ -157,7 +162,6 @@ def paged_buttons(
         per_page = rows * cols
     pages = max(1, -(-len(items) // per_page))
     page = min(max(page, 0), pages - 1)
-    bw = (rect.width - (cols - 1) * m.pad) // cols
     for k, (label, action, wid) in enumerate(items[page * per_page : (page + 1) * per_page]):
         r, c = divmod(k, cols)
         ui.button(

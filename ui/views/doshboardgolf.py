@@ -388,18 +388,17 @@ class DoshView(GameView):
         ball = g.cell(lie)
         if ball is None:
             return
-        reach = DIAL_R + theme.MIN_TARGET // 2
-        radius = DIAL_R
+        r = 20 if not ui.metrics.portrait else 24  # a clock number's disc
+        edge = max(theme.MIN_TARGET // 2, r + 3)
+        radius = max(r * 2, min(DIAL_R, min(rect.width, rect.height) // 2 - edge))  # smaller if need be
+        reach = radius + edge
         cx = min(max(ball[0], rect.x + reach), rect.right - reach)
         cy = min(max(ball[1], rect.y + reach), rect.bottom - reach)
-        if rect.width < 2 * reach or rect.height < 2 * reach:  # too small: shrink as far as it may
-            cx, cy = rect.center
         self.dial_centre = (cx, cy)
         s = ui.surface
         if (cx, cy) != ball:
             pygame.draw.line(s, theme.SELECTED, (cx, cy), ball, 2)
         legal = {mv.direction for mv in state.legal_moves() if isinstance(mv, Aim)}
-        r = 20 if not ui.metrics.portrait else 24
         for d in range(1, 13):
             vx, vy = clock_vector(d)
             p = (round(cx + vx * radius), round(cy + vy * radius))
@@ -509,12 +508,12 @@ class DoshView(GameView):
             y += 3 * line + 6
         ui.paragraph(
             "* green box: landing on the target holes out. Hook L/R: cells to the left/right.",
-            pygame.Rect(rect.x, y, rect.width, rect.bottom - theme.MIN_TARGET - y),
+            pygame.Rect(rect.x, y, rect.width, rect.bottom - m.target - y),
             m.small,
             theme.MUTED,
             max_lines=2,
         )
-        bh = theme.MIN_TARGET
+        bh = m.target
         bw = min(200, (rect.width - m.pad) // 2)
         yb = rect.bottom - bh
         ui.button(
@@ -540,7 +539,7 @@ class DoshView(GameView):
     ) -> None:
         m = ui.metrics
         phase = getattr(state, "phase", "")
-        bh = theme.MIN_TARGET if not m.portrait else m.button_h - 20
+        bh = m.target
         toggle = pygame.Rect(rect.x, rect.bottom - bh, rect.width, bh)
         if self.mode == "board":
             ui.button(

@@ -386,17 +386,16 @@ class RollForItView(GameView):
             pile = piles[p] if p < len(piles) else {"cards": [], "points": 0}
             hand = hands[p] if p < len(hands) else 0
             won = len(pile["cards"])
-            text = f"{players[p]} ({colour}): {hand} in hand, {6 - hand} on cards, {won} won"
-            if cols > 1 or ui.font(m.small).size(text)[0] > cw - chip.width - 10:
-                text = f"{players[p]}: {hand} in hand, {won} won"
-            ui.text(
-                text,
-                (chip.right + 6, chip.centery),
+            name = players[p]
+            text = ui.words_that_fit(
+                [f"{name} ({colour}): {hand} in hand, {6 - hand} on cards, {won} won",
+                 f"{name}: {hand} in hand, {won} won", f"{name}: {hand} hand, {won} won",
+                 f"{name}: {hand}, {won}", name],
                 m.small,
-                theme.ACCENT if p == me else theme.TEXT,
-                "midleft",
                 cw - chip.width - 10,
             )
+            colour_text = theme.ACCENT if p == me else theme.TEXT
+            ui.text(text, (chip.right + 6, chip.centery), m.small, colour_text, "midleft")
 
     # --- choices ------------------------------------------------------------------------------
     def draw_choices(
