@@ -14,12 +14,17 @@ TEXT: Colour = (240, 240, 235)
 MUTED: Colour = (170, 176, 188)
 ACCENT: Colour = (255, 196, 64)
 BUTTON: Colour = (62, 98, 158)
-BUTTON_PRESSED: Colour = (110, 150, 215)
-BUTTON_OFF: Colour = (70, 74, 84)
-GOOD: Colour = (70, 170, 100)
-WARN: Colour = (230, 150, 40)
-BAD: Colour = (200, 70, 70)
+BUTTON_PRESSED: Colour = (40, 70, 120)
+BUTTON_OFF: Colour = (55, 58, 66)
+GOOD: Colour = (90, 200, 120)
+WARN: Colour = (245, 170, 60)
+BAD: Colour = (235, 110, 110)
 SELECTED: Colour = (255, 220, 90)
+GO: Colour = (75, 95, 55)  # buttons that start or play (New game, Play card, Done)
+CONFIRM: Colour = (40, 110, 60)  # Confirm buttons
+CANCEL: Colour = (150, 45, 45)  # Cancel and Delete buttons
+CAUTION: Colour = (120, 85, 25)  # a button that asks for attention (calibrate the camera)
+GREEN_BOX: Colour = (30, 100, 50)  # Doshboardgolf's green boxes on a card table
 
 MIN_TARGET = 48  # px: the smallest side of anything tappable
 

@@ -88,7 +88,7 @@ class EndScreen(Screen):
             "Play again",
             self.again,
             id="end:again",
-            colour=(90, 110, 70),
+            colour=theme.GO,
         )
         ui.button(
             pygame.Rect(area.x + 2 * (bw + m.pad), buttons_y, bw, m.button_h),

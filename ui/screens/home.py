@@ -63,7 +63,7 @@ class HomeScreen(Screen):
                 "New game",
                 self.new_game,
                 id="home:new",
-                colour=(90, 110, 70),
+                colour=theme.GO,
                 size=m.title,
             )
             ui.button(
@@ -86,7 +86,7 @@ class HomeScreen(Screen):
                 "New game",
                 self.new_game,
                 id="home:new",
-                colour=(90, 110, 70),
+                colour=theme.GO,
                 size=m.title,
             )
             ui.button(
@@ -144,7 +144,7 @@ class HomeScreen(Screen):
                 lambda g=g: self.ask_delete(g),
                 id=f"delete:{g.id}",
                 size=m.small,
-                colour=(130, 50, 50),
+                colour=theme.CANCEL,
             )
         if pages > 1:
             y = rect.bottom - m.button_h
@@ -193,7 +193,7 @@ class HomeScreen(Screen):
     def calibration_tip(self, ui: Ui, rect: pygame.Rect) -> None:
         """The reader's advice as one button that starts the calibration."""
         ui.button(rect, "Calibrate camera: not done yet", self.calibrate, id="home:calibrate",
-                  colour=(150, 110, 40))
+                  colour=theme.CAUTION)
 
     def calibrate(self) -> None:
         self.app.nav.calibrate()

@@ -141,7 +141,7 @@ class NewGameScreen(Screen):
             label,
             self.start if last else lambda: setattr(self, "step", self.step + 1),
             id="newgame:next",
-            colour=(90, 110, 70),
+            colour=theme.GO,
         )
         ui.text(
             f"{self.info.name}, {len(self.players)} players",
@@ -250,7 +250,7 @@ class NewGameScreen(Screen):
                     lambda o=opt.key, c=choice: self.options.__setitem__(o, c),
                     id=f"option:{opt.key}={choice}",
                     selected=chosen,
-                    colour=(90, 110, 70) if chosen else theme.BUTTON_OFF,
+                    colour=theme.GO if chosen else theme.BUTTON_OFF,
                 )
             y += m.button_h + 2 * m.pad
         if pages > 1:

@@ -176,5 +176,5 @@ class Keyboard(Overlay):
                 action,
                 id=f"key:{label}",
                 enabled=label != "Done" or bool(self.text.strip()),
-                colour=(90, 110, 70) if label == "Done" else None,
+                colour=theme.GO if label == "Done" else None,
             )

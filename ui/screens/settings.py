@@ -69,7 +69,7 @@ class SettingsScreen(Screen):
                 lambda v=value: self.set_sound(v),
                 id=f"sound:{'on' if value else 'off'}",
                 selected=chosen,
-                colour=(90, 110, 70) if chosen else theme.PANEL_HI,
+                colour=theme.GO if chosen else theme.PANEL_HI,
             )
         y += m.button_h + 2 * m.pad
         ui.text(
@@ -89,7 +89,7 @@ class SettingsScreen(Screen):
                 lambda d=deg: self.app.set_rotation(d),
                 id=f"rotation:{deg}",
                 selected=chosen,
-                colour=(90, 110, 70) if chosen else theme.PANEL_HI,
+                colour=theme.GO if chosen else theme.PANEL_HI,
             )
 
     def set_sound(self, on: bool) -> None:
@@ -220,7 +220,7 @@ class ProgressScreen(Screen):
                 action,
                 self.press,
                 id="progress:action",
-                colour=(60, 130, 80),
+                colour=theme.CONFIRM,
             )
 
     def _draw_picture(self, ui: Ui, rect: pygame.Rect, frame: np.ndarray) -> None:

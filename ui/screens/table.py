@@ -45,8 +45,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-CONFIRM = (40, 110, 60)  # the Confirm buttons (white text on it passes 4.5:1)
-CANCEL = (150, 45, 45)
 
 
 @dataclass(slots=True)
@@ -384,7 +382,7 @@ class TableScreen(Screen):
             self.confirm_cards,
             id="cards:confirm",
             enabled=len(self.cards) == req.count,
-            colour=CONFIRM,
+            colour=theme.CONFIRM,
         )
 
     # --- commands -----------------------------------------------------------------------------
@@ -616,12 +614,12 @@ class TableScreen(Screen):
         self._draw_tiles(ui, tiles, req, list(req.dice))
         done = self.complete()
         label = self._confirm_label()
-        ui.button(confirm, label, self.confirm, id="dice:confirm", enabled=done, colour=CONFIRM)
+        ui.button(confirm, label, self.confirm, id="dice:confirm", enabled=done, colour=theme.CONFIRM)
 
     def _read_button(self, ui: Ui, rect: pygame.Rect, size: int) -> None:
         """Read dice (Reading... while it runs); Cancel while an auto-confirm counts down."""
         if self.auto.started is not None:
-            ui.button(rect, "Cancel", self.auto.cancel, id="dice:cancel", size=size, colour=CANCEL)
+            ui.button(rect, "Cancel", self.auto.cancel, id="dice:cancel", size=size, colour=theme.CANCEL)
             return
         label = "Reading..." if self.reading() else "Read dice"
         ui.button(rect, label, self.read_dice, id="dice:read", enabled=self.app.reader.live, size=size)
@@ -647,7 +645,7 @@ class TableScreen(Screen):
             self.confirm,
             id="dice:confirm",
             enabled=done,
-            colour=CONFIRM,
+            colour=theme.CONFIRM,
         )
 
     def _draw_camera(self, ui: Ui, rect: pygame.Rect) -> None:

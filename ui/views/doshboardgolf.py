@@ -390,7 +390,8 @@ class DoshView(GameView):
             return
         r = 20 if not ui.metrics.portrait else 24  # a clock number's disc
         edge = max(theme.MIN_TARGET // 2, r + 3)
-        radius = max(r * 2, min(DIAL_R, min(rect.width, rect.height) // 2 - edge))  # smaller if need be
+        apart = math.ceil(theme.MIN_TARGET / (2 * math.sin(math.pi / 12)))  # neighbours' targets apart
+        radius = max(apart, min(DIAL_R, min(rect.width, rect.height) // 2 - edge))  # smaller if need be
         reach = radius + edge
         cx = min(max(ball[0], rect.x + reach), rect.right - reach)
         cy = min(max(ball[1], rect.y + reach), rect.bottom - reach)
@@ -502,7 +503,7 @@ class DoshView(GameView):
                 for k, (n, v) in enumerate(zip(block, values, strict=True)):
                     cell = pygame.Rect(rect.x + label_w + k * cw, yy - 2, cw - 2, line - 2)
                     if row == 0 and n in green:  # a green box: filled and starred, not colour alone
-                        pygame.draw.rect(ui.surface, (60, 150, 80), cell, border_radius=4)
+                        pygame.draw.rect(ui.surface, theme.GREEN_BOX, cell, border_radius=4)
                         v = v + "*"
                     ui.text(v, cell.center, size, theme.TEXT, "center")
             y += 3 * line + 6
@@ -530,7 +531,7 @@ class DoshView(GameView):
                 lambda: actions.play(Club(card["number"])),
                 id=f"dosh:play:{card['number']}",
                 size=m.small,
-                colour=(90, 110, 70),
+                colour=theme.GO,
             )
 
     # --- choices ------------------------------------------------------------------------------

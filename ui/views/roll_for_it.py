@@ -38,7 +38,6 @@ LETTER = {
     "black": "K",
     "white": "W",
 }
-LIGHT = {"yellow", "white", "orange"}
 IMAGE_FILL = (236, 232, 218)  # the printed die images on a card
 CARD_FILL = (70, 84, 110)
 CARD_EDGE = (150, 160, 180)
@@ -49,8 +48,10 @@ def letter(colour: str) -> str:
 
 
 def ink(colour: str) -> tuple[int, int, int]:
-    """Text and pip colour on a die of ``colour``."""
-    return (20, 20, 20) if colour in LIGHT else (250, 250, 250)
+    """Text and pip colour on a die of ``colour``: black or white, whichever stands out more."""
+    r, g, b = (c / 255 for c in DIE_RGB.get(colour, (128, 128, 128)))
+    lum = 0.2126 * r**2.2 + 0.7152 * g**2.2 + 0.0722 * b**2.2  # near enough to WCAG's luminance
+    return (20, 20, 20) if (lum + 0.05) / 0.05 > 1.05 / (lum + 0.05) else (250, 250, 250)
 
 
 def placement_words(move: Place) -> str:
@@ -449,7 +450,7 @@ class RollForItView(GameView):
             lambda: self._play(move, actions),
             id="rfi:play",
             enabled=self._legal[1],
-            colour=(60, 130, 80),
+            colour=theme.CONFIRM,
             sub=placement_words(move) if move.cards else "nothing chosen",
         )
         ui.button(

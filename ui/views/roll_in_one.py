@@ -745,7 +745,7 @@ class RollInOneView(GameView):
                 id=f"rio:club:{cid}",
                 selected=chosen,
                 size=m.small,
-                colour=(90, 110, 70) if chosen else None,
+                colour=theme.GO if chosen else None,
                 sub=f"d{len(die.faces)}, top {top}" if h >= 2 * line else "",
             )
         y += rows * (h + m.pad)
@@ -787,7 +787,7 @@ class RollInOneView(GameView):
                 id=f"rio:mode:{label.lower()}",
                 selected=on,
                 size=m.small,
-                colour=(90, 110, 70) if on else theme.BUTTON_OFF,
+                colour=theme.GO if on else theme.BUTTON_OFF,
             )
         y += h + m.pad
         if self.green_mode:
@@ -837,7 +837,7 @@ class RollInOneView(GameView):
                 lambda: self._place(state, actions),
                 id="rio:place",
                 size=m.small,
-                colour=(60, 130, 80),
+                colour=theme.CONFIRM,
             )
             y += h + m.pad
         else:
@@ -849,7 +849,7 @@ class RollInOneView(GameView):
             "Tee off",
             lambda: self._try(TeeOff(), state, actions),
             id="rio:teeoff",
-            colour=(60, 130, 80) if ready else theme.BUTTON_OFF,
+            colour=theme.CONFIRM if ready else theme.BUTTON_OFF,
             text_colour=theme.TEXT if ready else theme.MUTED,
             size=m.small,
         )
@@ -864,9 +864,9 @@ class RollInOneView(GameView):
 
     def _picker(self, ui: Ui, rect: pygame.Rect, y: int, h: int, text: str, wid: str, step) -> None:
         """``< text >``: two arrow buttons that step through a list."""
-        t = ui.metrics.target
-        ui.button(pygame.Rect(rect.x, y, t, h), "<", lambda: step(-1), id=f"{wid}:prev")
-        ui.button(pygame.Rect(rect.right - t, y, t, h), ">", lambda: step(1), id=f"{wid}:next")
+        ui.button(pygame.Rect(rect.x, y, TARGET, h), "<", lambda: step(-1), id=f"{wid}:prev", least=TARGET)
+        ui.button(pygame.Rect(rect.right - TARGET, y, TARGET, h), ">", lambda: step(1), id=f"{wid}:next",
+                  least=TARGET)
         ui.text(
             text,
             (rect.centerx, y + h // 2),

@@ -281,7 +281,7 @@ class RollersView(GameView):
                 lambda: actions.play(StopMove()),
                 id="rollers:stop",
                 sub="apply these dice",
-                colour=(90, 110, 70),
+                colour=theme.GO,
             )
             return
         if phase == "apply":
