@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench fuzz clean
+.PHONY: run test lint bench fuzz clean screenshots
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import venv' 2>/dev/null || { echo "python3-venv is missing: sudo apt-get install python3-venv"; exit 1; }
@@ -26,6 +26,23 @@ fuzz: $(STAMP)
 
 bench: $(STAMP)
 	@for b in bench/bench_*.py; do echo "== $$b"; $(PY) $$b || exit 1; done
+
+# Every screen and state of every game at 800x480 and 720x1280, in a real window under Xvfb (installed
+# with apt-get when missing); SDL's dummy driver draws them when Xvfb cannot be had. Not committed.
+SHOTS ?= screenshots
+screenshots: $(STAMP)
+	@if [ -n "$$DISPLAY" ]; then $(PY) tools/screenshots.py --out $(SHOTS); exit $$?; fi; \
+	if ! command -v xvfb-run >/dev/null 2>&1; then \
+		echo "installing xvfb (apt-get) for a real window off-screen"; \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo "sudo -n" ); \
+		{ $$SUDO apt-get install -y -q xvfb >/dev/null 2>&1 || { $$SUDO apt-get update -q >/dev/null 2>&1 && $$SUDO apt-get install -y -q xvfb >/dev/null 2>&1; }; } || true; \
+	fi; \
+	if command -v xvfb-run >/dev/null 2>&1; then \
+		xvfb-run -a -s "-screen 0 1280x1280x24" $(PY) tools/screenshots.py --out $(SHOTS); \
+	else \
+		echo "Xvfb cannot be had (apt-get failed): drawing with SDL's dummy driver instead of a window"; \
+		SDL_VIDEODRIVER=dummy $(PY) tools/screenshots.py --out $(SHOTS); \
+	fi
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache

@@ -164,6 +164,17 @@ class Store:
     def mark_finished(self, game_id: int, finished: bool = True) -> None:
         self._write("UPDATE games SET finished=? WHERE id=?", (int(finished), game_id))
 
+    def delete(self, game_id: int) -> None:
+        """Remove a saved game and its record; :class:`RecordError` if there is no such game."""
+        if self._db.execute("SELECT 1 FROM games WHERE id=?", (game_id,)).fetchone() is None:
+            raise RecordError(f"no saved game with id {game_id}")
+        try:
+            with self._db:
+                self._db.execute("DELETE FROM events WHERE game_id=?", (game_id,))
+                self._db.execute("DELETE FROM games WHERE id=?", (game_id,))
+        except sqlite3.Error as exc:
+            raise StoreError(f"could not delete game {game_id} from {self.path}: {exc}") from exc
+
     # --- reading ------------------------------------------------------------------------------
     def games(self) -> list[SavedGame]:
         """The saved games, newest first; a game whose row is wrong is left out, with a notice in

@@ -136,6 +136,8 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 def cmd_games(args: argparse.Namespace) -> int:
     with _open_store(args) as store:
+        if args.delete is not None:
+            return _delete_game(store, args.delete, args.yes)
         saved = store.games()
         for problem in store.problems:  # a game whose row cannot be read: left out, the rest listed
             print(f"dice-companion: {printable(problem)}", file=sys.stderr)
@@ -151,6 +153,23 @@ def cmd_games(args: argparse.Namespace) -> int:
             status = "finished" if g.finished else "in progress"
             print(f"{g.id:>4}  {g.game:<14} {', '.join(g.players):<30} {g.events:>5} events  "
                   f"{status:<11}  {g.updated}")
+    return 0
+
+
+def _delete_game(store: Store, gid: int, yes: bool) -> int:
+    """Delete a saved game after asking (``--yes`` answers for scripts)."""
+    found = next((g for g in store.games() if g.id == gid), None)
+    if found is None:
+        print(f"dice-companion: no saved game with id {gid}", file=sys.stderr)
+        return 2
+    if not yes:
+        what = f"{found.game}: {', '.join(found.players)}, {found.events} events"
+        answer = input(f"Delete game {gid} ({what})? Type yes to delete: ")
+        if answer.strip().lower() != "yes":
+            print("kept")
+            return 1
+    store.delete(gid)
+    print(f"deleted game {gid}")
     return 0
 
 
@@ -266,8 +285,10 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--resume", type=int, metavar="ID", help="continue a saved game")
         p.set_defaults(func=func)
 
-    p = with_db(sub.add_parser("games", help="list saved games"))
+    p = with_db(sub.add_parser("games", help="list saved games (or delete one)"))
     p.add_argument("--json", action="store_true")
+    p.add_argument("--delete", type=int, metavar="ID", help="delete a saved game (asks first)")
+    p.add_argument("--yes", action="store_true", help="with --delete: do not ask")
     p.set_defaults(func=cmd_games)
 
     p = with_db(sub.add_parser("export", help="print a saved game's record (JSON Lines)"))

@@ -14,9 +14,8 @@ import pytest
 from test_ui_screens import check_screen
 
 from companion.games import get_game
-from companion.games.roll_in_one.course import cells_of
 from companion.games.roll_in_one.hexgrid import DIRECTION_NAMES
-from companion.games.roll_in_one.moves import Curve, PlaceBoard, PlaceGreen, Shot, TeeOff
+from companion.games.roll_in_one.moves import Curve, PlaceGreen, TeeOff
 from companion.protocol import ChooseMove
 from companion.record import replay
 from companion.store import Store
@@ -76,44 +75,7 @@ def view_of(d: Driver) -> RollInOneView:
 
 def tap_move(d: Driver, move) -> None:
     """Play ``move`` as a player would: on the drawn course when the view offers it, else from the list."""
-    state = d.app.screen.game.state
-    view = view_of(d)
-    if isinstance(move, Shot):
-        d.tap(f"rio:club:{move.club}")
-        d.tap(f"rio:dir:{DIRECTION_NAMES[move.direction]}")
-    elif isinstance(move, Curve):
-        d.tap(f"rio:dir:{DIRECTION_NAMES[move.direction]}")
-    elif isinstance(move, PlaceBoard):
-        p = move.placement
-        d.tap("rio:mode:boards")
-        for _ in range(40):  # the slot arrows work at any scale (tapping a + is in the screenshot test)
-            if view.slot == p.slot:
-                break
-            d.tap("rio:slot:next")
-        for _ in range(12):
-            if view.chosen_placement(state).board == p.board:
-                break
-            d.tap("rio:board:next")
-        for _ in range(6):
-            if view.turn == p.turn:
-                break
-            d.tap("rio:turn")
-        assert view.chosen_placement(state) == p
-        d.tap("rio:place")
-    elif isinstance(move, PlaceGreen):
-        d.tap("rio:mode:green")
-        board = cells_of(state.design)[move.pos][1]
-        for _ in range(12):
-            if view.zoom == board:
-                break
-            d.tap("rio:zoom:next")
-        d.tap(f"rio:space:{move.pos[0]},{move.pos[1]}")
-    elif isinstance(move, TeeOff):
-        d.tap("rio:teeoff")
-    else:
-        if d.find("rio:list") is not None:
-            d.tap("rio:list")
-        d.choose(str(move))
+    view_of(d).tap_move(d, move, d.app.screen.game.state)
 
 
 def step(d: Driver, rng: random.Random) -> str:

@@ -21,7 +21,9 @@ import pygame
 from companion.errors import CompanionError
 from companion.store import Store
 from ui import theme
+from ui.navigation import Navigator
 from ui.reader import DiceReader, NoCamera, SimulatedSetup, TableSetup
+from ui.screen import Overlay, Screen
 from ui.settings import Settings
 from ui.sound import Beeper
 from ui.widgets import Ui
@@ -37,37 +39,6 @@ class Controls(Protocol):
     'next'."""
 
     def events(self) -> Sequence[Any]: ...
-
-
-class Screen:
-    """One screen of the app."""
-
-    name = "screen"
-
-    def __init__(self, app: App) -> None:
-        self.app = app
-
-    def draw(self, ui: Ui) -> None:
-        raise NotImplementedError
-
-    def on_key(self, key: int) -> None:
-        if key == pygame.K_ESCAPE:
-            self.back()
-
-    def on_button(self, name: str) -> None:
-        """A press of one of the table's buttons: 'read', 'undo' or 'next'."""
-
-    def back(self) -> None:
-        from ui.screens.home import HomeScreen
-
-        self.app.go(HomeScreen(self.app))
-
-
-class Overlay:
-    """Something drawn over the screen that takes every tap until it closes."""
-
-    def draw(self, ui: Ui) -> None:
-        raise NotImplementedError
 
 
 class App:
@@ -101,7 +72,7 @@ class App:
         self.window = pygame.display.set_mode(size, flags)
         pygame.display.set_caption("Dice Companion")
         self.logical = pygame.Surface(self._logical_size())
-        self.ui = Ui(self.logical)
+        self.ui = Ui(self.logical, self.settings.dpi)
         self.beeper = Beeper()
         self.rng = random.Random()
         self.overlay: Overlay | None = None
@@ -110,9 +81,9 @@ class App:
         self.running = True
         self._down: str | None = None
         self._rotated: pygame.Surface | None = None
-        from ui.screens.home import HomeScreen
-
-        self.screen: Screen = HomeScreen(self)
+        self.nav = Navigator(self)
+        self.screen: Screen = Screen(self)
+        self.nav.home()
         self.started_in = time.perf_counter() - t0
 
     # --- geometry -----------------------------------------------------------------------------
@@ -169,9 +140,7 @@ class App:
         self._down = None
 
     def message(self, title: str, text: str, rule: str = "") -> None:
-        from ui.screens.overlays import MessageBox
-
-        self.show(MessageBox(self, title, text, rule))
+        self.nav.message(title, text, rule)
 
     def beep(self, kind: str) -> None:
         if not self.settings.sound:
@@ -242,6 +211,7 @@ class App:
         ui = self.ui
         ui.surface.fill(theme.BG)
         ui.widgets = []
+        ui.drawn = []
         try:
             self.screen.draw(ui)
             if self.overlay is not None:
@@ -255,9 +225,7 @@ class App:
             self.errors.append(f"draw: {type(exc).__name__}: {exc}")
             if len(self.errors) > 50:
                 raise
-            from ui.screens.home import HomeScreen
-
-            self.go(HomeScreen(self))
+            self.nav.home()
             self.message("Something went wrong", f"{type(exc).__name__}: {exc}")
 
     def present(self) -> None:

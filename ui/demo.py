@@ -11,29 +11,11 @@ import random
 from pathlib import Path
 from typing import TextIO
 
-from companion.games.rollers import ApplyMove, KeepMove, StopMove
-from companion.protocol import GameOver, Move
+from companion.protocol import GameOver
 from companion.store import Store
 from ui.app import App
 from ui.driver import Driver
 from ui.reader import SimulatedReader
-
-
-def tap_move(d: Driver, move: Move) -> None:
-    """Tap ``move`` the way a player would on the game's own view."""
-    if isinstance(move, StopMove):
-        d.tap("rollers:stop")
-    elif isinstance(move, KeepMove):
-        for slot in move.slots:
-            d.tap(f"keep:{slot}")
-        d.tap("rollers:roll")
-    elif isinstance(move, ApplyMove):
-        sections = [*move.opens, *move.closes, *(n for n, _ in move.collects)]
-        if sections:
-            d.tap(f"section:{sections[0]}")
-        d.tap_paged(f"move:{move}")
-    else:
-        d.choose(str(move))
 
 
 def show(store: Store, out: TextIO, game_id: str = "rollers", players: int = 2, seed: int | None = None,
@@ -72,7 +54,7 @@ def show(store: Store, out: TextIO, game_id: str = "rollers", players: int = 2, 
         else:
             moves = list(state.legal_moves())
             move = choose(state, moves, rng) if choose else rng.choice(moves)
-            tap_move(d, move)
+            table.view.tap_move(d, move, state)
             scores = ", ".join(f"{n} {s:g}" for n, s in zip(state.players, game.state.scores(), strict=True))
             out.write(f"{req.prompt}\n  {len(moves)} legal moves; tapped: {move}\n  scores: {scores}\n")
         if app.errors:

@@ -37,6 +37,8 @@ class Settings:
     sound: bool = True
     rotation: int = 0  # degrees clockwise the picture is turned on the panel
     colours: dict[str, str] = field(default_factory=dict)  # player name -> colour name
+    dpi: float | None = None  # the screen's pixels per inch; None: a 7-inch screen (ui.theme)
+    auto_confirm: bool = False  # a read whose every die is sure is confirmed after a short countdown
     path: str | None = None
 
     @classmethod
@@ -81,6 +83,19 @@ class Settings:
                 log.warning("settings file %s: colours that are not short names were ignored", p)
         else:
             log.warning("settings file %s: colours is not an object: ignored", p)
+        dpi = raw.get("dpi")
+        if dpi is None:
+            s.dpi = None
+        elif isinstance(dpi, int | float) and not isinstance(dpi, bool) and 50 <= dpi <= 600:
+            s.dpi = float(dpi)
+        else:
+            log.warning("settings file %s: dpi %.40r is not a screen's (50-600): a 7-inch screen", p, dpi)
+            s.dpi = None
+        auto = raw.get("auto_confirm", False)
+        if isinstance(auto, bool):
+            s.auto_confirm = auto
+        else:
+            log.warning("settings file %s: auto_confirm %.40r is not true or false: ignored", p, auto)
         return s
 
     def save(self) -> None:

@@ -35,18 +35,23 @@ class Ui:
 
     CACHE = 600
 
-    def __init__(self, surface: pygame.Surface) -> None:
+    def __init__(self, surface: pygame.Surface, dpi: float | None = None) -> None:
         self.surface = surface
-        self.metrics: Metrics = theme.metrics_for(surface.get_size())
+        self.dpi = dpi  # the screen's pixels per inch; None: a 7-inch screen (theme.px_per_mm)
+        self.metrics: Metrics = theme.metrics_for(surface.get_size(), dpi)
         self.widgets: list[Widget] = []
         self.pressed: str | None = None  # id of the widget under a finger that is down
         self._fonts: dict[int, pygame.font.Font] = {}
         self._text: OrderedDict[tuple, pygame.Surface] = OrderedDict()
         self.text_sizes: set[int] = set()  # every text size drawn (tests check readability)
+        self.cut: list[str] = []  # every text shortened with '...' to fit (tests check none is)
+        self.drawn: list[tuple[str, int, pygame.Rect]] = []  # this frame's texts: words, size, place
 
     def set_surface(self, surface: pygame.Surface) -> None:
         self.surface = surface
-        self.metrics = theme.metrics_for(surface.get_size())
+        self.metrics = theme.metrics_for(surface.get_size(), self.dpi)
+        self._fonts.clear()
+        self._text.clear()
 
     @property
     def size(self) -> tuple[int, int]:
@@ -54,12 +59,15 @@ class Ui:
 
     # --- text ---------------------------------------------------------------------------------
     def font(self, size: int) -> pygame.font.Font:
+        """The font drawn at ``size``, never under the screen's floor (capitals 2 mm tall)."""
+        size = max(size, self.metrics.tiny)
         f = self._fonts.get(size)
         if f is None:
             f = self._fonts[size] = pygame.font.Font(None, size)
         return f
 
     def render(self, text: str, size: int, colour: Colour = theme.TEXT) -> pygame.Surface:
+        size = max(size, self.metrics.tiny)
         key = (text, size, colour)
         if text:
             self.text_sizes.add(size)
@@ -78,9 +86,15 @@ class Ui:
         font = self.font(size)
         if font.size(text)[0] <= width:
             return text
+        self.cut.append(text)
         while text and font.size(text + "...")[0] > width:
             text = text[:-1]
         return text + "..."
+
+    def words_that_fit(self, wordings: tuple[str, ...] | list[str], size: int, width: int) -> str:
+        """The first (fullest) of ``wordings`` that fits ``width`` at ``size``; else the last."""
+        font = self.font(size)
+        return next((w for w in wordings if font.size(w)[0] <= width), wordings[-1])
 
     def wrap(self, text: str, size: int, width: int) -> list[str]:
         font = self.font(size)
@@ -112,6 +126,7 @@ class Ui:
         surf = self.render(text, size, colour)
         rect = surf.get_rect(**{anchor: pos})
         self.surface.blit(surf, rect)
+        self.drawn.append((text, max(size, self.metrics.tiny), rect))
         return rect
 
     def paragraph(
@@ -131,8 +146,34 @@ class Ui:
             lines = lines[:limit]
             lines[-1] = self.fit(lines[-1] + " ...", size, rect.width)
         for i, line in enumerate(lines):
-            self.surface.blit(self.render(line, size, colour), (rect.x, rect.y + i * step))
+            self._blit_line(line, size, colour, (rect.x, rect.y + i * step))
         return len(lines) * step
+
+    def _blit_line(self, line: str, size: int, colour: Colour, pos: tuple[int, int]) -> None:
+        surf = self.render(line, size, colour)
+        self.drawn.append((line, max(size, self.metrics.tiny), surf.get_rect(topleft=pos)))
+        self.surface.blit(surf, pos)
+
+    def paragraph_fit(
+        self,
+        text: str,
+        rect: pygame.Rect,
+        sizes: tuple[int, ...],
+        colour: Colour = theme.TEXT,
+        anchor: str = "top",
+    ) -> int:
+        """Wrapped text at the largest of ``sizes`` whose lines all fit ``rect`` (never cut short:
+        at the smallest size every line is drawn); ``anchor`` "center" centres it in height. Returns
+        the size used."""
+        for size in sizes:
+            lines = self.wrap(text, size, rect.width)
+            step = self.font(size).get_linesize()
+            if len(lines) * step <= rect.height:
+                break
+        top = rect.y if anchor == "top" else rect.centery - len(lines) * step // 2
+        for i, line in enumerate(lines):
+            self._blit_line(line, size, colour, (rect.x, top + i * step))
+        return size
 
     # --- shapes -------------------------------------------------------------------------------
     def panel(
@@ -161,6 +202,11 @@ class Ui:
             pygame.draw.polygon(s, colour, [(x, y - r), (x + r, y), (x, y + r), (x - r, y)])
         elif kind == "star":
             pygame.draw.polygon(s, colour, star_points(centre, r))
+        elif kind == "ring":
+            pygame.draw.circle(s, colour, centre, r, max(3, r // 3))
+        elif kind == "hexagon":
+            pts = [(x + r * math.cos(math.pi / 3 * k), y + r * math.sin(math.pi / 3 * k)) for k in range(6)]
+            pygame.draw.polygon(s, colour, pts)
         else:  # cross
             w = max(3, r // 2)
             pygame.draw.rect(s, colour, (x - r, y - w // 2, 2 * r, w))
@@ -186,11 +232,14 @@ class Ui:
         size: int | None = None,
         selected: bool = False,
         sub: str = "",
+        least: int | None = None,
     ) -> Widget:
-        """A labelled button at least 48 px on each side (the rect is grown if smaller)."""
+        """A labelled button at least 9 mm on each side (the rect is grown if smaller); a dense grid
+        (a keyboard's keys) may ask for ``least`` pixels instead."""
         rect = pygame.Rect(rect)
-        if rect.width < theme.MIN_TARGET or rect.height < theme.MIN_TARGET:
-            rect = rect.inflate(max(0, theme.MIN_TARGET - rect.width), max(0, theme.MIN_TARGET - rect.height))
+        t = self.metrics.target if least is None else least
+        if rect.width < t or rect.height < t:
+            rect = rect.inflate(max(0, t - rect.width), max(0, t - rect.height))
         w = self.add(Widget(rect, label, action if enabled else None, enabled, id or label))
         pressed = self.pressed == w.id and enabled
         fill = (theme.BUTTON_PRESSED if pressed else colour or theme.BUTTON) if enabled else theme.BUTTON_OFF
@@ -283,7 +332,10 @@ def draw_die(ui: Ui, rect: pygame.Rect, kind: str, face: str | None, number: int
         for px, py in PIPS[n]:
             pygame.draw.circle(ui.surface, pip, (rect.x + px * rect.width, rect.y + py * rect.height), r)
         return
-    ui.text(face, rect.center, max(18, int(rect.height * 0.5)), pip, "center", rect.width - 4)
+    size = max(ui.metrics.tiny, int(rect.height * 0.5))  # the whole word, smaller if need be, never cut
+    while size > ui.metrics.tiny and ui.font(size).size(face)[0] > rect.width - 4:
+        size -= 1
+    ui.text(face, rect.center, size, pip, "center")
 
 
 def frame_surface(frame: np.ndarray) -> pygame.Surface:

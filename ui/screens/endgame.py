@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from typing import TYPE_CHECKING
 
 import pygame
 
@@ -10,11 +11,15 @@ from companion.errors import CompanionError
 from companion.protocol import GameOver
 from companion.session import Game
 from ui import theme
-from ui.app import App, Screen
+from ui.screen import Screen
 from ui.screens.common import header, player_label
+from ui.standings import scorecard, standings
 from ui.theme import PlayerColour, colour_named
 from ui.timeline import timeline
 from ui.widgets import Ui
+
+if TYPE_CHECKING:
+    from ui.app import App
 
 log = logging.getLogger(__name__)
 
@@ -43,22 +48,14 @@ class EndScreen(Screen):
         except CompanionError as exc:
             self.app.message("Cannot undo", str(exc))
             return
-        from ui.screens.table import TableScreen
-
-        self.app.go(TableScreen(self.app, self.gid, self.game))
+        self.app.nav.table(self.gid, self.game)
 
     def again(self) -> None:
-        from ui.screens.newgame import NewGameScreen
-
         s = self.game.start
-        screen = NewGameScreen(self.app, s.game, list(s.players), dict(s.options))
-        screen.step = 1
-        self.app.go(screen)
+        self.app.nav.new_game(s.game, list(s.players), dict(s.options), step=1)
 
     def home(self) -> None:
-        from ui.screens.home import HomeScreen
-
-        self.app.go(HomeScreen(self.app))
+        self.app.nav.home()
 
     back = home
 
@@ -68,7 +65,10 @@ class EndScreen(Screen):
         buttons_y = area.bottom - m.button_h
         body = pygame.Rect(area.x, area.y, area.width, buttons_y - area.y - m.pad)
         if m.portrait:
-            scores = pygame.Rect(body.x, body.y, body.width, 80 + 56 * len(self.game.state.players))
+            rows = len(self.game.state.players)
+            line = max(ui.font(m.body).get_linesize() + 8, m.target // 2)
+            high = 3 * ui.font(m.small).get_linesize() + 2 * m.pad + line * rows
+            scores = pygame.Rect(body.x, body.y, body.width, high)
             chart = pygame.Rect(
                 body.x, scores.bottom + m.pad, body.width, body.bottom - scores.bottom - m.pad
             )
@@ -76,7 +76,11 @@ class EndScreen(Screen):
             scores = pygame.Rect(body.x, body.y, 280, body.height)
             chart = pygame.Rect(scores.right + m.pad, body.y, body.width - 280 - m.pad, body.height)
         self._draw_scores(ui, scores)
-        self._draw_chart(ui, chart)
+        card = scorecard(self.game.state.view())
+        if card is not None:
+            self._draw_scorecard(ui, chart, card)
+        else:
+            self._draw_chart(ui, chart)
         bw = (area.width - 3 * m.pad) // 4
         ui.button(pygame.Rect(area.x, buttons_y, bw, m.button_h), "Home", self.home, id="end:home")
         ui.button(
@@ -84,7 +88,7 @@ class EndScreen(Screen):
             "Play again",
             self.again,
             id="end:again",
-            colour=(90, 110, 70),
+            colour=theme.GO,
         )
         ui.button(
             pygame.Rect(area.x + 2 * (bw + m.pad), buttons_y, bw, m.button_h),
@@ -95,32 +99,29 @@ class EndScreen(Screen):
         )
 
     def _draw_scores(self, ui: Ui, rect: pygame.Rect) -> None:
+        """Players in the order of the game's own outcome (golf: lowest first); ties share a rank."""
         m = ui.metrics
         ui.panel(rect, theme.PANEL)
         state = self.game.state
         scores = state.scores()
-        order = sorted(range(len(state.players)), key=lambda i: (-scores[i], i))
         y = rect.y + m.pad
         ui.text("Final scores", (rect.x + m.pad, y), m.small, theme.MUTED)
         y += ui.font(m.small).get_linesize() + 4
-        line = max(ui.font(m.prompt).get_linesize() + 8, 40)
-        for rank, i in enumerate(order, 1):
+        line = max(ui.font(m.body).get_linesize() + 8, m.target // 2)
+        for rank, i in standings(scores, self.winners):
             won = i in self.winners
+            text = f"{scores[i]:g}"
+            sw = ui.font(m.body).size(text)[0]
             player_label(
                 ui,
                 (rect.x + m.pad, y + line // 2),
                 f"{rank}. {state.players[i]}" + (" (won)" if won else ""),
                 self.colour(i),
                 m.body,
-                rect.width - 90,
+                rect.width - sw - 3 * m.pad,
             )
-            ui.text(
-                f"{scores[i]:g}",
-                (rect.right - m.pad, y + line // 2),
-                m.prompt,
-                theme.ACCENT if won else theme.TEXT,
-                "midright",
-            )
+            ui.text(text, (rect.right - m.pad, y + line // 2), m.body, theme.ACCENT if won else theme.TEXT,
+                    "midright")
             y += line
         n = len(self.game.events)
         saved = f"Saved as game {self.gid}: {n} events in the record"
@@ -130,6 +131,44 @@ class EndScreen(Screen):
             m.small,
             theme.MUTED,
         )
+
+    def _draw_scorecard(self, ui: Ui, rect: pygame.Rect, card: list[list[float]]) -> None:
+        """A golf game's card: a row per player (in finishing order), a column per hole, the total."""
+        m = ui.metrics
+        ui.panel(rect, theme.PANEL)
+        state = self.game.state
+        holes = max((len(r) for r in card), default=0)
+        size = m.small
+        font = ui.font(size)
+        name_w = max(font.size(p)[0] for p in state.players) + 12
+        total_w = font.size("Total")[0] + 12
+        # as many holes per block as fit; the card wraps onto more blocks (rows of holes) if needed
+        cell = max(font.size("88")[0] + 10, 1)
+        per = max(1, min(holes, (rect.width - 2 * m.pad - name_w - total_w) // cell))
+        line = font.get_linesize() + 4
+        y = rect.y + m.pad
+        ui.text("Scorecard, hole by hole", (rect.x + m.pad, y), size, theme.MUTED)
+        y += line
+        order = [i for _, i in standings(state.scores(), self.winners)]
+        for start in range(0, max(holes, 1), per):
+            x0 = rect.x + m.pad + name_w
+            for h in range(start, min(holes, start + per)):
+                ui.text(str(h + 1), (x0 + (h - start) * cell + cell // 2, y), size, theme.MUTED, "midtop")
+            if start + per >= holes:
+                ui.text("Total", (rect.right - m.pad, y), size, theme.MUTED, "topright")
+            y += line
+            for i in order:
+                if y + line > rect.bottom:
+                    return
+                ui.text(state.players[i], (rect.x + m.pad, y), size, theme.TEXT)
+                for h in range(start, min(holes, start + per)):
+                    v = card[i][h] if h < len(card[i]) else None
+                    ui.text("-" if v is None else f"{v:g}", (x0 + (h - start) * cell + cell // 2, y), size,
+                            theme.TEXT, "midtop")
+                if start + per >= holes:
+                    ui.text(f"{sum(card[i]):g}", (rect.right - m.pad, y), size, theme.ACCENT, "topright")
+                y += line
+            y += 4
 
     def _draw_chart(self, ui: Ui, rect: pygame.Rect) -> None:
         """Each player's score after every action: a line with the player's marker shape at its end."""

@@ -13,7 +13,7 @@ from companion.errors import CompanionError, RuleError
 from companion.protocol import DieResult, Roll, Source
 from companion.record import MoveEvent, RollEvent
 from ui import theme
-from ui.app import Screen
+from ui.screen import Screen
 from ui.screens.common import header
 from ui.screens.overlays import FacePicker, MessageBox
 from ui.timeline import Step, timeline
@@ -86,7 +86,8 @@ class HistoryScreen(Screen):
     def draw(self, ui: Ui) -> None:
         m = ui.metrics
         area = header(ui, "History", self.back, "< Table")
-        row_h = max(m.button_h + 2 * m.pad, 72) if not m.portrait else 130
+        # a line of words, then a row of dice each a 9 mm target
+        row_h = max(m.button_h + 2 * m.pad, ui.font(m.small).get_linesize() + m.target + 8 + m.pad)
         rows = max(1, (area.height - m.button_h - m.pad) // row_h)
         pages = max(1, -(-len(self.steps) // rows))
         self.page = min(self.page, pages - 1)
@@ -111,7 +112,7 @@ class HistoryScreen(Screen):
                 thumb = self.thumb(step.action.evidence)
                 if thumb is not None:
                     ui.surface.blit(thumb, (r.right - 88, r.y + 4))
-                side = min(48, r.bottom - y - 4)
+                side = m.target
                 for res in roll.results:
                     die = pygame.Rect(x, y, side, side)
                     w = ui.button(

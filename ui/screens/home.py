@@ -2,16 +2,30 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+from typing import TYPE_CHECKING
+
 import pygame
 
 from companion.errors import CompanionError
 from companion.games import all_games
 from companion.store import SavedGame
 from ui import theme
-from ui.app import App, Screen
+from ui.screen import Screen
 from ui.screens.common import header
-from ui.views.base import paged_buttons
+from ui.screens.overlays import MessageBox
 from ui.widgets import Ui
+
+if TYPE_CHECKING:
+    from ui.app import App
+
+
+def local_time(stamp: str) -> str:
+    """A stored UTC time as the table's local date and time ("29 Nov 14:05")."""
+    try:
+        return datetime.fromisoformat(stamp).astimezone().strftime("%d %b %H:%M")
+    except ValueError:
+        return stamp
 
 
 class HomeScreen(Screen):
@@ -21,6 +35,7 @@ class HomeScreen(Screen):
         super().__init__(app)
         self.page = 0
         self._games: list[SavedGame] | None = None
+        self._scores: dict[tuple[int, int], str] = {}
         self.problem = ""
 
     def saved(self) -> list[SavedGame]:
@@ -49,7 +64,7 @@ class HomeScreen(Screen):
                 "New game",
                 self.new_game,
                 id="home:new",
-                colour=(90, 110, 70),
+                colour=theme.GO,
                 size=m.title,
             )
             ui.button(
@@ -72,7 +87,7 @@ class HomeScreen(Screen):
                 "New game",
                 self.new_game,
                 id="home:new",
-                colour=(90, 110, 70),
+                colour=theme.GO,
                 size=m.title,
             )
             ui.button(
@@ -98,42 +113,97 @@ class HomeScreen(Screen):
         if self.problem:
             ui.paragraph(self.problem, pygame.Rect(lst.x, lst.y + top, lst.width, 100), m.small, theme.BAD)
             top += 100
+        self._draw_list(ui, pygame.Rect(lst.x, lst.y + top, lst.width, lst.height - top), games)
+
+    def _draw_list(self, ui: Ui, rect: pygame.Rect, games: list[SavedGame]) -> None:
+        """A row per saved game (game, players with scores, state, local date and time) to resume it,
+        with a Delete button beside it (asks first); Prev/Next when they do not all fit."""
+        m = ui.metrics
         names = all_games()
-        items = []
-        for g in games:
+        row_h = max(m.button_h, 2 * ui.font(m.small).get_linesize() + 8)
+        dw = ui.font(m.small).size("Delete")[0] + 24
+        rows = max(1, (rect.height + m.pad) // (row_h + m.pad))
+        if len(games) > rows:
+            rows = max(1, (rect.height - m.button_h) // (row_h + m.pad))
+        pages = max(1, -(-len(games) // rows))
+        self.page = min(max(self.page, 0), pages - 1)
+        for k, g in enumerate(games[self.page * rows : (self.page + 1) * rows]):
+            y = rect.y + k * (row_h + m.pad)
             status = "finished" if g.finished else "in play"
-            label = f"{names[g.game].name}: {', '.join(g.players)}"
-            items.append(
-                (f"{label}  ({status}, {g.updated[11:16]} UTC)", lambda g=g: self.open(g), f"resume:{g.id}")
+            line1 = f"{names[g.game].name} · {status} · {local_time(g.updated)}"
+            ui.button(
+                pygame.Rect(rect.x, y, rect.width - dw - m.pad, row_h),
+                line1,
+                lambda g=g: self.open(g),
+                id=f"resume:{g.id}",
+                size=m.small,
+                sub=self.score_line(g),
             )
-        self.page = paged_buttons(
-            ui,
-            pygame.Rect(lst.x, lst.y + top, lst.width, lst.height - top),
-            items,
-            self.page,
-            lambda p: setattr(self, "page", p),
-            columns=1,
+            ui.button(
+                pygame.Rect(rect.right - dw, y, dw, row_h),
+                "Delete",
+                lambda g=g: self.ask_delete(g),
+                id=f"delete:{g.id}",
+                size=m.small,
+                colour=theme.CANCEL,
+            )
+        if pages > 1:
+            y = rect.bottom - m.button_h
+            third = (rect.width - 2 * m.pad) // 3
+            ui.button(pygame.Rect(rect.x, y, third, m.button_h), "Prev", lambda: self._page(-1),
+                      id="page:prev", enabled=self.page > 0)
+            ui.text(f"{self.page + 1} of {pages}", (rect.centerx, y + m.button_h // 2), m.small, theme.MUTED,
+                    "center")
+            ui.button(pygame.Rect(rect.right - third, y, third, m.button_h), "Next", lambda: self._page(1),
+                      id="page:next", enabled=self.page < pages - 1)
+
+    def _page(self, step: int) -> None:
+        self.page += step
+
+    def score_line(self, g: SavedGame) -> str:
+        """Each player with their score now (replayed once per saved state, then remembered)."""
+        key = (g.id, g.events)
+        if key not in self._scores:
+            try:
+                scores = self.app.store.resume(g.id).state.scores()
+                self._scores[key] = ", ".join(f"{p} {s:g}" for p, s in zip(g.players, scores, strict=True))
+            except CompanionError:
+                self._scores[key] = ", ".join(g.players)
+        return self._scores[key]
+
+    def ask_delete(self, g: SavedGame) -> None:
+        names = all_games()
+        self.app.show(
+            MessageBox(
+                self.app,
+                "Delete this game?",
+                f"{names[g.game].name}: {self.score_line(g)}, {local_time(g.updated)}. "
+                "Its record is removed for good.",
+                buttons=(("Delete", lambda: self.delete(g)),),
+                dismiss="Keep",
+            )
         )
+
+    def delete(self, g: SavedGame) -> None:
+        try:
+            self.app.store.delete(g.id)
+        except CompanionError as exc:
+            self.app.message("Could not delete", str(exc))
+        self._games = None
 
     def calibration_tip(self, ui: Ui, rect: pygame.Rect) -> None:
         """The reader's advice as one button that starts the calibration."""
         ui.button(rect, "Calibrate camera: not done yet", self.calibrate, id="home:calibrate",
-                  colour=(150, 110, 40))
+                  colour=theme.CAUTION)
 
     def calibrate(self) -> None:
-        from ui.screens.settings import SettingsScreen
-
-        SettingsScreen(self.app).calibrate()
+        self.app.nav.calibrate()
 
     def new_game(self) -> None:
-        from ui.screens.newgame import NewGameScreen
-
-        self.app.go(NewGameScreen(self.app))
+        self.app.nav.new_game()
 
     def settings(self) -> None:
-        from ui.screens.settings import SettingsScreen
-
-        self.app.go(SettingsScreen(self.app))
+        self.app.nav.settings()
 
     def open(self, saved: SavedGame) -> None:
         try:
@@ -141,14 +211,7 @@ class HomeScreen(Screen):
         except CompanionError as exc:
             self.app.message("This game cannot be resumed", str(exc))
             return
-        if saved.finished or game.state.is_over:
-            from ui.screens.endgame import EndScreen
-
-            self.app.go(EndScreen(self.app, saved.id, game))
-        else:
-            from ui.screens.table import TableScreen
-
-            self.app.go(TableScreen(self.app, saved.id, game))
+        self.app.nav.open_game(saved.id, game, saved.finished)
 
     def back(self) -> None:
         self.app.running = False

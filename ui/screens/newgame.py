@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pygame
 
@@ -10,13 +10,16 @@ from companion.errors import CompanionError
 from companion.games import all_games
 from companion.protocol import GameInfo
 from ui import theme
-from ui.app import App, Screen
+from ui.screen import Screen
 from ui.screens.common import header, player_label
 from ui.screens.overlays import Keyboard
 from ui.theme import PALETTE, colour_named
 from ui.views import has_dedicated_view
 from ui.views.base import paged_buttons
 from ui.widgets import Ui
+
+if TYPE_CHECKING:
+    from ui.app import App
 
 DEFAULT_NAMES = ("Anna", "Ben", "Chloe", "Dev", "Elif", "Femi", "Gus", "Hana")
 STEPS = ("Game", "Players", "Rules")
@@ -108,9 +111,7 @@ class NewGameScreen(Screen):
         for name, colour in zip(self.players, self.colours, strict=True):
             self.app.settings.colours[name] = colour
         self.app.settings.save()
-        from ui.screens.table import TableScreen
-
-        self.app.go(TableScreen(self.app, gid, game))
+        self.app.nav.table(gid, game)
 
     def back(self) -> None:
         if self.step > 0:
@@ -140,7 +141,7 @@ class NewGameScreen(Screen):
             label,
             self.start if last else lambda: setattr(self, "step", self.step + 1),
             id="newgame:next",
-            colour=(90, 110, 70),
+            colour=theme.GO,
         )
         ui.text(
             f"{self.info.name}, {len(self.players)} players",
@@ -165,51 +166,54 @@ class NewGameScreen(Screen):
         self.page = paged_buttons(ui, rect, items, self.page, lambda p: setattr(self, "page", p), columns=1)
 
     def _draw_players(self, ui: Ui, rect: pygame.Rect) -> None:
+        """+ Player and - Player on top, then a row per player (colour, name), in two columns when
+        one does not hold them all (up to the game's most, Roll For It!'s eight)."""
         m = ui.metrics
         assert self.info is not None
-        row_h = min(m.button_h, (rect.height - m.button_h - m.pad) // max(1, len(self.players)) - m.pad)
-        row_h = max(row_h, theme.MIN_TARGET)
+        bw = max(ui.font(m.body).size(t)[0] for t in ("+ Player", "- Player")) + 32
+        ui.button(
+            pygame.Rect(rect.x, rect.y, bw, m.button_h),
+            "+ Player",
+            self.add_player,
+            id="players:add",
+            enabled=len(self.players) < min(self.info.max_players, len(PALETTE)),
+        )
+        ui.button(
+            pygame.Rect(rect.x + bw + m.pad, rect.y, bw, m.button_h),
+            "- Player",
+            self.remove_player,
+            id="players:remove",
+            enabled=len(self.players) > self.info.min_players,
+        )
+        hint = pygame.Rect(rect.x + 2 * (bw + m.pad), rect.y, rect.width - 2 * (bw + m.pad), m.button_h)
+        tip = "Tap a name to change it, a colour to cycle it"
+        ui.paragraph_fit(tip, hint, (m.small, m.tiny), theme.MUTED, "center")
+        top = rect.y + m.button_h + m.pad
+        area = pygame.Rect(rect.x, top, rect.width, rect.bottom - top)
+        n = max(1, len(self.players))
+        row_h = max(ui.metrics.target, min(m.button_h, (area.height + m.pad) // n - m.pad))
+        per_col = max(1, (area.height + m.pad) // (row_h + m.pad))
+        cols = 1 if n <= per_col else 2
+        cw = (area.width - (cols - 1) * 2 * m.pad) // cols
+        sw_w = min(200, cw * 2 // 5)
         for i, name in enumerate(self.players):
-            y = rect.y + i * (row_h + m.pad)
+            c, r = divmod(i, per_col)
+            x, y = area.x + c * (cw + 2 * m.pad), area.y + r * (row_h + m.pad)
             col = colour_named(self.colours[i])
             sw = ui.button(
-                pygame.Rect(rect.x, y, 200, row_h),
+                pygame.Rect(x, y, sw_w, row_h),
                 "",
                 lambda i=i: self.next_colour(i),
                 id=f"colour:{i}",
                 colour=theme.PANEL_HI,
             )
-            player_label(ui, (sw.rect.x + 10, sw.rect.centery), col.name, col, m.body)
+            player_label(ui, (sw.rect.x + 10, sw.rect.centery), col.name, col, m.body, sw_w - 12)
             ui.button(
-                pygame.Rect(rect.x + 200 + m.pad, y, rect.width - 200 - m.pad, row_h),
+                pygame.Rect(x + sw_w + m.pad, y, cw - sw_w - m.pad, row_h),
                 name,
                 lambda i=i: self.rename(i),
                 id=f"name:{i}",
                 colour=theme.PANEL_HI,
-            )
-        y = rect.y + len(self.players) * (row_h + m.pad)
-        if y + m.button_h <= rect.bottom + 1:
-            ui.button(
-                pygame.Rect(rect.x, y, 200, m.button_h),
-                "+ Player",
-                self.add_player,
-                id="players:add",
-                enabled=len(self.players) < min(self.info.max_players, len(PALETTE)),
-            )
-            ui.button(
-                pygame.Rect(rect.x + 200 + m.pad, y, 200, m.button_h),
-                "- Player",
-                self.remove_player,
-                id="players:remove",
-                enabled=len(self.players) > self.info.min_players,
-            )
-            ui.text(
-                "Tap a name to change it, a colour to cycle it",
-                (rect.x + 400 + 2 * m.pad, y + m.button_h // 2),
-                m.small,
-                theme.MUTED,
-                "midleft",
-                rect.width - 400 - 2 * m.pad,
             )
 
     def _draw_options(self, ui: Ui, rect: pygame.Rect) -> None:
@@ -246,7 +250,7 @@ class NewGameScreen(Screen):
                     lambda o=opt.key, c=choice: self.options.__setitem__(o, c),
                     id=f"option:{opt.key}={choice}",
                     selected=chosen,
-                    colour=(90, 110, 70) if chosen else theme.BUTTON_OFF,
+                    colour=theme.GO if chosen else theme.BUTTON_OFF,
                 )
             y += m.button_h + 2 * m.pad
         if pages > 1:

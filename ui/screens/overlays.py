@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import pygame
 
 from companion.dice import die_kind
 from ui import theme
-from ui.app import App, Overlay
+from ui.screen import Overlay
 from ui.widgets import Ui, draw_die
+
+if TYPE_CHECKING:
+    from ui.app import App
 
 
 def _box(ui: Ui, w_frac: float = 0.8, h_frac: float = 0.7) -> pygame.Rect:
@@ -28,8 +32,10 @@ class MessageBox(Overlay):
         text: str,
         rule: str = "",
         buttons: tuple[tuple[str, Callable[[], None]], ...] = (),
+        dismiss: str = "OK",
     ) -> None:
         self.app, self.title, self.text, self.rule, self.buttons = app, title, text, rule, buttons
+        self.dismiss = dismiss  # the button that only closes the box ("Keep" when asked to delete)
 
     def draw(self, ui: Ui) -> None:
         m = ui.metrics
@@ -42,7 +48,7 @@ class MessageBox(Overlay):
             ui.paragraph(
                 f"Rule: {self.rule}", pygame.Rect(inner.x, y, inner.width, bottom - y), m.body, theme.MUTED
             )
-        buttons = (*self.buttons, ("OK", lambda: None))
+        buttons = (*self.buttons, (self.dismiss, lambda: None))
         bw = min(260, (inner.width - (len(buttons) - 1) * m.pad) // len(buttons))
         for i, (label, action) in enumerate(buttons):
             x = inner.right - (len(buttons) - i) * (bw + m.pad) + m.pad
@@ -153,6 +159,7 @@ class Keyboard(Overlay):
                     lambda ch=ch: self._type(ch),
                     id=f"key:{ch}",
                     size=m.prompt,
+                    least=min(key_w, m.target),  # ten keys a row: as wide as the screen allows
                 )
         y = top + 3 * (key_h + m.pad)
         third = (w - 2 * m.pad - 3 * m.pad) // 4
@@ -169,5 +176,5 @@ class Keyboard(Overlay):
                 action,
                 id=f"key:{label}",
                 enabled=label != "Done" or bool(self.text.strip()),
-                colour=(90, 110, 70) if label == "Done" else None,
+                colour=theme.GO if label == "Done" else None,
             )

@@ -4,18 +4,22 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pygame
 
 from companion.dice import all_kinds
 from ui import theme
-from ui.app import App, Screen
 from ui.reader import Progress
+from ui.screen import Screen
 from ui.screens.common import header, split_h, split_v
 from ui.settings import ROTATIONS
 from ui.views.base import paged_buttons
 from ui.widgets import Picture, Ui
+
+if TYPE_CHECKING:
+    from ui.app import App
 
 log = logging.getLogger(__name__)
 
@@ -65,7 +69,7 @@ class SettingsScreen(Screen):
                 lambda v=value: self.set_sound(v),
                 id=f"sound:{'on' if value else 'off'}",
                 selected=chosen,
-                colour=(90, 110, 70) if chosen else theme.PANEL_HI,
+                colour=theme.GO if chosen else theme.PANEL_HI,
             )
         y += m.button_h + 2 * m.pad
         ui.text(
@@ -85,7 +89,7 @@ class SettingsScreen(Screen):
                 lambda d=deg: self.app.set_rotation(d),
                 id=f"rotation:{deg}",
                 selected=chosen,
-                colour=(90, 110, 70) if chosen else theme.PANEL_HI,
+                colour=theme.GO if chosen else theme.PANEL_HI,
             )
 
     def set_sound(self, on: bool) -> None:
@@ -216,7 +220,7 @@ class ProgressScreen(Screen):
                 action,
                 self.press,
                 id="progress:action",
-                colour=(60, 130, 80),
+                colour=theme.CONFIRM,
             )
 
     def _draw_picture(self, ui: Ui, rect: pygame.Rect, frame: np.ndarray) -> None:

@@ -7,6 +7,7 @@ import logging
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pygame
@@ -25,20 +26,27 @@ from companion.protocol import (
     RollDice,
     Source,
 )
+from companion.record import DrawEvent, MoveEvent, RollEvent
 from companion.session import Game
 from ui import theme
-from ui.app import App, Screen
 from ui.coach_panel import CoachPanel
 from ui.reader import UNSURE_STATUS, ReadResult, assign, needs_check
-from ui.screens.common import player_label, split_h, split_v
+from ui.screen import Screen
+from ui.screens.common import player_label
 from ui.screens.overlays import FacePicker, MessageBox
+from ui.screens.table_cues import AutoConfirm, TurnCue
+from ui.screens.table_layout import TableLayout, score_columns, table_layout
 from ui.theme import PlayerColour, colour_named
 from ui.views import view_for
 from ui.views.base import paged_buttons
 from ui.watch_state import draw_watch_state, watch_state
 from ui.widgets import Picture, Ui, draw_die, frame_surface
 
+if TYPE_CHECKING:
+    from ui.app import App
+
 log = logging.getLogger(__name__)
+
 
 
 @dataclass(slots=True)
@@ -94,7 +102,9 @@ class TableScreen(Screen):
         self.cards: list[int] = []  # indexes into a DrawCards request's candidates
         self.card_page = 0
         self._kinds: dict[str, str] = {}  # die kinds seen in requests, by slot (kept dice carry no kind)
-        self.coach = CoachPanel()  # off by default
+        self.coach = CoachPanel()  # the odds of each choice (ui/coach_panel.py): off by default
+        self.turn_cue = TurnCue()
+        self.auto = AutoConfirm()
         self._sync()
 
     # --- state tracking -----------------------------------------------------------------------
@@ -110,6 +120,7 @@ class TableScreen(Screen):
         self._hand_chosen = False
         self._asked = False
         self.cards, self.card_page = [], 0
+        self.auto.reset()
         self.app.reader.forget()  # a throw read (or being read) before this request is not its answer
         req = self.game.state.request()
         if isinstance(req, RollDice):
@@ -121,9 +132,7 @@ class TableScreen(Screen):
             except CompanionError as exc:
                 log.warning("could not mark game %s finished: %s", self.gid, exc)
             self.app.beep("done")
-            from ui.screens.endgame import EndScreen
-
-            self.app.go(EndScreen(self.app, self.gid, self.game))
+            self.app.nav.end(self.gid, self.game)
 
     # --- TableActions for the views -----------------------------------------------------------
     def colour(self, player: int) -> PlayerColour:
@@ -176,6 +185,7 @@ class TableScreen(Screen):
     def apply_read(self, result: ReadResult, req: RollDice) -> None:
         """Show a read (asked for, or a throw that just settled): each die placed on its slot."""
         self.read = result
+        self.auto.reset()  # a new read counts down afresh
         placed = assign(result.dice, req.dice)
         self.entries = {d.slot: Entry(None) for d in req.dice}
         for slot, d in placed.items():
@@ -353,7 +363,8 @@ class TableScreen(Screen):
         top = ui.font(m.small).get_linesize() + 4
         buttons_y = inner.bottom - m.button_h
         area = pygame.Rect(inner.x, inner.y + top, inner.width, buttons_y - inner.y - top - m.pad)
-        cols = 2
+        widest = max((ui.font(m.body).size("[x] " + c)[0] for c in req.candidates), default=0)
+        cols = 2 if widest + 12 <= (area.width - m.pad) // 2 else 1
         items = []
         for i, card in enumerate(req.candidates):
             mark = "[x] " if i in self.cards else ""
@@ -375,28 +386,44 @@ class TableScreen(Screen):
             self.confirm_cards,
             id="cards:confirm",
             enabled=len(self.cards) == req.count,
-            colour=(60, 130, 80),
+            colour=theme.CONFIRM,
         )
 
     # --- commands -----------------------------------------------------------------------------
     def undo(self) -> None:
+        """Take back the last action; the note names what was taken back."""
+        actions = self.game.actions()
+        what = self.taken_back(actions[-1][1]) if actions else ""
         try:
             self.game.undo()
         except CompanionError as exc:
             self.app.message("Nothing to undo", str(exc))
             return
-        self.note = "Undone."
         self._sync()
+        self.note = f"Undone: {what}." if what else "Undone."
+
+    def taken_back(self, action: object) -> str:
+        """An action in words, as the undo note names it."""
+        players = self.game.state.players
+        if isinstance(action, RollEvent):
+            faces = " ".join(r.face for r in action.roll.results)
+            return f"the throw {faces}"
+        if isinstance(action, DrawEvent):
+            return f"the cards {', '.join(action.draw.cards)}"
+        if isinstance(action, MoveEvent):
+            who = players[action.player] if 0 <= action.player < len(players) else "a player"
+            try:
+                words = self.view.describe(self.game.state.parse_move(action.move))
+            except (CompanionError, ValueError):  # a wording the game no longer parses: as written
+                words = action.move
+            return f"{who}'s move, {words}"
+        return ""
 
     def history(self) -> None:
-        from ui.screens.history import HistoryScreen
-
-        self.app.go(HistoryScreen(self.app, self))
+        self.app.nav.history(self)
 
     def menu(self) -> None:
-        from ui.screens.home import HomeScreen
-
-        self.app.go(HomeScreen(self.app))
+        self.app.nav.home()
 
     def on_button(self, name: str) -> None:
         req = self.game.state.request()
@@ -427,73 +454,47 @@ class TableScreen(Screen):
         if self.app.screen is not self:
             return
         m = ui.metrics
-        w, h = ui.size
         state = self.game.state
         req = state.request()
         self._watch(req)
         view = state.view()
-        top_h = (m.button_h + 2 * m.pad) if not m.portrait else 150
-        bottom_h = m.button_h + 2 * m.pad
-        # prompt
-        ui.panel(pygame.Rect(0, 0, w, top_h), theme.PANEL, radius=0)
-        px = m.pad
-        if req.player is not None:
-            col = self.colour(req.player)
-            cy = top_h // 2 if not m.portrait else m.pad + ui.font(m.prompt).get_linesize() // 2
-            ui.shape(col.shape, (px + 14, cy), 14, col.rgb)
-            px += 36
-        ui.paragraph(
-            req.prompt,
-            pygame.Rect(px, m.pad, w - px - m.pad, top_h - 2 * m.pad),
-            m.prompt,
-            max_lines=1 if not m.portrait else 2,
-        )
-        # scores
-        if m.portrait:
-            rows = -(-len(state.players) // 2)
-            scores_rect = pygame.Rect(m.pad, top_h + m.pad, w - 2 * m.pad, rows * 64 + 8)
-            main = pygame.Rect(
-                m.pad,
-                scores_rect.bottom + m.pad,
-                w - 2 * m.pad,
-                h - bottom_h - scores_rect.bottom - 2 * m.pad,
-            )
-        else:
-            scores_rect = pygame.Rect(w - 184 - m.pad, top_h + m.pad, 184, h - top_h - bottom_h - 2 * m.pad)
-            main = pygame.Rect(m.pad, top_h + m.pad, scores_rect.x - 2 * m.pad, scores_rect.height)
-        self._draw_scores(ui, scores_rect, view, req.player)
-        # main area
-        board = main
-        if isinstance(req, RollDice):  # the board stays in sight while the dice are entered
-            if m.portrait:
-                board, dice = split_v(main, int(main.height * 0.36), m.pad)
-            else:
-                board, dice = split_h(main, int(main.width * 0.34), m.pad)
-            self.view.draw_board(ui, board, state, view, self)
-            self._draw_dice(ui, dice, req)
+        prompt_h = 2 * ui.font(m.prompt).get_linesize() + self._note_h(ui) + 2 * m.pad
+        lay = table_layout(ui.size, m, len(state.players), self._score_row(ui), prompt_h)
+        self._draw_prompt(ui, lay.prompt, req)
+        self._draw_scores(ui, lay.scores, view, req.player)
+        # the board keeps its place whatever is asked; the side panel holds what is asked
+        if isinstance(req, RollDice):
+            self.view.draw_board(ui, lay.board, state, view, self)
+            self._draw_dice(ui, lay.side, req)
         elif isinstance(req, DrawCards):
-            if m.portrait:
-                board, cards = split_v(main, int(main.height * 0.42), m.pad)
-                self.view.draw_board(ui, board, state, view, self)
-            else:
-                cards = main
-            self._draw_cards(ui, cards, req)
+            self.view.draw_board(ui, lay.board, state, view, self)
+            self._draw_cards(ui, lay.side, req)
         elif isinstance(req, ChooseMove):
-            moves = list(state.legal_moves())
-            if m.portrait:
-                board, choices = split_v(main, int(main.height * 0.55), m.pad)
-            else:
-                board, choices = split_h(main, main.width - 216 - m.pad, m.pad)
-            self.view.draw_board(ui, board, state, view, self)
-            self.view.draw_choices(ui, choices, state, moves, self)
+            self.view.draw_board(ui, lay.board, state, view, self)
+            self.view.draw_choices(ui, lay.side, state, list(state.legal_moves()), self)
         else:
-            self.view.draw_board(ui, main, state, view, self)
-        self.coach.draw(ui, board, state, len(self.game.events))  # over the board, when on
-        # bottom bar
-        bar = pygame.Rect(0, h - bottom_h, w, bottom_h)
+            self.view.draw_board(ui, lay.board.union(lay.side), state, view, self)
+        self.coach.draw(ui, lay.board, state, len(self.game.events))  # over the board, when on
+        self._draw_bar(ui, lay)
+        self._draw_cues(ui, lay, req)
+
+    def _draw_cues(self, ui: Ui, lay: TableLayout, req: object) -> None:
+        """Laid over the table: the turn passing to another player, in their colour, for a moment."""
+        player = getattr(req, "player", None)
+        self.turn_cue.update(player)
+        if player is not None:
+            name = self.game.state.players[player]
+            self.turn_cue.draw(ui, lay.board.union(lay.side), name, self.colour(player))
+
+    def _draw_bar(self, ui: Ui, lay: TableLayout) -> None:
+        """Menu, Undo, History, Coach; the note (what to do now) beside them, wrapped, never cut short."""
+        m = ui.metrics
+        bar = lay.bar
         ui.panel(bar, theme.PANEL, radius=0)
-        bw = 150 if not m.portrait else 160
-        cw = 120 if not m.portrait else bw
+        labels = ("Menu", "Undo", "History")
+        bw = max(ui.font(m.body).size(t)[0] for t in labels) + 32
+        cw = ui.font(m.body).size("Coach")[0] + 32
+        w = bar.width
         y = bar.y + m.pad
         ui.button(pygame.Rect(w - m.pad - cw, y, cw, m.button_h), "Coach", self.coach.toggle,
                   id="table:coach", selected=self.coach.on)  # the odds (ui/coach_panel.py): off by default
@@ -508,94 +509,152 @@ class TableScreen(Screen):
         ui.button(
             pygame.Rect(3 * m.pad + 2 * bw, y, bw, m.button_h), "History", self.history, id="table:history"
         )
-        if self.note and not m.portrait:
-            ui.text(
-                self.note,
-                (4 * m.pad + 3 * bw, bar.centery),
-                m.small,
-                theme.ACCENT,
-                "midleft",
-                w - 6 * m.pad - 3 * bw - cw,
-            )
-        elif self.note:  # under the prompt
-            ui.text(self.note, (px, top_h - m.pad), m.small, theme.ACCENT, "bottomleft", w - px - m.pad)
+        if not self.note:
+            return
+        if m.portrait:  # under the prompt, in the room the prompt bar keeps for it
+            nh = self._note_h(ui)
+            room = pygame.Rect(m.pad, lay.prompt.bottom - nh - m.pad // 2, bar.width - 2 * m.pad, nh)
+        else:
+            x = 4 * m.pad + 3 * bw
+            room = pygame.Rect(x, bar.y + 4, bar.right - 2 * m.pad - cw - x, bar.height - 8)
+        ui.paragraph_fit(self.note, room, (m.small, m.tiny), theme.ACCENT, "center")
+
+    def _note_h(self, ui: Ui) -> int:
+        """Portrait: two lines of the note under the prompt."""
+        return 2 * ui.font(ui.metrics.small).get_linesize()
+
+    def _draw_prompt(self, ui: Ui, rect: pygame.Rect, req: object) -> None:
+        """What the table asks now, by whom (their shape in their colour), wrapped to the bar."""
+        m = ui.metrics
+        ui.panel(rect, theme.PANEL, radius=0)
+        px = m.pad
+        player = getattr(req, "player", None)
+        if player is not None:
+            col = self.colour(player)
+            cy = rect.height // 2 if not m.portrait else m.pad + ui.font(m.prompt).get_linesize() // 2
+            ui.shape(col.shape, (px + 14, cy), 14, col.rgb)
+            px += 36
+        high = rect.height - 2 * m.pad - (self._note_h(ui) if m.portrait else 0)
+        box = pygame.Rect(px, m.pad, rect.width - px - m.pad, high)
+        ui.paragraph_fit(getattr(req, "prompt", ""), box, (m.prompt, m.body), theme.TEXT, "center")
+
+    def _score_row(self, ui: Ui) -> int:
+        m = ui.metrics
+        return ui.font(m.body).get_linesize() + ui.font(m.small).get_linesize() + 8
 
     def _draw_scores(self, ui: Ui, rect: pygame.Rect, view: dict, current: int | None) -> None:
+        """Every player's name (shape in colour) and score, with the view's note under it."""
         m = ui.metrics
         ui.panel(rect, theme.PANEL)
         players = view["players"]
         scores = view["scores"]
+        n = len(players)
         if m.portrait:
-            cw, rh = (rect.width - m.pad) // 2, 64
+            cols = score_columns(n)
+            cw = (rect.width - 8 - (cols - 1) * 4) // cols
+            rh = self._score_row(ui)
             cells = [
-                pygame.Rect(rect.x + (i % 2) * (cw + m.pad), rect.y + 4 + (i // 2) * rh, cw, rh - 4)
-                for i in range(len(players))
+                pygame.Rect(rect.x + 4 + (i % cols) * (cw + 4), rect.y + 4 + (i // cols) * rh, cw, rh - 4)
+                for i in range(n)
             ]
         else:
             ui.text("Scores", (rect.x + m.pad, rect.y + 4), m.small, theme.MUTED)
             top = rect.y + 4 + ui.font(m.small).get_linesize()
-            rh = min(76, (rect.bottom - top) // max(1, len(players)))
-            cells = [
-                pygame.Rect(rect.x + 4, top + i * rh, rect.width - 8, rh - 4) for i in range(len(players))
-            ]
+            rh = min(self._score_row(ui), (rect.bottom - top) // max(1, n))
+            cells = [pygame.Rect(rect.x + 4, top + i * rh, rect.width - 8, rh - 2) for i in range(n)]
+        line = ui.font(m.body).get_linesize()
         for i, (name, cell) in enumerate(zip(players, cells, strict=True)):
             cur = i == current
             if cur:
                 ui.panel(cell, theme.PANEL_HI, border=theme.ACCENT, width=2)
-            score = scores[i]
-            score_text = f"{score:g}"
-            sw = ui.font(m.prompt).size(score_text)[0]
-            line = ui.font(m.body).get_linesize()
+            score_text = f"{scores[i]:g}"
+            sw = ui.font(m.body).size(score_text)[0]
             note = self.view.score_note(view, i)
-            cy = cell.y + (line // 2 + 4 if note else cell.height // 2)
+            roomy = cell.height >= line + ui.font(m.small).get_linesize()
+            cy = cell.y + 2 + line // 2 if note and roomy else cell.centery
             player_label(ui, (cell.x + 6, cy), name, self.colour(i), m.body, cell.width - sw - 16, cur)
-            ui.text(score_text, (cell.right - 6, cy), m.prompt, theme.TEXT, "midright")
-            if note:
-                ui.text(note, (cell.x + 8, cy + line // 2 + 2), m.small, theme.MUTED, width=cell.width - 12)
+            ui.text(score_text, (cell.right - 6, cy), m.body, theme.TEXT, "midright")
+            if note and roomy:
+                ui.text(note, (cell.x + 8, cy + line // 2), m.small, theme.MUTED, width=cell.width - 12)
+
+    def sure_read(self) -> bool:
+        """Every die read by the camera and sure, none entered or corrected by a person."""
+        return (
+            self.read is not None
+            and not self.manual
+            and self.complete()
+            and not any(e.unsure or e.corrected for e in self.entries.values())
+        )
+
+    def _confirm_label(self) -> str:
+        return f"Confirming in {self.auto.left}" if self.auto.started is not None else "Confirm"
 
     def _draw_dice(self, ui: Ui, rect: pygame.Rect, req: RollDice) -> None:
+        """The side panel while dice are entered: the camera's picture with Read and By hand beside it,
+        a tile per die (tap to enter or correct), Confirm across the bottom. With auto-confirm on, a
+        sure read counts down on the Confirm button; Cancel (in place of Read) stops it."""
         m = ui.metrics
+        if self.auto.tick(self.app.settings.auto_confirm and self.sure_read() and self.app.overlay is None):
+            self.confirm()
+            return
         ui.panel(rect, theme.PANEL)
         inner = rect.inflate(-2 * m.pad, -2 * m.pad)
-        buttons_y = inner.bottom - m.button_h
-        work = pygame.Rect(inner.x, inner.y, inner.width, buttons_y - inner.y - m.pad)
         if m.portrait:
-            cam, tiles = split_v(work, max(work.height // 3, work.height - 150 - m.pad), m.pad)
-            self._draw_camera(ui, cam)
-            self._draw_tiles(ui, tiles, req, list(req.dice) + list(req.kept))
-        else:  # compact, beside the board: camera and kept dice above, the thrown dice in a row below
-            top, tiles = split_v(work, int(work.height * 0.44), m.pad)
-            cam, kept = split_h(top, min(top.width // 2, top.height * 4 // 3), m.pad)
-            self._draw_camera(ui, cam)
-            self._draw_kept(ui, kept, req)
-            self._draw_tiles(ui, tiles, req, list(req.dice))
-        # actions
-        live = self.app.reader.live
-        third = (inner.width - 2 * m.pad) // 3
+            self._draw_dice_wide(ui, inner, req)
+            return
+        bh = m.target
+        confirm = pygame.Rect(inner.x, inner.bottom - bh, inner.width, bh)
+        top_h = 2 * bh + m.pad
+        widest = max(ui.font(m.small).size(t)[0] for t in ("Reading...", "Read dice", "By hand"))
+        bw = min((inner.width - m.pad) // 2, widest + 16)
+        cam = pygame.Rect(inner.x, inner.y, inner.width - bw - m.pad, top_h)
+        self._draw_camera(ui, cam)
+        self._read_button(ui, pygame.Rect(cam.right + m.pad, inner.y, bw, bh), m.small)
         ui.button(
-            pygame.Rect(inner.x, buttons_y, third, m.button_h),
-            "Reading..." if self.reading() else "Read dice" if not self.read else "Read again",
-            self.read_dice,
-            id="dice:read",
-            enabled=live,
-            size=m.small if not m.portrait else None,
-        )
-        ui.button(
-            pygame.Rect(inner.x + third + m.pad, buttons_y, third, m.button_h),
+            pygame.Rect(cam.right + m.pad, inner.y + bh + m.pad, bw, bh),
             "By hand",
             self.by_hand,
             id="dice:manual",
-            size=m.small if not m.portrait else None,
+            size=m.small,
         )
+        tiles = pygame.Rect(
+            inner.x, cam.bottom + m.pad, inner.width, confirm.y - cam.bottom - 2 * m.pad
+        )
+        self._draw_tiles(ui, tiles, req, list(req.dice))
+        done = self.complete()
+        label = self._confirm_label()
+        ui.button(confirm, label, self.confirm, id="dice:confirm", enabled=done, colour=theme.CONFIRM)
+
+    def _read_button(self, ui: Ui, rect: pygame.Rect, size: int) -> None:
+        """Read dice (Reading... while it runs); Cancel while an auto-confirm counts down."""
+        if self.auto.started is not None:
+            ui.button(rect, "Cancel", self.auto.cancel, id="dice:cancel", size=size, colour=theme.CANCEL)
+            return
+        label = "Reading..." if self.reading() else "Read dice"
+        ui.button(rect, label, self.read_dice, id="dice:read", enabled=self.app.reader.live, size=size)
+
+    def _draw_dice_wide(self, ui: Ui, inner: pygame.Rect, req: RollDice) -> None:
+        """Portrait: the camera's picture beside the tiles, the three buttons in a row under them."""
+        m = ui.metrics
+        bh = m.button_h
+        row = pygame.Rect(inner.x, inner.bottom - bh, inner.width, bh)
+        work = pygame.Rect(inner.x, inner.y, inner.width, row.y - m.pad - inner.y)
+        cam = pygame.Rect(work.x, work.y, min(work.width // 3, work.height * 4 // 3), work.height)
+        self._draw_camera(ui, cam)
+        tiles = pygame.Rect(cam.right + m.pad, work.y, work.right - cam.right - m.pad, work.height)
+        self._draw_tiles(ui, tiles, req, list(req.dice))
+        third = (inner.width - 2 * m.pad) // 3
+        self._read_button(ui, pygame.Rect(row.x, row.y, third, bh), m.body)
+        hand = pygame.Rect(row.x + third + m.pad, row.y, third, bh)
+        ui.button(hand, "By hand", self.by_hand, id="dice:manual")
         done = self.complete()
         ui.button(
-            pygame.Rect(inner.right - third, buttons_y, third, m.button_h),
-            "Confirm",
+            pygame.Rect(row.right - third, row.y, third, bh),
+            self._confirm_label(),
             self.confirm,
             id="dice:confirm",
             enabled=done,
-            colour=(60, 130, 80),
-            size=m.small if not m.portrait else None,
+            colour=theme.CONFIRM,
         )
 
     def _draw_camera(self, ui: Ui, rect: pygame.Rect) -> None:
@@ -636,90 +695,55 @@ class TableScreen(Screen):
                 label = (e.face or "?") + ("" if sure else " ?")
                 ui.text(label, (x, y - r - 2), m.small, col, "midbottom")
 
-    def _draw_kept(self, ui: Ui, rect: pygame.Rect, req: RollDice) -> None:
-        """The dice kept from earlier throws, small, not tappable (landscape)."""
-        if not req.kept:
-            return
-        m = ui.metrics
-        ui.text(f"Kept: {_dice(len(req.kept))}", rect.topleft, m.small, theme.MUTED, width=rect.width)
-        top = rect.y + ui.font(m.small).get_linesize() + 4
-        side = max(24, min(44, rect.bottom - top))
-        per_row = max(1, (rect.width + 4) // (side + 4))
-        if len(req.kept) > per_row:  # two rows
-            side = max(20, min(side, (rect.bottom - top - 4) // 2))
-            per_row = max(1, (rect.width + 4) // (side + 4))
-        for k, kept in enumerate(req.kept):
-            r, c = divmod(k, per_row)
-            die = pygame.Rect(rect.x + c * (side + 4), top + r * (side + 4), side, side)
-            if die.bottom > rect.bottom:
-                break
-            kind = self._kept_kind(kept, req)
-            face = die_kind(kind).face(kept.face)
-            draw_die(ui, die, kind, kept.face, face.number)
-
     def _draw_tiles(self, ui: Ui, rect: pygame.Rect, req: RollDice, items: list) -> None:
+        """A tile per die: its picture and one word of status; columns chosen for the largest dice."""
         m = ui.metrics
         kinds = {d.slot: d.kind for d in req.dice}
-        n = len(items)
-        if m.portrait:
-            cols = min(n, 6)
-        else:  # one row when every tile stays a comfortable target, else two
-            cols = n if (rect.width - (n - 1) * m.pad) // max(1, n) >= theme.MIN_TARGET else -(-n // 2)
-            cols = max(1, cols)
-        rows = -(-n // cols) if n else 1
-        tw = (rect.width - (cols - 1) * m.pad) // max(1, cols)
-        th = min((rect.height - (rows - 1) * m.pad) // rows, tw + 40)
-        text_size = m.small if m.portrait or tw >= 80 else max(20, m.small - 4)
+        n = max(1, len(items))
+        text_size = m.small
         line = ui.font(text_size).get_linesize()
-        players = self.game.state.players
+        best = (0, 1)
+        for cols in range(1, n + 1):
+            rows = -(-n // cols)
+            tw = (rect.width - (cols - 1) * m.pad) // cols
+            th = (rect.height - (rows - 1) * m.pad) // rows
+            if tw < m.target or th < m.target:
+                continue
+            side = min(tw - 8, th - line - 8)
+            best = max(best, (side, cols))
+        cols = best[1] if best[0] > 0 else n
+        rows = -(-n // cols)
+        tw = (rect.width - (cols - 1) * m.pad) // cols
+        th = (rect.height - (rows - 1) * m.pad) // rows
+        side = max(16, min(tw - 8, th - line - 8))
         for k, item in enumerate(items):
             r, c = divmod(k, cols)
             cell = pygame.Rect(rect.x + c * (tw + m.pad), rect.y + r * (th + m.pad), tw, th)
-            side = max(26, min(cell.width - 12, cell.height - 2 * line - 10))  # a "?" stays readable
-            if isinstance(item, DieSpec):
-                e = self.entries.get(item.slot, Entry(None))
-                ui.button(cell, "", lambda s=item: self.pick(s), id=f"die:{item.slot}", colour=theme.PANEL_HI)
-                kind = kinds[item.slot]
-                if e.face is None:
-                    status, col = ("tap to enter" if tw >= 80 else "tap"), theme.MUTED
-                elif e.corrected:
-                    status, col = ("corrected" if tw >= 80 else "fixed"), theme.ACCENT
-                elif self.manual or self.read is None:
-                    status, col = ("by hand" if tw >= 80 else "hand"), theme.TEXT
-                elif not e.unsure:
-                    sure = f"{e.confidence:.0%}"
-                    status, col = (f"{sure} sure" if tw >= 80 else sure), theme.GOOD
-                else:
-                    why = UNSURE_STATUS.get(e.status) or f"{e.confidence:.0%}"
-                    status, col = (f"CHECK {why}" if tw >= 110 else "CHECK"), theme.WARN
-                    pygame.draw.rect(ui.surface, theme.WARN, cell, 4, border_radius=8)
-            else:
-                kind, e = self._kept_kind(item, req), Entry(item.face)
-                ui.panel(cell, theme.PANEL)
-                status, col = "kept", theme.MUTED
+            e = self.entries.get(item.slot, Entry(None))
+            ui.button(cell, "", lambda s=item: self.pick(s), id=f"die:{item.slot}", colour=theme.PANEL_HI)
+            kind = kinds[item.slot]
+            status, col = self._status(e, ui, text_size, tw - 4)
+            if e.unsure:
+                pygame.draw.rect(ui.surface, theme.WARN, cell, 4, border_radius=8)
             die = pygame.Rect(0, 0, side, side)
             die.midtop = (cell.centerx, cell.y + 4)
             face = die_kind(kind).face(e.face) if e.face is not None else None
             draw_die(ui, die, kind, e.face, face.number if face else None)
-            ui.text(
-                slot_name(item.slot, players),
-                (cell.centerx, die.bottom + 2),
-                text_size,
-                theme.TEXT,
-                "midtop",
-                cell.width - 4,
-            )
-            ui.text(status, (cell.centerx, die.bottom + 2 + line), text_size, col, "midtop", cell.width - 4)
+            ui.text(status, (cell.centerx, die.bottom + 2), text_size, col, "midtop")
 
-    def _kept_kind(self, kept: DieResult, req: RollDice) -> str:
-        if kept.slot in self._kinds:
-            return self._kinds[kept.slot]
-        from companion.dice import all_kinds
-
-        for kind in all_kinds().values():
-            if kind.id.startswith(self.game.state.info.id) and kept.slot.split("-")[0] in kind.id:
-                return kind.id
-        for kind in all_kinds().values():
-            if kept.face in kind.labels:
-                return kind.id
-        return "d6"
+    def _status(self, e: Entry, ui: Ui, size: int, width: int) -> tuple[str, tuple[int, int, int]]:
+        """One word or two under a die: the longest wording that fits the tile, never cut."""
+        if e.face is None:
+            words, col = ("tap to enter", "tap"), theme.MUTED
+        elif e.corrected:
+            words, col = ("corrected", "fixed"), theme.ACCENT
+        elif self.manual or self.read is None:
+            words, col = ("by hand", "hand"), theme.TEXT
+        elif not e.unsure:
+            sure = f"{e.confidence:.0%}"
+            words, col = (f"{sure} sure", sure), theme.GOOD
+        else:
+            why = UNSURE_STATUS.get(e.status) or f"{e.confidence:.0%}"
+            words, col = (f"CHECK {why}", "CHECK", "?"), theme.WARN
+        font = ui.font(size)
+        return next((w for w in words if font.size(w)[0] <= width), words[-1]), col

@@ -28,6 +28,18 @@ class TableActions(Protocol):
     def colour(self, player: int) -> PlayerColour: ...
 
 
+class Finger(Protocol):
+    """Taps on the drawn screen by widget id, as :class:`ui.driver.Driver` makes them (demo, tests)."""
+
+    def tap(self, wid: str) -> None: ...
+
+    def find(self, wid: str) -> Any: ...
+
+    def tap_paged(self, wid: str) -> None: ...
+
+    def choose(self, move_text: str) -> None: ...
+
+
 class GameView:
     """Draws one game. Subclasses override :meth:`draw_board`, and usually :meth:`describe` and
     :meth:`draw_choices`; the defaults work for any game."""
@@ -50,6 +62,12 @@ class GameView:
     def score_note(self, view: dict[str, Any], player: int) -> str:
         """A short line under each player's score in the score panel (e.g. chips)."""
         return ""
+
+    # --- playing by taps -----------------------------------------------------------------------
+    def tap_move(self, finger: Finger, move: Move, state: GameState) -> None:
+        """Play ``move`` with ``finger`` the way a player would on this view (the headless demo uses
+        it). The default reaches it through the list of moves; views with their own buttons override."""
+        finger.choose(str(move))
 
     # --- drawing ------------------------------------------------------------------------------
     def draw_board(
@@ -106,9 +124,17 @@ class GameView:
 def capacity(ui: Ui, rect: pygame.Rect, columns: int | None = None, height: int | None = None) -> int:
     """How many buttons :func:`paged_buttons` shows on one page of ``rect`` without paging."""
     m = ui.metrics
-    h = height or m.button_h
+    h = max(height or m.button_h, m.target)  # buttons are never under 9 mm
     cols = columns or (2 if m.portrait and rect.width > 500 else 1)
     return max(1, (rect.height + m.pad) // (h + m.pad)) * cols
+
+
+def label_size(ui: Ui, label: str, width: int, height: int) -> int:
+    """The body size when the label's wrapped lines fit the button (moves read at 3 mm), else small."""
+    m = ui.metrics
+    lines = ui.wrap(label, m.body, width)
+    fits = all(ui.font(m.body).size(line)[0] <= width for line in lines)
+    return m.body if fits and len(lines) * ui.font(m.body).get_linesize() <= height else m.small
 
 
 def paged_buttons(
@@ -122,8 +148,13 @@ def paged_buttons(
 ) -> int:
     """Buttons in a grid filling ``rect``, with Prev/Next when they do not all fit. Returns the page."""
     m = ui.metrics
-    h = height or m.button_h
+    h = max(height or m.button_h, m.target)  # buttons are never under 9 mm
     cols = columns or (2 if m.portrait and rect.width > 500 else 1)
+    bw = (rect.width - (cols - 1) * m.pad) // cols
+    # rows tall enough for every label whole, wrapped at the small size if it must be
+    small = ui.font(m.small)
+    need = max((len(ui.wrap(label, m.small, bw - 12)) for label, _, _ in items), default=1)
+    h = max(h, need * small.get_linesize() + 8) if need > 1 else h
     rows = max(1, (rect.height + m.pad) // (h + m.pad))
     per_page = rows * cols
     if len(items) > per_page:
@@ -131,7 +162,6 @@ def paged_buttons(
         per_page = rows * cols
     pages = max(1, -(-len(items) // per_page))
     page = min(max(page, 0), pages - 1)
-    bw = (rect.width - (cols - 1) * m.pad) // cols
     for k, (label, action, wid) in enumerate(items[page * per_page : (page + 1) * per_page]):
         r, c = divmod(k, cols)
         ui.button(
@@ -139,14 +169,14 @@ def paged_buttons(
             label,
             action,
             id=wid,
-            size=m.body if len(label) < 28 else m.small,
+            size=label_size(ui, label, bw - 12, h - 4),
         )
     if pages > 1:
         y = rect.bottom - h
         third = (rect.width - 2 * m.pad) // 3
         ui.button(
             pygame.Rect(rect.x, y, third, h),
-            "< Prev",
+            "Prev",
             lambda: set_page(page - 1),
             enabled=page > 0,
             id="page:prev",
@@ -160,7 +190,7 @@ def paged_buttons(
         )
         ui.button(
             pygame.Rect(rect.right - third, y, third, h),
-            "Next >",
+            "Next",
             lambda: set_page(page + 1),
             enabled=page < pages - 1,
             id="page:next",

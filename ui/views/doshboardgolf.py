@@ -189,7 +189,7 @@ class DoshView(GameView):
         self._draw_status(ui, status, view, mine)
         self._draw_countdown(ui, area, state, view)
         if view.get("phase") == "aim" and me is not None:
-            self._draw_dial(ui, rect, g, view["lies"][me], state, actions)
+            self._draw_dial(ui, area, g, view["lies"][me], state, actions)  # clear of the status line
             self._draw_balls(ui, g, view, actions)  # no ball hidden under the dial
         else:
             self.dial_centre = None
@@ -448,7 +448,8 @@ class DoshView(GameView):
             cards = f"playing {playing['number']}: {playing['name']}"
         else:
             cards = "cards " + " ".join(str(c["number"]) for c in mine) if mine else "no cards"
-        ui.text(f"{hole} · {w} · {cards}", rect.topleft, m.small, theme.TEXT, width=rect.width)
+        text = ui.words_that_fit([f"{hole} · {w} · {cards}", f"{hole} · {w}", hole], m.small, rect.width)
+        ui.text(text, rect.topleft, m.small, theme.TEXT)
 
     def _draw_dial(
         self, ui: Ui, rect: pygame.Rect, g: Geometry, lie: str, state: GameState, actions: TableActions
@@ -457,18 +458,18 @@ class DoshView(GameView):
         ball = g.cell(lie)
         if ball is None:
             return
-        reach = DIAL_R + theme.MIN_TARGET // 2
-        radius = DIAL_R
+        r = 20 if not ui.metrics.portrait else 24  # a clock number's disc
+        edge = max(theme.MIN_TARGET // 2, r + 3)
+        apart = math.ceil(theme.MIN_TARGET / (2 * math.sin(math.pi / 12)))  # neighbours' targets apart
+        radius = max(apart, min(DIAL_R, min(rect.width, rect.height) // 2 - edge))  # smaller if need be
+        reach = radius + edge
         cx = min(max(ball[0], rect.x + reach), rect.right - reach)
         cy = min(max(ball[1], rect.y + reach), rect.bottom - reach)
-        if rect.width < 2 * reach or rect.height < 2 * reach:  # too small: shrink as far as it may
-            cx, cy = rect.center
         self.dial_centre = (cx, cy)
         s = ui.surface
         if (cx, cy) != ball:
             pygame.draw.line(s, theme.SELECTED, (cx, cy), ball, 2)
         legal = {mv.direction for mv in state.legal_moves() if isinstance(mv, Aim)}
-        r = 20 if not ui.metrics.portrait else 24
         for d in range(1, 13):
             vx, vy = clock_vector(d)
             p = (round(cx + vx * radius), round(cy + vy * radius))
@@ -572,18 +573,18 @@ class DoshView(GameView):
                 for k, (n, v) in enumerate(zip(block, values, strict=True)):
                     cell = pygame.Rect(rect.x + label_w + k * cw, yy - 2, cw - 2, line - 2)
                     if row == 0 and n in green:  # a green box: filled and starred, not colour alone
-                        pygame.draw.rect(ui.surface, (60, 150, 80), cell, border_radius=4)
+                        pygame.draw.rect(ui.surface, theme.GREEN_BOX, cell, border_radius=4)
                         v = v + "*"
                     ui.text(v, cell.center, size, theme.TEXT, "center")
             y += 3 * line + 6
         ui.paragraph(
             "* green box: landing on the target holes out. Hook L/R: cells to the left/right.",
-            pygame.Rect(rect.x, y, rect.width, rect.bottom - theme.MIN_TARGET - y),
+            pygame.Rect(rect.x, y, rect.width, rect.bottom - m.target - y),
             m.small,
             theme.MUTED,
             max_lines=2,
         )
-        bh = theme.MIN_TARGET
+        bh = m.target
         bw = min(200, (rect.width - m.pad) // 2)
         yb = rect.bottom - bh
         ui.button(
@@ -600,7 +601,7 @@ class DoshView(GameView):
                 lambda: actions.play(Club(card["number"])),
                 id=f"dosh:play:{card['number']}",
                 size=m.small,
-                colour=(90, 110, 70),
+                colour=theme.GO,
             )
 
     # --- choices ------------------------------------------------------------------------------
@@ -609,7 +610,7 @@ class DoshView(GameView):
     ) -> None:
         m = ui.metrics
         phase = getattr(state, "phase", "")
-        bh = theme.MIN_TARGET if not m.portrait else m.button_h - 20
+        bh = m.target
         toggle = pygame.Rect(rect.x, rect.bottom - bh, rect.width, bh)
         if self.mode == "board":
             ui.button(

@@ -58,9 +58,10 @@ def arrow(ui: Ui, rect: pygame.Rect, right: bool, colour=theme.SELECTED) -> None
 
 
 def target(
+    ui: Ui,
     rect: pygame.Rect, wid: str, action: Callable[[], Any], bound: pygame.Rect | None = None
 ) -> Widget:
-    """A tappable area at least 48 px each way (kept inside ``bound``)."""
+    """A tappable area at least 9 mm each way (kept inside ``bound``)."""
     r = pygame.Rect(rect)
     if r.width < theme.MIN_TARGET or r.height < theme.MIN_TARGET:
         r = r.inflate(max(0, theme.MIN_TARGET - r.width), max(0, theme.MIN_TARGET - r.height))
@@ -169,7 +170,7 @@ class HopNRollView(GameView):
                 legal = live and column == hop_to and r in legal_rows
                 is_target = live and column == hop_to
                 if is_target:
-                    ui.add(target(pygame.Rect(x, y, side_w, pitch), f"space:{r}",
+                    ui.add(target(ui, pygame.Rect(x, y, side_w, pitch), f"space:{r}",
                                   lambda r=r: self._tap_space(r, state, actions), bound))
                 pygame.draw.rect(ui.surface, SPACE, sp, border_radius=6)
                 eff = effects.get((column, r), {}).get("effect")
@@ -200,7 +201,7 @@ class HopNRollView(GameView):
             else:
                 draw_die(ui, d, "d6", die["face"])
             if live:
-                ui.add(target(d, f"board:die:{r}", lambda r=r: self._tap_space(r, state, actions), bound))
+                ui.add(target(ui, d, f"board:die:{r}", lambda r=r: self._tap_space(r, state, actions), bound))
         y = rect.y + rows * pitch + 4
         if y + ui.font(m.small).get_linesize() <= rect.bottom:
             way = {"right": "hop right >", "left": "< hop left"}.get(hop_to or "", "")
@@ -228,10 +229,17 @@ class HopNRollView(GameView):
         m = ui.metrics
         line = ui.font(m.small).get_linesize()
         pend = sheet.get("pending")
-        head = f"{sheet['name']}: {sheet['side']} sheet, {sheet['total']} points"
+        todo = ""
         if pend is not None:
-            head += f"; to write: {pend['value'] if pend['value'] is not None else pend['colour']}"
-        ui.text(head, (rect.x, rect.y), m.small, theme.ACCENT if live else theme.TEXT, width=rect.width)
+            todo = f"; to write: {pend['value'] if pend['value'] is not None else pend['colour']}"
+        name, total = sheet["name"], sheet["total"]
+        head = ui.words_that_fit(
+            [f"{name}: {sheet['side']} sheet, {total} points{todo}", f"{name}: {total} points{todo}",
+             f"{name}: {total} pts{todo.replace('to write', 'write')}", f"{name}: {total} pts"],
+            m.small,
+            rect.width,
+        )
+        ui.text(head, (rect.x, rect.y), m.small, theme.ACCENT if live else theme.TEXT)
         top = rect.y + line + 2
         bands: list[list[dict[str, Any]]] = []
         for a in sheet["areas"]:
@@ -319,7 +327,7 @@ class HopNRollView(GameView):
         if score_w:
             ui.text(str(area["score"]), (band.right - 2, band.centery), m.small, theme.TEXT, "midright")
         if live:
-            ui.add(target(pygame.Rect(x0, band.y, band.right - x0, band.height), f"sheet:{area['key']}",
+            ui.add(target(ui, pygame.Rect(x0, band.y, band.right - x0, band.height), f"sheet:{area['key']}",
                           lambda: self._tap_sheet(area, None, state, actions)))
 
     def _pyramids(
@@ -358,7 +366,7 @@ class HopNRollView(GameView):
                     r = pygame.Rect(left + 2, int(y) + 2, int(pc) - 4, int(pp) - 4)
                     self._cell(ui, r, a, s, None if beside or i else a["level_stars"][lv - 1])
                     if live and s["open"]:
-                        ui.add(target(r, f"sheet:{a['key']}:{s['id']}",
+                        ui.add(target(ui, r, f"sheet:{a['key']}:{s['id']}",
                                       lambda a=a, s=s: self._tap_sheet(a, s["id"], state, actions), box))
                 if beside:
                     sx = int(x0 + len(row) * pc) + 2

@@ -15,7 +15,7 @@ import pygame
 from companion.games.roll_for_it import Place, RollOn, TakeBack
 from companion.protocol import GameState, Move
 from ui import theme
-from ui.views.base import GameView, TableActions, paged_buttons
+from ui.views.base import Finger, GameView, TableActions, paged_buttons
 from ui.widgets import PIPS, Ui, Widget
 
 DIE_RGB: dict[str, tuple[int, int, int]] = {
@@ -38,7 +38,6 @@ LETTER = {
     "black": "K",
     "white": "W",
 }
-LIGHT = {"yellow", "white", "orange"}
 IMAGE_FILL = (236, 232, 218)  # the printed die images on a card
 CARD_FILL = (70, 84, 110)
 CARD_EDGE = (150, 160, 180)
@@ -49,8 +48,10 @@ def letter(colour: str) -> str:
 
 
 def ink(colour: str) -> tuple[int, int, int]:
-    """Text and pip colour on a die of ``colour``."""
-    return (20, 20, 20) if colour in LIGHT else (250, 250, 250)
+    """Text and pip colour on a die of ``colour``: black or white, whichever stands out more."""
+    r, g, b = (c / 255 for c in DIE_RGB.get(colour, (128, 128, 128)))
+    lum = 0.2126 * r**2.2 + 0.7152 * g**2.2 + 0.0722 * b**2.2  # near enough to WCAG's luminance
+    return (20, 20, 20) if (lum + 0.05) / 0.05 > 1.05 / (lum + 0.05) else (250, 250, 250)
 
 
 def placement_words(move: Place) -> str:
@@ -141,6 +142,33 @@ class RollForItView(GameView):
         self.selected = None
         if face is not None and face != rolled[i]:
             actions.say(f"Your {rolled[i]} goes beside the {rolled[i]} on card {pos}")
+
+    def tap_move(self, finger: Finger, move: Move, state: GameState) -> None:
+        """Roll and Take Back by their buttons; a placement by a suggestion when it is one, else built on
+        the board (a rolled die, then an image of its face on the card), then Play."""
+        if isinstance(move, RollOn):
+            finger.tap("rfi:roll")
+        elif isinstance(move, TakeBack):
+            finger.tap("rfi:takeback")
+        elif isinstance(move, Place):
+            if not move.cards:  # only legal when no die fits: then it is the one suggestion
+                finger.tap_paged(f"move:{move}")
+                return
+            if finger.find(f"move:{move}") is not None:  # a suggestion in sight: one tap
+                finger.tap(f"move:{move}")
+                return
+            rolled = list(getattr(state, "rolled", []))
+            cards = {c["position"]: c for c in state.view()["cards"] if c}
+            for pos, faces in move.cards:
+                for f in faces:
+                    i = next(k for k, v in enumerate(rolled) if v == int(f) and k not in self.assigned)
+                    finger.tap(f"rfi:die:{i}")
+                    j = [im["face"] for im in cards[pos]["images"]].index(int(f))
+                    image = f"rfi:image:{pos}:{j}"
+                    finger.tap(image if finger.find(image) is not None else f"rfi:card:{pos}")
+            finger.tap("rfi:play")
+        else:
+            super().tap_move(finger, move, state)
 
     # --- board --------------------------------------------------------------------------------
     def draw_board(
@@ -359,17 +387,16 @@ class RollForItView(GameView):
             pile = piles[p] if p < len(piles) else {"cards": [], "points": 0}
             hand = hands[p] if p < len(hands) else 0
             won = len(pile["cards"])
-            text = f"{players[p]} ({colour}): {hand} in hand, {6 - hand} on cards, {won} won"
-            if cols > 1 or ui.font(m.small).size(text)[0] > cw - chip.width - 10:
-                text = f"{players[p]}: {hand} in hand, {won} won"
-            ui.text(
-                text,
-                (chip.right + 6, chip.centery),
+            name = players[p]
+            text = ui.words_that_fit(
+                [f"{name} ({colour}): {hand} in hand, {6 - hand} on cards, {won} won",
+                 f"{name}: {hand} in hand, {won} won", f"{name}: {hand} hand, {won} won",
+                 f"{name}: {hand}, {won}", name],
                 m.small,
-                theme.ACCENT if p == me else theme.TEXT,
-                "midleft",
                 cw - chip.width - 10,
             )
+            colour_text = theme.ACCENT if p == me else theme.TEXT
+            ui.text(text, (chip.right + 6, chip.centery), m.small, colour_text, "midleft")
 
     # --- choices ------------------------------------------------------------------------------
     def draw_choices(
@@ -423,7 +450,7 @@ class RollForItView(GameView):
             lambda: self._play(move, actions),
             id="rfi:play",
             enabled=self._legal[1],
-            colour=(60, 130, 80),
+            colour=theme.CONFIRM,
             sub=placement_words(move) if move.cards else "nothing chosen",
         )
         ui.button(

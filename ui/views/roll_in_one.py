@@ -13,7 +13,7 @@ from typing import Any
 
 import pygame
 
-from companion.games.roll_in_one.course import Placement
+from companion.games.roll_in_one.course import Placement, cells_of
 from companion.games.roll_in_one.data import load_boards, load_cards, load_clubs
 from companion.games.roll_in_one.hexgrid import DIRECTION_NAMES, rotate, slot_centre
 from companion.games.roll_in_one.moves import (
@@ -35,7 +35,7 @@ from companion.games.roll_in_one.moves import (
 )
 from companion.protocol import GameState, Move
 from ui import theme
-from ui.views.base import GameView, TableActions
+from ui.views.base import Finger, GameView, TableActions
 from ui.widgets import Ui, Widget
 
 SQ3 = math.sqrt(3)
@@ -183,6 +183,45 @@ class RollInOneView(GameView):
         return f"{pen[player]} pen, {cards} card{'s' if cards != 1 else ''}"
 
     # --- board --------------------------------------------------------------------------------
+    def tap_move(self, finger: Finger, move: Move, state: GameState) -> None:
+        """On the drawn course where the view offers it (clubs, arrows, the course editor), else the list."""
+        if isinstance(move, Shot):
+            finger.tap(f"rio:club:{move.club}")
+            finger.tap(f"rio:dir:{DIRECTION_NAMES[move.direction]}")
+        elif isinstance(move, Curve):
+            finger.tap(f"rio:dir:{DIRECTION_NAMES[move.direction]}")
+        elif isinstance(move, PlaceBoard):
+            p = move.placement
+            finger.tap("rio:mode:boards")
+            for _ in range(60):
+                if self.slot == p.slot:
+                    break
+                finger.tap("rio:slot:next")
+            for _ in range(12):
+                chosen = self.chosen_placement(state)
+                if chosen is not None and chosen.board == p.board:
+                    break
+                finger.tap("rio:board:next")
+            for _ in range(6):
+                if self.turn == p.turn:
+                    break
+                finger.tap("rio:turn")
+            finger.tap("rio:place")
+        elif isinstance(move, PlaceGreen):
+            finger.tap("rio:mode:green")
+            board = cells_of(state.design)[move.pos][1]  # type: ignore[attr-defined]
+            for _ in range(12):
+                if self.zoom == board:
+                    break
+                finger.tap("rio:zoom:next")
+            finger.tap(f"rio:space:{move.pos[0]},{move.pos[1]}")
+        elif isinstance(move, TeeOff):
+            finger.tap("rio:teeoff")
+        else:
+            if finger.find("rio:list") is not None:
+                finger.tap("rio:list")
+            finger.choose(str(move))
+
     def draw_board(
         self, ui: Ui, rect: pygame.Rect, state: GameState, view: dict[str, Any], actions: TableActions
     ) -> None:
@@ -201,8 +240,9 @@ class RollInOneView(GameView):
         elif phase == "design" and not self.listing and self.zoom is None:
             ui.text(self._design_hint(), (inner.x, y), m.small, theme.MUTED, width=inner.width)
             y += line
-        footer = line + 6 if view.get("players") and phase != "design" else 0
-        legend = line if m.portrait else 0
+        fits = self._token_w(ui, line) * len(view.get("players", [])) <= inner.width
+        footer = line + 6 if view.get("players") and phase != "design" and fits else 0
+        legend = line * self._legend_rows(ui, inner.width) if m.portrait else 0
         area = pygame.Rect(inner.x, y + 2, inner.width, inner.bottom - y - 2 - footer - legend)
         self.area, self.ball_at = area, None
         if phase == "design":
@@ -212,7 +252,7 @@ class RollInOneView(GameView):
         else:
             ui.paragraph(self._setup_text(view), area, m.small, theme.MUTED)
         if legend:
-            self._legend(ui, pygame.Rect(inner.x, area.bottom + 2, inner.width, line))
+            self._legend(ui, pygame.Rect(inner.x, area.bottom + 2, inner.width, legend))
         if footer:
             self._tokens(ui, pygame.Rect(inner.x, inner.bottom - line, inner.width, line), view, actions)
 
@@ -324,17 +364,35 @@ class RollInOneView(GameView):
             "center",
         )
 
+    def _legend_cols(self, ui: Ui, width: int) -> int:
+        """As many legend entries a row as fit whole (a hex and the terrain's name)."""
+        font = ui.font(ui.metrics.small)
+        hexw = font.get_linesize()
+        widest = max(font.size(t)[0] for t in (*TERRAIN, "green")) + hexw + 12
+        return max(1, min(len(TERRAIN) + 1, width // widest))
+
+    def _legend_rows(self, ui: Ui, width: int) -> int:
+        return -(-(len(TERRAIN) + 1) // self._legend_cols(ui, width))
+
     def _legend(self, ui: Ui, rect: pygame.Rect) -> None:
-        size = ui.metrics.small - 4
+        size = ui.metrics.small
         items = [*TERRAIN, "green"]
-        w = rect.width // len(items)
-        s = rect.height * 0.45
+        cols = self._legend_cols(ui, rect.width)
+        line = ui.font(size).get_linesize()
+        w = rect.width // cols
+        s = line * 0.45
         for i, t in enumerate(items):
-            c = (rect.x + i * w + round(s) + 2, rect.centery)
+            r, k = divmod(i, cols)
+            cy = rect.y + r * line + line // 2
+            c = (rect.x + k * w + round(s) + 2, cy)
             self._hex(ui, c, s, t if t != "green" else "rough", green=t == "green")
-            ui.text(
-                t, (c[0] + round(s) + 4, rect.centery), size, theme.MUTED, "midleft", w - 2 * round(s) - 6
-            )
+            ui.text(t, (c[0] + round(s) + 4, cy), size, theme.MUTED, "midleft")
+
+    def _token_w(self, ui: Ui, h: int) -> int:
+        """The width one player's tokens take in the footer row (the score panel says the same in words
+        when the row does not fit)."""
+        digit = ui.font(ui.metrics.small).size("88")[0]
+        return 18 + h + digit + 6 + max(10, h * 2 // 3) + 4 + digit + 8
 
     def _tokens(self, ui: Ui, rect: pygame.Rect, view: dict[str, Any], actions: TableActions) -> None:
         """Each player's penalty tokens (P discs) and caddie cards (small cards) in a row."""
@@ -691,7 +749,7 @@ class RollInOneView(GameView):
                 id=f"rio:club:{cid}",
                 selected=chosen,
                 size=m.small,
-                colour=(90, 110, 70) if chosen else None,
+                colour=theme.GO if chosen else None,
                 sub=f"d{len(die.faces)}, top {top}" if h >= 2 * line else "",
             )
         y += rows * (h + m.pad)
@@ -733,7 +791,7 @@ class RollInOneView(GameView):
                 id=f"rio:mode:{label.lower()}",
                 selected=on,
                 size=m.small,
-                colour=(90, 110, 70) if on else theme.BUTTON_OFF,
+                colour=theme.GO if on else theme.BUTTON_OFF,
             )
         y += h + m.pad
         if self.green_mode:
@@ -783,7 +841,7 @@ class RollInOneView(GameView):
                 lambda: self._place(state, actions),
                 id="rio:place",
                 size=m.small,
-                colour=(60, 130, 80),
+                colour=theme.CONFIRM,
             )
             y += h + m.pad
         else:
@@ -795,7 +853,7 @@ class RollInOneView(GameView):
             "Tee off",
             lambda: self._try(TeeOff(), state, actions),
             id="rio:teeoff",
-            colour=(60, 130, 80) if ready else theme.BUTTON_OFF,
+            colour=theme.CONFIRM if ready else theme.BUTTON_OFF,
             text_colour=theme.TEXT if ready else theme.MUTED,
             size=m.small,
         )
@@ -810,8 +868,9 @@ class RollInOneView(GameView):
 
     def _picker(self, ui: Ui, rect: pygame.Rect, y: int, h: int, text: str, wid: str, step) -> None:
         """``< text >``: two arrow buttons that step through a list."""
-        ui.button(pygame.Rect(rect.x, y, TARGET, h), "<", lambda: step(-1), id=f"{wid}:prev")
-        ui.button(pygame.Rect(rect.right - TARGET, y, TARGET, h), ">", lambda: step(1), id=f"{wid}:next")
+        ui.button(pygame.Rect(rect.x, y, TARGET, h), "<", lambda: step(-1), id=f"{wid}:prev", least=TARGET)
+        ui.button(pygame.Rect(rect.right - TARGET, y, TARGET, h), ">", lambda: step(1), id=f"{wid}:next",
+                  least=TARGET)
         ui.text(
             text,
             (rect.centerx, y + h // 2),

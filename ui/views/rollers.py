@@ -12,7 +12,7 @@ import pygame
 from companion.games.rollers import DICE, ApplyMove, KeepMove, StopMove
 from companion.protocol import GameState, Move
 from ui import theme
-from ui.views.base import GameView, TableActions, paged_buttons
+from ui.views.base import Finger, GameView, TableActions, paged_buttons
 from ui.widgets import Ui, draw_die
 
 KINDS = {d.slot: d.kind for d in DICE}
@@ -63,6 +63,21 @@ class RollersView(GameView):
         return ""
 
     # --- board --------------------------------------------------------------------------------
+    def tap_move(self, finger: Finger, move: Move, state: GameState) -> None:
+        if isinstance(move, StopMove):
+            finger.tap("rollers:stop")
+        elif isinstance(move, KeepMove):
+            for slot in move.slots:
+                finger.tap(f"keep:{slot}")
+            finger.tap("rollers:roll")
+        elif isinstance(move, ApplyMove):
+            sections = [*move.opens, *move.closes, *(n for n, _ in move.collects)]
+            if sections:
+                finger.tap(f"section:{sections[0]}")
+            finger.tap_paged(f"move:{move}")
+        else:
+            super().tap_move(finger, move, state)
+
     def draw_board(
         self, ui: Ui, rect: pygame.Rect, state: GameState, view: dict[str, Any], actions: TableActions
     ) -> None:
@@ -96,7 +111,7 @@ class RollersView(GameView):
             star_aside = showing[slot] == "star" and not zapped and state.options.get("stars") == "set aside"
             chosen = slot in self.keep or star_aside  # a STAR is set aside as it is rolled
             if phase == "decide":
-                ui.add(_die_widget(r, f"keep:{slot}", lambda s=slot: self._toggle(s, state, actions)))
+                ui.add(_die_widget(ui, r, f"keep:{slot}", lambda s=slot: self._toggle(s, state, actions)))
             draw_die(ui, r, KINDS[slot], showing[slot])
             if chosen:
                 pygame.draw.rect(ui.surface, theme.SELECTED, r.inflate(6, 6), 4, border_radius=die // 5)
@@ -119,25 +134,20 @@ class RollersView(GameView):
             col = actions.colour(me)
             ui.shape(col.shape, (inner.x + 10, y + small_line // 2), 9, col.rgb)
             c = chips[me] if me < len(chips) else None
-            info = f"Round {view.get('round', 1)}" + (f", {c['value']} in chips" if c else "")
-            ui.text(
-                players[me],
-                (inner.x + 26, y + small_line // 2),
-                m.small,
-                theme.ACCENT,
-                "midleft",
-                inner.width // 2,
-            )
-            ui.text(
-                info, (inner.right, y + small_line // 2), m.small, theme.MUTED, "midright", inner.width // 2
-            )
+            rnd = view.get("round", 1)
+            name = ui.text(players[me], (inner.x + 26, y + small_line // 2), m.small, theme.ACCENT, "midleft")
+            wordings = [f"Round {rnd}, {c['value']} in chips", f"Round {rnd}, {c['value']} chips",
+                        f"{c['value']} chips"] if c else [f"Round {rnd}"]
+            info = ui.words_that_fit(wordings, m.small, inner.right - name.right - 12)
+            ui.text(info, (inner.right, y + small_line // 2), m.small, theme.MUTED, "midright")
             y += small_line + 2
             h = m.button_h + 4
             cw = (inner.width - 4 * 6) // 5
             for n in range(1, 6):
                 r = pygame.Rect(inner.x + (n - 1) * (cw + 6), y, cw, h)
                 if phase == "apply":
-                    ui.add(_die_widget(r, f"section:{n}", lambda n=n: self._pick_section(n, state, actions)))
+                    pick = lambda n=n: self._pick_section(n, state, actions)  # noqa: E731
+                    ui.add(_die_widget(ui, r, f"section:{n}", pick))
                 self._cell(ui, r, n, boards[me][str(n)], True, selected=self.section == n)
             y += h + m.pad
         others = [i for i in range(len(players)) if i != me]
@@ -275,7 +285,7 @@ class RollersView(GameView):
                 lambda: actions.play(StopMove()),
                 id="rollers:stop",
                 sub="apply these dice",
-                colour=(90, 110, 70),
+                colour=theme.GO,
             )
             return
         if phase == "apply":
@@ -302,7 +312,7 @@ def _touches(m: ApplyMove, n: int) -> bool:
     return n in m.opens or n in m.closes or any(s == n for s, _ in m.collects)
 
 
-def _die_widget(rect: pygame.Rect, wid: str, action):
+def _die_widget(ui: Ui, rect: pygame.Rect, wid: str, action):
     from ui.widgets import Widget
 
     r = pygame.Rect(rect)
