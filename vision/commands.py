@@ -54,12 +54,18 @@ def register(subparsers: Any) -> None:
 
 
 def _reader(set_name: str | None):
+    """The reader for a set: the learnt reader when the set was enrolled with the learnt models
+    (vision/learnt_sets.py), else the classical reader with the set; no set: the classical reader."""
     from vision.reader import DiceReader
 
     if not set_name:
         return DiceReader()
+    from vision import learnt_sets
     from vision.enroll import EnrolledSet
 
+    learnt = learnt_sets.reader_for(set_name)
+    if learnt is not None:
+        return learnt
     return DiceReader(EnrolledSet.load(set_name))
 
 
@@ -121,13 +127,24 @@ def cmd_watch(args: argparse.Namespace) -> int:
 
 
 def cmd_enroll(args: argparse.Namespace) -> int:
+    from vision import learnt_sets
     from vision.enroll import EnrolledSet
 
+    try:
+        learnt = learnt_sets.learn(args.set_name, args.dir)
+    except VisionError as exc:
+        return _fail(str(exc))
+    if learnt is not None:
+        print(f"learnt faces of set {args.set_name!r} -> {learnt}")
     try:
         es = EnrolledSet.learn(args.set_name, args.dir)
         path = es.save()
     except VisionError as exc:
-        return _fail(str(exc))
+        if learnt is None:
+            return _fail(str(exc))
+        why = f"the classical reader learnt nothing of set {args.set_name!r} ({exc})"
+        print(f"{why}: the learnt reader reads it", file=sys.stderr)
+        return 0
     for line in es.skipped:
         print(f"skipped {line}", file=sys.stderr)
     faces = sum(len(d.faces) for d in es.dice.values())
@@ -149,11 +166,13 @@ def cmd_sets_list(args: argparse.Namespace) -> int:
 
 
 def cmd_sets_delete(args: argparse.Namespace) -> int:
+    from vision import learnt_sets
     from vision.enroll import delete_set
 
     try:
         delete_set(args.name)
     except VisionError as exc:
         return _fail(str(exc))
+    learnt_sets.forget(args.name)
     print(f"deleted set {args.name!r}")
     return 0

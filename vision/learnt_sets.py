@@ -1,6 +1,6 @@
 """Enrolled sets for the learnt reader: each set's faces as embeddings, beside the classical set.
 
-``dice-companion enroll --set NAME DIR`` writes ``<sets dir>/NAME.gallery.npz`` (the photos of
+``dice-companion enroll --set NAME DIR`` writes ``<sets dir>/learnt/NAME.npz`` (the photos of
 ``DIR/<die>/<face>/`` embedded by the face reader) when the learnt models are present;
 ``read --set NAME`` and ``watch --set NAME`` then read with :class:`LearntReader` against the
 shipped default gallery (the games' dice as rendered, plain pip dice) plus that set. A set's own
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from vision import facereader, locator
+from vision import facereader, integrity, locator
 from vision.facereader import DEFAULT_GALLERY, Gallery
 from vision.learnt_eval import enrol_folder
 from vision.learnt_reader import LearntReader
@@ -19,9 +19,12 @@ from vision.types import VisionError
 
 
 def gallery_path(name: str, folder: Path | None = None) -> Path:
-    from vision.enroll import sets_dir
+    """Where set ``name``'s learnt faces live: ``<sets dir>/learnt/<name>.npz``."""
+    from vision.enroll import NAME_RE, sets_dir
 
-    return (folder or sets_dir()) / f"{name}.gallery.npz"
+    if not NAME_RE.match(name):
+        raise VisionError(f"set name {name!r}: use letters, digits, '-', '_' or '.'")
+    return (folder or sets_dir()) / "learnt" / f"{name}.npz"
 
 
 def models() -> tuple[object, object] | None:
@@ -41,7 +44,16 @@ def learn(name: str, folder: str | Path, sets: Path | None = None) -> Path | Non
     tmp = path.with_name(f".{path.name}.tmp.npz")
     gallery.save(tmp)
     tmp.replace(path)
+    integrity.record(path)  # checked before every load
     return path
+
+
+def forget(name: str, sets: Path | None = None) -> None:
+    """Delete set ``name``'s learnt faces, if any."""
+    path = gallery_path(name, sets)
+    if path.exists():
+        path.unlink()
+        integrity.forget(path)
 
 
 def default_gallery() -> Gallery:
@@ -49,6 +61,7 @@ def default_gallery() -> Gallery:
     if not DEFAULT_GALLERY.is_file():
         return Gallery()
     try:
+        integrity.check(DEFAULT_GALLERY, required=True)
         return Gallery.load(DEFAULT_GALLERY)
     except (OSError, ValueError, KeyError) as exc:
         raise VisionError(f"{DEFAULT_GALLERY}: damaged ({exc})") from None
@@ -66,6 +79,7 @@ def reader_for(name: str | None, sets: Path | None = None) -> LearntReader | Non
         if not path.is_file():
             return None
         try:
+            integrity.check(path, required=False)
             own = Gallery.load(path)
         except (OSError, ValueError, KeyError) as exc:
             raise VisionError(f"set {name!r}: {path.name} is damaged ({exc}); enrol it again") from None
