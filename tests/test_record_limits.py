@@ -20,7 +20,8 @@ from dice_companion.cli import main
 from tests.rollers_helpers import idle_turn, new_game, roll, turn
 
 START = {
-    "seq": 0, "v": record.VERSION, "type": "start", "game": "rollers", "players": ["Anna", "Ben"], "options": {}
+    "seq": 0, "v": record.VERSION, "type": "start", "game": "rollers",
+    "players": ["Anna", "Ben"], "options": {},
 }
 
 
