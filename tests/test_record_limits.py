@@ -19,7 +19,8 @@ from companion.sim import step
 from dice_companion.cli import main
 from tests.rollers_helpers import idle_turn, new_game, roll, turn
 
-START = {"seq": 0, "v": record.VERSION, "type": "start", "game": "rollers", "players": ["Anna", "Ben"], "options": {}}
+START = {"seq": 0, "v": record.VERSION, "type": "start", "game": "rollers", "players": ["Anna", "Ben"],
+         "options": {}}
 
 
 def lines_with(*later: dict | str) -> str:
