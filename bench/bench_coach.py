@@ -27,11 +27,12 @@ def _roll(state: GameState, faces: tuple[str, ...]) -> None:
 
 
 def rollers() -> tuple[str, GameState]:
-    """First decision of a turn, every face different: the most keep choices, two rolls to plan."""
+    """First decision of a turn, five different purple faces and no STAR (none set aside): the most
+    keep choices, two rolls to plan."""
     state = get_game("rollers").new(["A", "B", "C"])
-    _roll(state, ("6", "1", "1"))
-    _roll(state, ("1", "2", "3", "4", "star", "5"))
-    return "first keep-or-stop decision, six different faces (two rolls left)", state
+    _roll(state, ("star", "1", "1"))  # the roll-off
+    _roll(state, ("1", "2", "3", "4", "5", "3"))
+    return "first keep-or-stop decision, purple 1-5 and a black 3 (two rolls left)", state
 
 
 def roll_for_it() -> tuple[str, GameState]:

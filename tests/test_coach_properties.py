@@ -91,3 +91,46 @@ def test_roll_for_it_card_chances_are_chances_and_the_best_move_is_worth_most(se
         if card is not None:
             assert 0 <= card["next_roll"] <= card["three_rolls"] + 1e-12 <= 1 + 1e-12
     assert advice.best is not None and advice.best.value == max(m.value for m in advice.moves)
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.integers(0, 10**6), st.integers(0, 60), st.sampled_from(["set aside", "player's choice"]),
+       st.sampled_from(["stay aside", "may be rolled again"]))
+def test_rollers_advice_covers_every_legal_move_and_stop_is_the_best_apply(seed, steps, stars, saved_dice):
+    import random
+
+    from companion.coach import NothingToDecide, advise
+    from companion.coach.rollers import STEP_VALUE
+    from companion.games import get_game
+    from companion.games.rollers import StopMove, chip_value
+    from companion.sim import step
+
+    info = get_game("rollers")
+    state = info.new(["A", "B", "C"], {"stars": stars, "saved_dice": saved_dice})
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if state.is_over:
+            return
+        step(state, rng, info.strategy)
+    while not state.is_over and state.phase not in ("decide", "apply"):
+        step(state, rng, info.strategy)
+    try:
+        advice = advise(state, trials=20)
+    except NothingToDecide:
+        return
+    assert [m.move for m in advice.moves] == [str(m) for m in state.legal_moves()]
+    for m in advice.moves:
+        assert all(0 <= v <= 1 + 1e-9 for _, v in m.details)
+    assert advice.best is not None and advice.best.value == max(m.value for m in advice.moves)
+    if state.phase == "decide":
+        stopped = state.clone()
+        stopped.apply(StopMove())
+        me, before = stopped.current, chip_value(stopped.chips[stopped.current])
+        gains = []
+        for move in stopped.legal_moves():
+            trial = stopped.clone()
+            trial.apply(move)
+            chips = trial.history[-1]["chips"][me] if len(trial.history) > len(stopped.history) else \
+                chip_value(trial.chips[me])
+            gains.append(chips - before + STEP_VALUE * (len(move.opens) + len(move.closes)))
+        assert next(m.value for m in advice.moves if m.move == "stop") == max(gains)

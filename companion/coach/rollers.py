@@ -6,12 +6,16 @@ value is in chip value. For each keep choice the coach plans the rolls left as a
 would (after each roll it keeps what is worth most, and stops when rolling on is worth less), and
 gives the expected gain and the chance of opening, closing and collecting with each section.
 
-The dice are enumerated (multisets per die kind): exact with one roll left. With two rolls left the
-second roll is sampled (seeded, ``trials`` times, the same rolls for every choice) and the third
-enumerated, so values carry a standard error. Apply moves are valued by the engine itself: it
-plays each on a copy and the chips are counted after. Later rolls are planned as if dice set
-aside stay aside (the default rule); under the table option "may be rolled again" that plan is a
-lower bound.
+The dice are the six printed ones: five purple (1-5 and a STAR) and the black (1-5 and a ZAP).
+The purple dice still to roll are enumerated as one multiset, the black die beside them: exact with
+one roll left. With two rolls left the second roll is sampled (seeded, ``trials`` times, the same
+rolls for every choice) and the third enumerated, so values carry a standard error. A ZAP cancels
+the dice thrown with it (they can neither be kept nor applied; saved dice stay); under the table's
+default ``stars`` option every STAR rolled without a ZAP is set aside, and the plan keeps it too.
+Final dice (any number of STARs) are applied by the engine itself: it lists the apply moves, each
+STAR taking the value its move needs, plays each on a copy and the chips are counted after. Later
+rolls are planned as if dice set aside stay aside (the default rule); under the table option "may
+be rolled again" that plan is a lower bound.
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from functools import cache
 
 from companion.coach.advice import Advice, MoveAdvice, NothingToDecide, mark_best
 from companion.coach.chance import mean_and_error, roll_outcomes
-from companion.games.rollers import DICE, SECTIONS, ApplyMove, RollersState, chip_value
+from companion.games.rollers import DICE, SECTIONS, STAR, ZAP, ApplyMove, RollersState, chip_value
 from companion.protocol import DieSpec, Move
 
 STEP_VALUE = 5  # a section opened or closed counts as much as a purple chip
@@ -30,24 +34,17 @@ TRIALS = 150
 NAMES = tuple(f"{what} {n}s" for what in ("open", "close", "collect") for n in SECTIONS)
 
 Vec = tuple[float, ...]  # (gain, P(open 1..5), P(close 1..5), P(collect 1..5))
-Counts = int  # dice showing 1..5, then stars, as six 4-bit digits (adding two is adding dice)
-Key = tuple[Counts, int, bool, bool]  # counts, whites, purple, black still to roll
+Counts = int  # dice showing 1..5, then STARs, as six 4-bit digits (adding two is adding dice)
+Key = tuple[Counts, int, bool]  # counts kept, purple dice and the black die still to roll
+Throw = tuple[tuple[str, ...], str | None, float]  # purple faces (sorted), black (None: not thrown), chance
 
-_WHITE = tuple(d for d in DICE if d.slot.startswith("white"))
-_PURPLE = next(d for d in DICE if d.slot == "purple")
+_PURPLES = tuple(d for d in DICE if d.slot.startswith("purple"))
 _BLACK = next(d for d in DICE if d.slot == "black")
-_ZERO: Vec = (0.0,) * 16
-
-
-_TOKENS = {**{str(n): n - 1 for n in SECTIONS}, "star": 5}
-
-
-def _token(face: str) -> int | None:
-    """Index in a :data:`Counts` of a face: 0-4 for 1-5, 5 for the STAR, None for a white 6 or a ZAP."""
-    return _TOKENS.get(face)
+_TOKENS = {**{str(n): n - 1 for n in SECTIONS}, STAR: 5}
 
 
 def _add(c: Counts, faces: Sequence[str]) -> Counts:
+    """``c`` with ``faces`` added (a ZAP adds nothing)."""
     for f in faces:
         t = _TOKENS.get(f)
         if t is not None:
@@ -59,28 +56,26 @@ def _digits(c: Counts) -> list[int]:
     return [c >> 4 * i & 15 for i in range(6)]
 
 
-def _dice(whites: int, purple: bool, black: bool) -> tuple[DieSpec, ...]:
-    return (*_WHITE[:whites], *((_PURPLE,) if purple else ()), *((_BLACK,) if black else ()))
+def _dice(purples: int, black: bool) -> tuple[DieSpec, ...]:
+    return (*_PURPLES[:purples], *((_BLACK,) if black else ()))
 
 
 @cache
-def _outcomes(whites: int, purple: bool, black: bool) -> tuple[tuple[tuple[str, ...], str | None,
-                                                                      str | None, float], ...]:
-    """Each roll of the dice left: white faces, purple face, black face (None if not rolled), chance."""
+def _outcomes(purples: int, black: bool) -> tuple[Throw, ...]:
+    """Each throw of the dice left: the purple faces, the black face, its chance."""
     out = []
-    for roll, p in roll_outcomes(_dice(whites, purple, black)):
+    for roll, p in roll_outcomes(_dice(purples, black)):
         faces = roll.faces()
-        w = tuple(faces[d.slot] for d in _WHITE if d.slot in faces)
-        out.append((w, faces.get("purple"), faces.get("black"), p))
+        out.append((tuple(faces[d.slot] for d in _PURPLES if d.slot in faces), faces.get("black"), p))
     return tuple(out)
 
 
 @cache
-def _deltas(whites: int, purple: bool, black: bool) -> tuple[tuple[Counts | None, float], ...]:
-    """The same rolls by what they add (None: a ZAP cancels the roll), merged."""
+def _deltas(purples: int, black: bool) -> tuple[tuple[Counts | None, float], ...]:
+    """The same throws by what they add (None: a ZAP cancels the throw), merged."""
     merged: dict[Counts | None, float] = {}
-    for w, pf, bf, p in _outcomes(whites, purple, black):
-        key = None if bf == "zap" else _add(0, [*w, *(x for x in (pf, bf) if x)])
+    for w, bf, p in _outcomes(purples, black):
+        key = None if bf == ZAP else _add(0, [*w, *((bf,) if bf else ())])
         merged[key] = merged.get(key, 0.0) + p
     return tuple(merged.items())
 
@@ -102,13 +97,15 @@ class _Planner:
         self.v3: dict[Key, Vec] = {}
         self.v3_value: dict[Key, float] = {}
         self.final_value: dict[Counts, float] = {}
-        self.second: dict[tuple[Key, tuple[str, ...], str | None, str | None], Vec] = {}
+        self.second: dict[tuple[Key, tuple[str, ...], str | None],
+                          tuple[float, Counts | None, Key | None]] = {}
+        self.stars_aside = state.options["stars"] == "set aside"
 
     # -- the engine: the best way to apply final dice ---------------------------------------------
     def _with_dice(self, c: Counts) -> RollersState:
         probe = self.probe
         d = _digits(c)
-        faces = [str(n + 1) for n in range(5) for _ in range(d[n])] + ["star"] * d[5]
+        faces = [str(n + 1) for n in range(5) for _ in range(d[n])] + [STAR] * d[5]
         probe.phase, probe.rolls, probe.zapped, probe.showing = "apply", 3, False, {}
         probe.saved = {f"d{i}": f for i, f in enumerate(faces)}
         return probe
@@ -168,60 +165,59 @@ class _Planner:
             got = self.v3[key] = tuple(acc)
         return got
 
-    def after_second(self, key: Key, w: tuple[str, ...], pf: str | None, bf: str | None
+    def after_second(self, key: Key, w: tuple[str, ...], bf: str | None
                      ) -> tuple[float, Counts | None, Key | None]:
-        """The best choice after the second roll showed ``w``, ``pf``, ``bf``: its expected gain, and
-        either the final dice (stop) or the dice then kept and left to roll (keep and roll)."""
-        memo = (key, tuple(sorted(w)), pf, bf)
+        """The best choice after the second roll showed purple faces ``w`` (sorted) and black ``bf``:
+        its expected gain, and either the final dice (stop) or the dice then kept and the dice left
+        to roll (keep and roll)."""
+        memo = (key, w, bf)
         got = self.second.get(memo)
         if got is None:
-            got = self.second[memo] = self._after_second(key, w, pf, bf)
+            got = self.second[memo] = self._after_second(key, w, bf)
         return got
 
-    def _after_second(self, key: Key, w: tuple[str, ...], pf: str | None, bf: str | None
+    def _after_second(self, key: Key, w: tuple[str, ...], bf: str | None
                       ) -> tuple[float, Counts | None, Key | None]:
-        c, whites, purple, black = key
-        if bf == "zap":
+        c, purples, black = key
+        if bf == ZAP:  # nothing thrown can be kept or applied: stop with the saved dice, or throw again
             stop, on = self.final(c)[0][0], self.one_roll_value(key)
             return (stop, c, None) if stop >= on else (on, None, key)
-        everything = _add(c, [*w, *(x for x in (pf, bf) if x)])
+        everything = _add(c, [*w, *((bf,) if bf else ())])
         best_value = self.final(everything)[0][0]
         best_key: Key | None = None
-        useful = sorted({f for f in w if _token(f) is not None})
+        stars = w.count(STAR) if self.stars_aside else 0  # set aside whatever else is kept
+        choices = sorted(set(w) - ({STAR} if self.stars_aside else set()))
 
         def walk(i: int, kept: list[str], left: int) -> None:
             nonlocal best_value, best_key
-            if i == len(useful):
-                for kp in ((False, True) if pf is not None else (False,)):
-                    for kb in ((False, True) if bf is not None else (False,)):
-                        rest = (left, purple and not kp, black and not kb)
-                        if rest == (0, False, False):
-                            continue  # keeping everything is stopping
-                        faces = kept + ([pf] if kp else []) + ([bf] if kb else [])
-                        k: Key = (_add(c, faces), *rest)  # type: ignore[assignment]
-                        v = self.one_roll_value(k)
-                        if v > best_value:
-                            best_value, best_key = v, k
+            if i == len(choices):
+                for kb in ((False, True) if black else (False,)):
+                    if left == 0 and not (black and not kb):
+                        continue  # keeping everything is stopping
+                    k: Key = (_add(c, kept + ([bf] if kb and bf else [])), left, black and not kb)
+                    v = self.one_roll_value(k)
+                    if v > best_value:
+                        best_value, best_key = v, k
                 return
-            face = useful[i]
+            face = choices[i]
             for n in range(w.count(face) + 1):
                 walk(i + 1, kept + [face] * n, left - n)
 
-        walk(0, [], whites)
+        walk(0, [STAR] * stars, purples - stars)
         return (best_value, everything, None) if best_key is None else (best_value, None, best_key)
 
     def two_rolls(self, key: Key, rng_seed: int, trials: int) -> tuple[Vec, float]:
         """Sampled second roll (seeded), best choice after it; the value's standard error."""
         rng = random.Random(rng_seed)
         outcomes = _outcomes(*key[1:])
-        weights = [o[3] for o in outcomes]
+        weights = [o[2] for o in outcomes]
         picks = rng.choices(range(len(outcomes)), weights, k=trials)
         at: dict[Counts, float] = {}  # chance of stopping with these final dice
         going: dict[Key, float] = {}  # chance of rolling a third time with these dice kept
         values = []
         for i in picks:
-            w, pf, bf, _ = outcomes[i]
-            value, stop, then = self.after_second(key, w, pf, bf)
+            w, bf, _ = outcomes[i]
+            value, stop, then = self.after_second(key, w, bf)
             values.append(value)
             if then is None:
                 assert stop is not None
@@ -239,10 +235,10 @@ class _Planner:
 
 
 def _key(state: RollersState) -> Key:
+    """The dice set aside and the dice still to roll, as the plan counts them."""
     saved = state.saved
-    c = _add(0, list(saved.values()))
-    whites = sum(1 for d in _WHITE if d.slot not in saved)
-    return c, whites, "purple" not in saved, "black" not in saved
+    purples = sum(1 for d in _PURPLES if d.slot not in saved)
+    return _add(0, list(saved.values())), purples, _BLACK.slot not in saved
 
 
 def advise(state: RollersState, *, seed: int = 0, trials: int = TRIALS) -> Advice:
