@@ -32,11 +32,34 @@ def test_an_enrolled_set_is_read_with_its_own_faces_first(shared, tmp_path, nets
     reader = learnt_sets.reader_for("rollers", sets=tmp_path / "sets")
     own = [i for i, d in enumerate(reader.gallery.dice) if d == "rollers-purple"]
     assert {reader.gallery.faces[i] for i in own} == {"1", "2", "3", "4", "5", "star"}
-    assert len(own) == 6 * 2 * 3  # six faces, two photos each, three scales each
-    # a photo of a star enrolled is read back as the star, surely, and named as that die
+    photos = len(list((enroll / "rollers-purple").glob("*/*.jpg")))
+    assert len(own) == photos * 3  # each photo's die at three scales
+    # the default gallery's rendered purple die gave way to the player's photos of theirs
+    assert "rollers-purple" in learnt_sets.default_gallery().dice  # gave way to the photos
+    # a photo enrolled is read back as its own face of its own die, and never surely as another
     photo = cv2.imread(str(enroll / "rollers-purple" / "star" / "1.jpg"))
-    (reading,) = [r for r in reader.read(photo) if r.status == OK]
+    (reading,) = reader.read(photo)
     assert (reading.die, reading.face, reading.value) == ("rollers-purple", "star", None)
+
+
+def test_enroll_then_read_learnt_from_the_command_line(shared, tmp_path, monkeypatch, capsys):
+    import json
+
+    from dice_companion.cli import main
+
+    monkeypatch.setenv("DICE_COMPANION_DATA", str(tmp_path / "data"))
+    enroll = tmp_path / "enroll"
+    shutil.copytree(shared / "throwbench-dev-poly" / "enroll" / "dosh-red", enroll / "dosh-red")
+    assert main(["enroll", "--set", "dosh", str(enroll)]) == 0
+    assert (tmp_path / "data" / "sets" / "learnt" / "dosh.npz").is_file()
+    capsys.readouterr()
+    photo = enroll / "dosh-red" / "12" / "2.jpg"
+    assert main(["read", "--learnt", "--set", "dosh", "--json", str(photo)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert [d["face"] for d in out["dice"] if d["status"] == OK] in ([], ["12"])  # never a sure wrong face
+    assert main(["sets", "delete", "dosh"]) == 0
+    assert not (tmp_path / "data" / "sets" / "learnt" / "dosh.npz").exists()
+    assert main(["read", "--learnt", "--set", "dosh", "--json", str(photo)]) == 2  # said plainly
 
 
 def test_a_set_enrolled_without_the_learnt_models_is_not_read_by_them(tmp_path):
@@ -44,7 +67,9 @@ def test_a_set_enrolled_without_the_learnt_models_is_not_read_by_them(tmp_path):
 
 
 def test_a_damaged_set_file_is_named(tmp_path):
-    learnt_sets.gallery_path("broken", tmp_path).write_bytes(b"not a gallery")
+    path = learnt_sets.gallery_path("broken", tmp_path)
+    path.parent.mkdir()
+    path.write_bytes(b"not a gallery")
     with pytest.raises(Exception, match="broken"):
         learnt_sets.reader_for("broken", sets=tmp_path)
 
@@ -62,4 +87,4 @@ def test_on_the_shared_rendered_throws_no_die_is_read_wrong_as_sure(shared, nets
 
 # the share of the shared development throws read right by the shipped models (docs/benchmarks.md,
 # "Learnt reader"), less a margin: a model or policy change that loses more fails here
-FLOOR = 0.0
+FLOOR = 0.24

@@ -3,7 +3,8 @@
 ``dice_companion/cli.py`` calls :func:`register` with its sub-parsers; each command sets
 ``args.func`` (as the lead's commands do), which returns the exit status.
 
-* ``read [--set NAME] --json IMAGE...``: one JSON object per image per line.
+* ``read [--set NAME] [--learnt] --json IMAGE...``: one JSON object per image per line
+  (``--learnt``: read by the learnt reader, docs/models.md).
 * ``watch [--set NAME] --json VIDEO``: one JSON line per settled throw (VIDEO: a file, a folder
   of frames, a camera number, ``pi`` or ``sim``).
 * ``enroll --set NAME DIR``: learn dice from ``DIR/<die id>/<face>/*.jpg|png``.
@@ -28,6 +29,9 @@ def register(subparsers: Any) -> None:
     p.add_argument("--set", dest="set_name", help="an enrolled set of dice to recognise too")
     p.add_argument("--json", action="store_true", help="JSON lines output (the default)")
     p.add_argument("images", nargs="+", metavar="IMAGE")
+    p.add_argument("--learnt", action="store_true",
+                   help="read with the learnt reader (in development, docs/models.md): the games' dice as "
+                        "rendered plus the set's learnt faces")
     p.set_defaults(func=cmd_read)
 
     p = subparsers.add_parser("watch", help="watch a video or camera and read each settled throw")
@@ -38,6 +42,9 @@ def register(subparsers: Any) -> None:
     p.add_argument(
         "video", metavar="VIDEO", help="video file, folder of frames, camera number, 'pi' or 'sim'"
     )
+    p.add_argument("--learnt", action="store_true",
+                   help="read with the learnt reader (in development, docs/models.md): the games' dice as "
+                        "rendered plus the set's learnt faces")
     p.set_defaults(func=cmd_watch)
 
     p = subparsers.add_parser("enroll", help="learn dice from photos DIR/<die id>/<face>/*.jpg")
@@ -53,19 +60,25 @@ def register(subparsers: Any) -> None:
     d.set_defaults(func=cmd_sets_delete)
 
 
-def _reader(set_name: str | None):
-    """The reader for a set: the learnt reader when the set was enrolled with the learnt models
-    (vision/learnt_sets.py), else the classical reader with the set; no set: the classical reader."""
+def _reader(set_name: str | None, learnt: bool = False):
+    """The classical reader, with the enrolled set if named; ``learnt``: the learnt reader instead
+    (vision/learnt_sets.py), with the set's learnt faces if named."""
+    if learnt:
+        from vision import learnt_sets
+
+        reader = learnt_sets.reader_for(set_name)
+        if reader is None:
+            what = f"set {set_name!r} has no learnt faces (enrol it again)"
+            if not set_name:
+                what = "no learnt models"
+            raise VisionError(f"the learnt reader cannot read: {what}")
+        return reader
     from vision.reader import DiceReader
 
     if not set_name:
         return DiceReader()
-    from vision import learnt_sets
     from vision.enroll import EnrolledSet
 
-    learnt = learnt_sets.reader_for(set_name)
-    if learnt is not None:
-        return learnt
     return DiceReader(EnrolledSet.load(set_name))
 
 
@@ -78,7 +91,7 @@ def cmd_read(args: argparse.Namespace) -> int:
     from vision.imagefile import decode_image_file
 
     try:
-        reader = _reader(args.set_name)
+        reader = _reader(args.set_name, args.learnt)
     except VisionError as exc:
         return _fail(str(exc))
     status = 0
@@ -99,7 +112,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
     from vision.watcher import ThrowWatcher
 
     try:
-        reader = _reader(args.set_name)
+        reader = _reader(args.set_name, args.learnt)
         source = open_source(args.video)
     except (VisionError, OSError) as exc:
         return _fail(str(exc))

@@ -2,8 +2,8 @@
 
 ``dice-companion enroll --set NAME DIR`` writes ``<sets dir>/learnt/NAME.npz`` (the photos of
 ``DIR/<die>/<face>/`` embedded by the face reader) when the learnt models are present;
-``read --set NAME`` and ``watch --set NAME`` then read with :class:`LearntReader` against the
-shipped default gallery (the games' dice as rendered, plain pip dice) plus that set. A set's own
+``read --learnt --set NAME`` and ``watch --learnt --set NAME`` then read with :class:`LearntReader`
+against the shipped default gallery (the games' dice as rendered, plain pip dice) plus that set. A set's own
 faces replace the default gallery's faces of the same die, so a player's photos of their copy win.
 """
 
