@@ -71,9 +71,11 @@ class FacePicker(Overlay):
     def draw(self, ui: Ui) -> None:
         m = ui.metrics
         inner = _box(ui, 0.92, 0.86 if not m.portrait else 0.6)
-        ui.text(self.title, (inner.x, inner.y), m.prompt, theme.ACCENT, width=inner.width - 150)
+        cw = ui.font(m.body).size("Cancel")[0] + 32
+        title = pygame.Rect(inner.x, inner.y, inner.width - cw - m.pad, m.button_h)
+        ui.paragraph_fit(self.title, title, (m.prompt, m.body, m.small), theme.ACCENT, "center")
         ui.button(
-            pygame.Rect(inner.right - 140, inner.y, 140, m.button_h),
+            pygame.Rect(inner.right - cw, inner.y, cw, m.button_h),
             "Cancel",
             lambda: self.app.show(None),
             id="picker:cancel",

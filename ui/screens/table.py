@@ -479,12 +479,12 @@ class TableScreen(Screen):
         self._draw_cues(ui, lay, req)
 
     def _draw_cues(self, ui: Ui, lay: TableLayout, req: object) -> None:
-        """Laid over the table: the turn passing to another player, in their colour, for a moment."""
+        """Laid over the scores: the turn passing to another player, in their colour, for a moment."""
         player = getattr(req, "player", None)
         self.turn_cue.update(player)
         if player is not None:
             name = self.game.state.players[player]
-            self.turn_cue.draw(ui, lay.board.union(lay.side), name, self.colour(player))
+            self.turn_cue.draw(ui, lay.scores, name, self.colour(player))
 
     def _draw_bar(self, ui: Ui, lay: TableLayout) -> None:
         """Menu, Undo, History, Coach; the note (what to do now) beside them, wrapped, never cut short."""

@@ -35,16 +35,17 @@ class TurnCue:
         return self.since is not None and self.clock() - self.since < TURN_CUE_S
 
     def draw(self, ui: Ui, area: pygame.Rect, name: str, colour: PlayerColour) -> None:
+        """Over ``area`` (the scores: the board and the dice stay in sight), the name large."""
         if not self.showing:
             return
         m = ui.metrics
-        text = f"{name}'s turn"
-        h = ui.font(m.title).get_linesize() * 2
-        band = pygame.Rect(area.x, area.centery - h // 2, area.width, h)
-        ui.panel(band, theme.PANEL_HI, radius=12, border=colour.rgb, width=6)
-        r = h // 4
-        ui.shape(colour.shape, (band.x + m.pad + r, band.centery), r, colour.rgb)
-        ui.text(text, (band.centerx, band.centery), m.title, theme.TEXT, "center")
+        ui.panel(area, theme.PANEL_HI, radius=12, border=colour.rgb, width=6)
+        r = ui.font(m.prompt).get_linesize() // 2
+        ui.shape(colour.shape, (area.centerx, area.y + m.pad + r + 6), r, colour.rgb)
+        box = area.inflate(-2 * m.pad - 12, -2 * m.pad - 12)
+        box.y += 2 * r + 8
+        box.height -= 2 * r + 8
+        ui.paragraph_fit(f"{name}'s turn", box, (m.title, m.prompt, m.body), theme.TEXT, "center")
 
 
 class AutoConfirm:

@@ -186,10 +186,13 @@ class DoshView(GameView):
         self._draw_balls(ui, g, view, actions)
         self._draw_wind(ui, area, view)
         self._draw_dogleg(ui, g, view)
-        self._draw_status(ui, status, view, mine)
         self._draw_countdown(ui, area, state, view)
-        if view.get("phase") == "aim" and me is not None:
-            self._draw_dial(ui, area, g, view["lies"][me], state, actions)  # clear of the status line
+        aiming = view.get("phase") == "aim" and me is not None
+        reach = DIAL_R + max(theme.MIN_TARGET // 2, (20 if not m.portrait else 24) + 3)
+        if not aiming or not self._dial_box(g, view["lies"][me], rect, reach).colliderect(status):
+            self._draw_status(ui, status, view, mine)  # (the dial may cover it: then it is left out)
+        if aiming:
+            self._draw_dial(ui, rect, g, view["lies"][me], state, actions)
             self._draw_balls(ui, g, view, actions)  # no ball hidden under the dial
         else:
             self.dial_centre = None
@@ -451,6 +454,13 @@ class DoshView(GameView):
         text = ui.words_that_fit([f"{hole} · {w} · {cards}", f"{hole} · {w}", hole], m.small, rect.width)
         ui.text(text, rect.topleft, m.small, theme.TEXT)
 
+    def _dial_box(self, g: Geometry, lie: str, rect: pygame.Rect, reach: int) -> pygame.Rect:
+        """Where the dial will be drawn for a ball at ``lie``: kept inside ``rect``."""
+        ball = g.cell(lie) or rect.center
+        cx = min(max(ball[0], rect.x + reach), rect.right - reach)
+        cy = min(max(ball[1], rect.y + reach), rect.bottom - reach)
+        return pygame.Rect(cx - reach, cy - reach, 2 * reach, 2 * reach)
+
     def _draw_dial(
         self, ui: Ui, rect: pygame.Rect, g: Geometry, lie: str, state: GameState, actions: TableActions
     ) -> None:
@@ -459,12 +469,12 @@ class DoshView(GameView):
         if ball is None:
             return
         r = 20 if not ui.metrics.portrait else 24  # a clock number's disc
-        edge = max(theme.MIN_TARGET // 2, r + 3)
-        apart = math.ceil(theme.MIN_TARGET / (2 * math.sin(math.pi / 12)))  # neighbours' targets apart
-        radius = max(apart, min(DIAL_R, min(rect.width, rect.height) // 2 - edge))  # smaller if need be
-        reach = radius + edge
+        reach = DIAL_R + max(theme.MIN_TARGET // 2, r + 3)
+        radius = DIAL_R
         cx = min(max(ball[0], rect.x + reach), rect.right - reach)
         cy = min(max(ball[1], rect.y + reach), rect.bottom - reach)
+        if rect.width < 2 * reach or rect.height < 2 * reach:  # too small: the middle of the board
+            cx, cy = rect.center
         self.dial_centre = (cx, cy)
         s = ui.surface
         if (cx, cy) != ball:
