@@ -59,7 +59,8 @@ def score_sets(shared: Path, reader: LearntReader, sets: Iterable[str] = THROWBE
 
 
 def table(kinds: dict[str, Score]) -> str:
-    """The per-kind scores as a text table: right, wrong ok, wrong flagged, flagged, missed."""
+    """The per-kind scores as a text table: right, wrong ok, wrong flagged, flagged, missed; readings
+    at no labelled die (extra) for all kinds together (a kind's own row would count the others')."""
     rows = [
         f"{'die kind':<22}{'dice':>6}{'right':>8}{'share':>8}{'wrong ok':>10}{'wrong flag':>11}"
         f"{'unsure':>8}{'missed':>8}{'extra':>7}"
@@ -67,8 +68,9 @@ def table(kinds: dict[str, Score]) -> str:
     for k, s in sorted(kinds.items(), key=lambda kv: (kv[0] == "all", kv[0])):
         wrong_flagged = s.wrong - s.silent
         share = 100.0 * s.right / s.labelled if s.labelled else 0.0
+        extra = str(s.extra) if k == "all" else "-"
         rows.append(
             f"{k:<22}{s.labelled:>6}{s.right:>8}{share:>7.1f}%{s.silent:>10}{wrong_flagged:>11}"
-            f"{s.uncertain:>8}{s.missed:>8}{s.extra:>7}"
+            f"{s.uncertain:>8}{s.missed:>8}{extra:>7}"
         )
     return "\n".join(rows)
