@@ -109,9 +109,9 @@ def test_two_programs_resuming_one_game_the_loser_is_told_plainly(tmp_path):
     try:
         gid, _ = first.create("rollers", ["Anna", "Ben"])
         a, b = first.resume(gid), second.resume(gid)
-        a.roll(roll("6", "1", slots=("player1", "player2")))
+        a.roll(roll("5", "1", slots=("player1", "player2")))
         with pytest.raises(StoreError) as err:
-            b.roll(roll("1", "6", slots=("player1", "player2")))
+            b.roll(roll("1", "5", slots=("player1", "player2")))
         assert "changed by another program at the same time: this was NOT saved" in str(err.value)
         assert len(b.events) == 1 and len(second.events(gid)) == 2
     finally:

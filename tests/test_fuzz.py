@@ -248,9 +248,9 @@ def spoilt_db(tmp_path_factory):
     path = tmp_path_factory.mktemp("db") / "g.sqlite3"
     with Store(path) as store:
         good, game = store.create("rollers", ["Anna", "Ben"])
-        game.roll(roll("6", "1", slots=("player1", "player2")))
+        game.roll(roll("5", "1", slots=("player1", "player2")))
         bad, game = store.create("rollers", ["Chloe", "Dan"])
-        game.roll(roll("6", "1", slots=("player1", "player2")))
+        game.roll(roll("5", "1", slots=("player1", "player2")))
     db = sqlite3.connect(path)
     db.execute("CREATE TABLE e2 AS SELECT * FROM events")  # events without NOT NULL: any cell at all
     db.execute("DROP TABLE events")

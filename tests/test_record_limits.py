@@ -124,7 +124,7 @@ def test_amend_and_undo_errors_exit_2_as_record_errors(tmp_path, capsys):
     path.write_text(lines_with({"seq": 1, "type": "undo"}))
     assert main(["referee", str(path)]) == 2
     assert "undo with nothing to take back" in capsys.readouterr().out
-    dice = [{"slot": "player1", "face": "6"}, {"slot": "player2", "face": "1"}]
+    dice = [{"slot": "player1", "face": "5"}, {"slot": "player2", "face": "1"}]
     path.write_text(lines_with({"seq": 1, "type": "amend", "of": 7,
                                 "event": {"type": "roll", "source": "manual", "dice": dice}}))
     assert main(["referee", str(path), "--json"]) == 2

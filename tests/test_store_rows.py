@@ -37,7 +37,7 @@ BAD_CELLS = [
 def two_games(path) -> tuple[int, int]:
     with Store(path) as store:
         good, game = store.create("rollers", ["Anna", "Ben"])
-        game.roll(roll("6", "1", slots=("player1", "player2")))
+        game.roll(roll("5", "1", slots=("player1", "player2")))
         bad, _ = store.create("rollers", ["Chloe", "Dan"])
     return good, bad
 
