@@ -265,7 +265,7 @@ def test_the_table_shows_what_the_watcher_sees_in_words_and_colour(table):
     src.hand = (560, 240)  # a hand at the tray's edge
     steps_until(app, lambda: shown() == "hand")
     src.hand = None
-    throw(src, screen.game.state.request(), ["6", "2"])
+    throw(src, screen.game.state.request(), ["5", "2"])
     steps_until(app, lambda: shown() == "read", limit=120)
     d.wait_read()
     app.step()

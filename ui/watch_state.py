@@ -37,7 +37,8 @@ def draw_watch_state(ui: Ui, picture: pygame.Rect, state: str | None) -> pygame.
         return None
     words, colour = STATES[state]
     size = ui.metrics.prompt
-    height = min(picture.height // 3, ui.font(size).get_linesize() + 2 * ui.metrics.pad)
+    # as tall as the prompt, seen from the chair, even where that covers a small picture whole
+    height = min(picture.height, ui.font(size).get_linesize() + 2 * ui.metrics.pad)
     band = pygame.Rect(picture.x, picture.bottom - height, picture.width, height)
     ui.panel(band, theme.BG, radius=0)
     pygame.draw.rect(ui.surface, colour, band, 4)

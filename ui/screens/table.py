@@ -605,7 +605,7 @@ class TableScreen(Screen):
         bh = m.target
         confirm = pygame.Rect(inner.x, inner.bottom - bh, inner.width, bh)
         top_h = 2 * bh + m.pad
-        widest = max(ui.font(m.small).size(t)[0] for t in ("Reading...", "Read dice", "By hand"))
+        widest = max(ui.font(m.small).size(t)[0] for t in ("Reading...", "Read again", "By hand"))
         bw = min((inner.width - m.pad) // 2, widest + 16)
         cam = pygame.Rect(inner.x, inner.y, inner.width - bw - m.pad, top_h)
         self._draw_camera(ui, cam)
@@ -626,11 +626,12 @@ class TableScreen(Screen):
         ui.button(confirm, label, self.confirm, id="dice:confirm", enabled=done, colour=theme.CONFIRM)
 
     def _read_button(self, ui: Ui, rect: pygame.Rect, size: int) -> None:
-        """Read dice (Reading... while it runs); Cancel while an auto-confirm counts down."""
+        """Read dice (Read again once read, Reading... while it runs); Cancel while an auto-confirm
+        counts down."""
         if self.auto.started is not None:
             ui.button(rect, "Cancel", self.auto.cancel, id="dice:cancel", size=size, colour=theme.CANCEL)
             return
-        label = "Reading..." if self.reading() else "Read dice"
+        label = "Reading..." if self.reading() else "Read again" if self.read else "Read dice"
         ui.button(rect, label, self.read_dice, id="dice:read", enabled=self.app.reader.live, size=size)
 
     def _draw_dice_wide(self, ui: Ui, inner: pygame.Rect, req: RollDice) -> None:
