@@ -42,11 +42,17 @@ FUZZ = settings(max_examples=EXAMPLES, deadline=None, derandomize="FUZZ_EXAMPLES
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                                        HealthCheck.function_scoped_fixture, HealthCheck.filter_too_much])
 CASES: Counter[str] = Counter()  # surface -> cases tried (printed by `make fuzz`)
-# The process's peak memory may rise by at most this much while the cases run (a hostile record or
-# image that got through would need gigabytes). Measured against the peak before the first case, as
-# other tests in the same process may have used more than the cases themselves.
+# The process's peak memory may rise by at most this much while a test's cases run (a hostile record
+# or image that got through would need gigabytes). Measured against the peak as the test starts: the
+# tests run before it in the same process may have used more than the cases themselves.
 RSS_GROWTH_KB = 300 * 1024
-PEAK_BEFORE_KB = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+PEAK_BEFORE_KB = 0
+
+
+@pytest.fixture(autouse=True)
+def _peak_before() -> None:
+    global PEAK_BEFORE_KB
+    PEAK_BEFORE_KB = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 
 
 def bounded_memory() -> None:
