@@ -96,12 +96,13 @@ def top_label(p: Placed) -> tuple[int, float]:
         i = int(np.argmax(v[:, 2]))
         tilt = np.degrees(np.arccos(np.clip(v[i] @ [0, 0, 1] / np.linalg.norm(v[i]), -1, 1)))
         return p.perm[i], float(tilt)
-    normals = np.array([s.normal(i) for i in range(len(s.faces))]) @ p.R.T
-    i = int(np.argmax(normals[:, 2]))
-    return p.perm[i], float(np.degrees(np.arccos(np.clip(normals[i, 2], -1, 1))))
+    i = top_face(p)
+    up = (p.R @ s.normal(i))[2]
+    return p.perm[i], float(np.degrees(np.arccos(np.clip(up, -1, 1))))
 
 
 def top_face(p: Placed) -> int:
+    """The index of the face whose outward normal points most nearly up."""
     s = p.solid
     normals = np.array([s.normal(i) for i in range(len(s.faces))]) @ p.R.T
     return int(np.argmax(normals[:, 2]))
@@ -490,15 +491,14 @@ def _label(p: Placed, cam: Camera) -> dict:
     s = p.solid
     v = p.world()
     uv = cam.project(v) / SCALE
+    fi = top_face(p)
     if s.shape == "d4":
         vi = int(np.argmax((s.vertices @ p.R.T)[:, 2]))
         top_c = cam.project(v[vi][None])[0] / SCALE
     else:
-        fi = top_face(p)
         top_c = cam.project((p.R @ s.centroid(fi) + p.t)[None])[0] / SCALE
         face_uv = cam.project(v[list(s.faces[fi])]) / SCALE
     centre = cam.project(p.t[None])[0] / SCALE
-    fi = top_face(p)
     up_w = p.R @ s.up(fi)
     cw = p.R @ s.centroid(fi) + p.t
     a, b = cam.project(np.array([cw, cw + up_w]))
