@@ -17,6 +17,7 @@ import numpy as np
 from vision import facereader, locator
 from vision.evaluate import Score, score_item, throwbench
 from vision.facereader import Gallery
+from vision.imagefile import decode_image_file
 from vision.learnt_reader import LearntReader
 from vision.types import VisionError
 
@@ -32,9 +33,7 @@ def enrol_folder(
     if not photos:
         raise VisionError(f"{folder}: no photos laid out as <die>/<face>/<photo>")
     for path in photos:
-        image = cv2.imread(str(path))
-        if image is None:
-            raise VisionError(f"{path}: not an image")
+        image = decode_image_file(str(path))  # checked as every photo read is (vision/imagefile.py)
         spots = locator.locate(locator_net, image)
         if not spots:
             continue
