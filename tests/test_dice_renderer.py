@@ -65,7 +65,7 @@ def test_a_scene_is_a_function_of_its_seed_and_index(tmp_path):
 
     for out in (tmp_path / "a", tmp_path / "b"):
         (out / "scenes").mkdir(parents=True)
-        assert render_dice.render_one((out, 5, 3, (320, 240))) > 0
+        assert render_dice.render_one((out, 5, 3, (320, 240), "throws")) > 0
     a = (tmp_path / "a" / "scenes" / "000003.jpg").read_bytes()
     b = (tmp_path / "b" / "scenes" / "000003.jpg").read_bytes()
     assert a == b
@@ -78,7 +78,7 @@ def test_a_scene_is_a_function_of_its_seed_and_index(tmp_path):
         assert d["class"] == f"{d['kind']}/{d['face']}"
         assert d["crooked"] == (d["tilt"] > 12)
     # a scene already on disk is kept, not rendered again
-    assert render_dice.render_one((tmp_path / "a", 5, 3, (320, 240))) == 0
+    assert render_dice.render_one((tmp_path / "a", 5, 3, (320, 240), "throws")) == 0
 
 
 def test_random_designs_have_distinct_faces_and_readable_ink():
@@ -87,3 +87,43 @@ def test_random_designs_have_distinct_faces_and_readable_ink():
         assert len(set(d.arts)) == len(d.arts) == len(d.labels)
         luma = lambda c: 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2]  # noqa: E731
         assert abs(luma(d.ink) - luma(d.body)) > 70
+
+
+def test_a_game_die_keeps_its_face_layout_unless_shuffled():
+    from dicerender.render import Camera, place_dice
+
+    d20 = next(d for d in game_designs() if d.shape == "d20")
+    cam = Camera(f=800.0, cx=320.0, cy=240.0, R=np.diag([1.0, -1.0, -1.0]), C=np.array([0.0, 0.0, 450.0]))
+    rect = np.array([0.0, 0.0, 640.0, 480.0])
+    identity = tuple(range(20))
+    kept = [place_dice(np.random.default_rng(i), [d20], cam, rect)[0].perm for i in range(10)]
+    assert all(p == identity for p in kept)
+    shuffled = [
+        place_dice(np.random.default_rng(i), [d20], cam, rect, shuffle=1.0)[0].perm for i in range(10)
+    ]
+    assert all(sorted(p) == list(identity) for p in shuffled)  # each face label once
+    assert sum(p != identity for p in shuffled) == 10
+    # the label read is the shuffled layout's: the face pointing up carries perm[face]
+    p = place_dice(np.random.default_rng(3), [d20], cam, rect, shuffle=1.0)[0]
+    assert (
+        top_label(p)[0]
+        == p.perm[int(np.argmax((np.array([p.solid.normal(i) for i in range(20)]) @ p.R.T)[:, 2]))]
+    )
+
+
+def test_patches_show_one_to_a_few_game_dice_at_the_tray_cameras_scale(tmp_path):
+    import render_dice
+
+    (tmp_path / "scenes").mkdir()
+    sizes = []
+    for i in range(6):
+        assert render_dice.render_one((tmp_path, 2, i, (640, 480), "patches")) > 0
+        doc = json.loads((tmp_path / "scenes" / f"{i:06d}.json").read_text())
+        assert doc["group"] == "patch"
+        assert 1 <= len(doc["dice"]) <= 4
+        assert any(d["game"] for d in doc["dice"])
+        sizes.append(doc["die_px"])
+    import cv2
+
+    assert cv2.imread(str(tmp_path / "scenes" / "000000.jpg")).shape == (160, 160, 3)
+    assert all(28 <= s <= 60 for s in sizes)

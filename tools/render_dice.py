@@ -6,6 +6,10 @@ resumed (scenes already on disk are kept), and a larger ``--scenes`` adds to a s
 
     .venv/bin/python tools/render_dice.py --out ~/.cache/dice-companion/renders --scenes 5000 --workers 2
 
+``--kind patches`` renders small pictures (160x160, 1-3 dice at the tray camera's scale) for the
+face reader instead of whole throws: each game die drawn in proportion to its number of faces, so
+every face of a d20 is seen as often as every face of a d6, and game dice often laid out at random.
+
 Writes ``scenes/NNNNNN.jpg`` (the picture), ``scenes/NNNNNN.json`` (its labels: per die the look,
 face, class, centre, top-face centre, box, tilt, crooked, size; and the scene's surface, light and
 camera) and ``scenes/NNNNNN.npz`` (each die's crop, CROP px square, CROP_SPAN times the diameter of
@@ -54,6 +58,24 @@ def scene_designs(rng: np.random.Generator, games: list[Design]) -> tuple[str, l
     return group, [*picks, games[int(rng.integers(len(games)))]]
 
 
+def patch_designs(rng: np.random.Generator, games: list[Design]) -> tuple[str, list[Design]]:
+    """The dice of a patch: 1-3 game dice, each face of each die about as likely; now and then a random
+    design beside them."""
+    weights = np.array([len(d.labels) for d in games], float)
+    n = int(rng.choice([1, 1, 2, 2, 3]))
+    picks = [games[int(i)] for i in rng.choice(len(games), n, p=weights / weights.sum())]
+    if rng.random() < 0.2:
+        picks.append(random_design(int(rng.integers(RANDOM_DESIGNS))))
+    return "patch", picks
+
+
+KINDS = {
+    # kind: (designs, picture size, a 16 mm die's width range in px, chance a game die's faces are shuffled)
+    "throws": (scene_designs, None, (22.0, 64.0), 0.0),
+    "patches": (patch_designs, (160, 160), (28.0, 60.0), 0.5),
+}
+
+
 def crop(image: np.ndarray, disc: list[float]) -> np.ndarray:
     """The die inside ``disc`` (centre x, y and diameter of the circle round its outline), CROP px."""
     cx, cy, diameter = disc
@@ -63,14 +85,15 @@ def crop(image: np.ndarray, disc: list[float]) -> np.ndarray:
     return cv2.warpAffine(image, m, (CROP, CROP), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REFLECT)
 
 
-def render_one(args: tuple[Path, int, int, tuple[int, int]]) -> int:
-    out, seed, i, size = args
+def render_one(args: tuple[Path, int, int, tuple[int, int], str]) -> int:
+    out, seed, i, size, kind = args
     stem = out / "scenes" / f"{i:06d}"
     if stem.with_suffix(".json").exists():
         return 0
     rng = np.random.default_rng([seed, i])
-    group, designs = scene_designs(rng, game_designs())
-    scene = render_scene(rng, designs, size)
+    pick, kind_size, die_px, shuffle = KINDS[kind]
+    group, designs = pick(rng, game_designs())
+    scene = render_scene(rng, designs, kind_size or size, die_px, shuffle)
     cv2.imwrite(str(stem.with_suffix(".jpg")), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 95])
     crops = (
         np.stack([crop(scene.image, d["disc"]) for d in scene.labels])
@@ -98,11 +121,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--scenes", type=int, default=5000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--size", default="640x480")
+    ap.add_argument("--size", default="640x480", help="picture size of --kind throws")
+    ap.add_argument("--kind", choices=sorted(KINDS), default="throws")
     args = ap.parse_args(argv)
     w, h = (int(v) for v in args.size.split("x"))
     (args.out / "scenes").mkdir(parents=True, exist_ok=True)
-    jobs = [(args.out, args.seed, i, (w, h)) for i in range(args.scenes)]
+    jobs = [(args.out, args.seed, i, (w, h), args.kind) for i in range(args.scenes)]
     t0 = time.time()
     dice = 0
     done = 0

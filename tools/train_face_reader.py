@@ -41,6 +41,9 @@ from torch.nn import functional as F  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tools"))
+
+import training  # noqa: E402
 
 from vision.facereader import CHANNELS, EMBED, INPUT, PLAIN_D6, SPAN, TOP_SPAN, Gallery  # noqa: E402
 
@@ -93,29 +96,34 @@ class CosFace(nn.Module):
 
 
 def load(
-    renders: Path, limit: int | None = None, shared: Path | None = None
+    renders: list[Path], limit: int | None = None, shared: Path | None = None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[str], list[int]]:
-    """Crops, class index, crooked flag, class names and scene index (-1: a photo) of every rendered
-    die, and of the real photos' dice under ``shared`` if given."""
-    crops, names, lean, scene = [], [], [], []
+    """Crops, class index, crooked flag, class names, scene index (-1: a photo) and where the top face's
+    centre lies in the crop (px from the crop's centre) of every rendered die in the ``renders``
+    folders, and of the real photos' dice under ``shared`` if given."""
+    crops, names, lean, scene, top = [], [], [], [], []
     if shared is not None:
         pc, pn = photo_dice(shared)
         crops += pc
         names += pn
         lean += [False] * len(pc)
         scene += [-1] * len(pc)
-    files = sorted((renders / "scenes").glob("*.json"))[:limit]
+        top += [(0.0, 0.0)] * len(pc)  # boxes round dice seen from above: the top face about centred
+    files = [f for r in renders for f in sorted((r / "scenes").glob("*.json"))[:limit]]
     for f in files:
         doc = json.loads(f.read_text())
         c = np.load(f.with_suffix(".npz"))["crops"]
         for d, img in zip(doc["dice"], c, strict=True):
+            k = STORED / (STORED_SPAN * d["disc"][2])
+            top.append(((d["top_center"][0] - d["disc"][0]) * k, (d["top_center"][1] - d["disc"][1]) * k))
             crops.append(img)
             names.append(d["class"])
             lean.append(d["crooked"])
             scene.append(doc["index"])
     classes = sorted(set(names))
     index = {n: i for i, n in enumerate(classes)}
-    return (np.stack(crops), np.array([index[n] for n in names]), np.array(lean, np.float32), classes, scene)
+    y = np.array([index[n] for n in names])
+    return np.stack(crops), y, np.array(lean, np.float32), classes, scene, np.array(top, np.float32)
 
 
 def photo_dice(shared: Path) -> tuple[list[np.ndarray], list[str]]:
@@ -157,11 +165,13 @@ def photo_dice(shared: Path) -> tuple[list[np.ndarray], list[str]]:
     return out, names
 
 
-def augment(rng: np.random.Generator, crop: np.ndarray) -> np.ndarray:
+def augment(rng: np.random.Generator, crop: np.ndarray, top: np.ndarray) -> np.ndarray:
     """One training view of a stored crop, as :func:`vision.facereader.cut` shows a die (the whole die
-    and its top face close up): turned, scaled, shifted, relit, blurred, noisy."""
-    jitter = rng.uniform(0.88, 1.12)
-    c = STORED / 2 + rng.normal(0, 0.05 * STORED * SPAN / STORED_SPAN, 2)
+    and its top face close up, both centred on the top face, ``top`` px from the crop's centre):
+    turned, scaled, shifted, relit, blurred, noisy."""
+    # the locator's size and centre are off by up to a fifth and a tenth of the die now and then
+    jitter = float(np.exp(rng.uniform(np.log(0.8), np.log(1.25))))
+    c = STORED / 2 + top + rng.normal(0, 0.06 * STORED * SPAN / STORED_SPAN, 2)
     turn = float(rng.uniform(0, 360))
     views = []
     for span in (SPAN, TOP_SPAN):
@@ -180,49 +190,44 @@ def augment(rng: np.random.Generator, crop: np.ndarray) -> np.ndarray:
     return np.clip(x, 0, 1).astype(np.float32)
 
 
-def batch(rng, crops, idx) -> torch.Tensor:
-    xs = np.stack([augment(rng, crops[i]) for i in idx])
+def batch(rng, crops, top, idx) -> torch.Tensor:
+    xs = np.stack([augment(rng, crops[i], top[i]) for i in idx])
     return torch.from_numpy(((xs - 0.5) / 0.25).transpose(0, 3, 1, 2).copy())
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--renders", type=Path, default=Path.home() / ".cache" / "dice-companion" / "renders")
-    ap.add_argument("--work", type=Path, default=Path.home() / ".cache" / "dice-companion" / "train-face")
+    cache = Path.home() / ".cache" / "dice-companion"
+    ap.add_argument(
+        "--renders", type=Path, nargs="+", default=[cache / "renders"], help="render_dice.py outputs"
+    )
+    ap.add_argument("--work", type=Path, default=cache / "train-face")
     ap.add_argument("--out", type=Path, default=ROOT / "vision" / "models" / "face_reader.onnx")
     ap.add_argument("--epochs", type=int, default=24)
     ap.add_argument("--batch", type=int, default=128)
     ap.add_argument("--lr", type=float, default=2e-3)
     ap.add_argument("--threads", type=int, default=1)
-    ap.add_argument("--limit", type=int, default=None, help="use only the first N scenes")
+    ap.add_argument("--limit", type=int, default=None, help="use only the first N scenes of each folder")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--photos", type=Path, default=None, help="the shared folder: learn its real photos too")
+    ap.add_argument("--init", type=Path, default=None, help="start from this checkpoint's weights")
     args = ap.parse_args(argv)
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     args.work.mkdir(parents=True, exist_ok=True)
     t0 = time.time()
-    crops, y, lean, classes, _ = load(args.renders, args.limit, args.photos)
+    crops, y, lean, classes, _, top = load(args.renders, args.limit, args.photos)
     print(f"{len(crops)} dice, {len(classes)} classes, loaded in {time.time() - t0:.0f} s", flush=True)
     net, head = FaceNet(), CosFace(len(classes))
-    params = list(net.parameters()) + list(head.parameters())
-    opt = torch.optim.AdamW(params, lr=args.lr, weight_decay=1e-4)
+    modules = {"net": net, "head": head}
+    if args.init is not None:
+        training.init_from(args.init, modules)
     steps_per_epoch = math.ceil(len(crops) / args.batch)
-    total = steps_per_epoch * args.epochs
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=total, pct_start=0.1)
-    start = 0
+    opt, sched = training.one_cycle(
+        [*net.parameters(), *head.parameters()], args.lr, steps_per_epoch * args.epochs
+    )
     ckpt = args.work / "last.pt"
-    if ckpt.exists():
-        state = torch.load(ckpt, weights_only=False)
-        if state["classes"] == classes:
-            net.load_state_dict(state["net"])
-            head.load_state_dict(state["head"])
-            opt.load_state_dict(state["opt"])
-            sched.load_state_dict(state["sched"])
-            start = state["epoch"] + 1
-            print(f"resumed after epoch {start}", flush=True)
-        else:
-            print("checkpoint is for other data: starting afresh", flush=True)
+    start = training.resume(ckpt, modules, opt, sched, key=(classes, len(crops)))
     for epoch in range(start, args.epochs):
         rng = np.random.default_rng([args.seed, epoch])
         order = rng.permutation(len(crops))
@@ -230,7 +235,7 @@ def main(argv: list[str] | None = None) -> int:
         losses, t1 = [], time.time()
         for b in range(steps_per_epoch):
             idx = order[b * args.batch : (b + 1) * args.batch]
-            x = batch(rng, crops, idx)
+            x = batch(rng, crops, top, idx)
             e, lg = net(x)
             loss = head(e, torch.from_numpy(y[idx])) + 0.5 * F.binary_cross_entropy_with_logits(
                 lg[:, 0], torch.from_numpy(lean[idx])
@@ -240,26 +245,18 @@ def main(argv: list[str] | None = None) -> int:
             opt.step()
             sched.step()
             losses.append(float(loss.detach()))
-        torch.save(
-            {
-                "net": net.state_dict(),
-                "head": head.state_dict(),
-                "opt": opt.state_dict(),
-                "sched": sched.state_dict(),
-                "epoch": epoch,
-                "classes": classes,
-            },
-            ckpt,
-        )
+        training.save(ckpt, modules, opt, sched, epoch, key=(classes, len(crops)))
         print(
             f"epoch {epoch + 1}/{args.epochs} loss {np.mean(losses):.3f} ({time.time() - t1:.0f} s)",
             flush=True,
         )
-    export(net, args.out)
+    training.export(
+        net, torch.zeros(1, CHANNELS, INPUT, INPUT), args.out, ["crop"], ["embedding", "lean"], True
+    )
     gallery = default_gallery(head, classes)
     gallery.save(args.out.with_name("face_gallery.npz"))
     print(f"default gallery: {len(set(gallery.dice))} dice, {len(gallery.dice)} faces", flush=True)
-    print(f"wrote {args.out} ({args.out.stat().st_size} bytes), {time.time() - t0:.0f} s in all", flush=True)
+    print(f"done in {time.time() - t0:.0f} s", flush=True)
     return 0
 
 
@@ -279,21 +276,6 @@ def default_gallery(head: CosFace, classes: list[str]) -> Gallery:
         die = "d6" if look in ("photo-d6", *PLAIN_D6) else look
         gallery.add(die, face, weights[i])
     return gallery
-
-
-def export(net: FaceNet, out: Path) -> None:
-    net.eval()
-    dummy = torch.zeros(1, CHANNELS, INPUT, INPUT)
-    torch.onnx.export(
-        net,
-        dummy,
-        str(out),
-        input_names=["crop"],
-        output_names=["embedding", "lean"],
-        opset_version=13,
-        dynamic_axes={"crop": {0: "n"}, "embedding": {0: "n"}, "lean": {0: "n"}},
-        dynamo=False,
-    )
 
 
 if __name__ == "__main__":

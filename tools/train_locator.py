@@ -31,6 +31,9 @@ from torch.nn import functional as F  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tools"))
+
+import training  # noqa: E402
 
 from vision.locator import HEADS, INPUT_H, INPUT_W, SHAPES, STRIDE  # noqa: E402
 
@@ -71,21 +74,23 @@ class Locator(nn.Module):
 
 
 def load(renders: Path, limit: int | None) -> list[tuple[np.ndarray, np.ndarray]]:
-    """Each throw as (frame, dice: rows of x, y, diameter, shape index), frame kept at full size."""
+    """Each throw as (frame, dice: rows of x, y, diameter, shape index), frame kept at full size. The
+    point learnt is the top face's centre (a d4's top vertex), where the face reader looks: seen from
+    a camera a little aside, it lies off the outline's centre, towards the camera."""
     out = []
     for f in sorted((renders / "scenes").glob("*.json"))[:limit]:
         doc = json.loads(f.read_text())
         img = cv2.imread(str(f.with_suffix(".jpg")))
-        dice = np.array([[*d["disc"], SHAPES.index(d["shape"])] for d in doc["dice"]], np.float32).reshape(
-            -1, 4
-        )
+        dice = np.array(
+            [[*d["top_center"], d["disc"][2], SHAPES.index(d["shape"])] for d in doc["dice"]], np.float32
+        ).reshape(-1, 4)
         out.append((img, dice))
     return out
 
 
 def photos(shared: Path) -> list[tuple[np.ndarray, np.ndarray]]:
     """Real photos of pip dice, the even-indexed halves (the odd ones stay held out): the webcam set
-    (a box round each die's pips: its centre is the die's, its size unknown, so not learnt: NaN) and
+    (a box round each die's pips: its centre is the top face's, its size unknown, so not learnt: NaN) and
     epanemu (boxes round whole dice, many backgrounds)."""
     from vision.evaluate import epanemu, matteop65
 
@@ -193,23 +198,13 @@ def main(argv: list[str] | None = None) -> int:
         flush=True,
     )
     net = Locator()
+    modules = {"net": net}
     if args.init is not None:
-        net.load_state_dict(torch.load(args.init, weights_only=False)["net"])
-    opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
+        training.init_from(args.init, modules)
     steps = math.ceil(len(data) / args.batch)
-    sched = torch.optim.lr_scheduler.OneCycleLR(
-        opt, max_lr=args.lr, total_steps=steps * args.epochs, pct_start=0.1
-    )
-    start = 0
+    opt, sched = training.one_cycle(list(net.parameters()), args.lr, steps * args.epochs)
     ckpt = args.work / "last.pt"
-    if ckpt.exists():
-        state = torch.load(ckpt, weights_only=False)
-        if state.get("n") == len(data):
-            net.load_state_dict(state["net"])
-            opt.load_state_dict(state["opt"])
-            sched.load_state_dict(state["sched"])
-            start = state["epoch"] + 1
-            print(f"resumed after epoch {start}", flush=True)
+    start = training.resume(ckpt, modules, opt, sched, key=len(data))
     for epoch in range(start, args.epochs):
         rng = np.random.default_rng([args.seed, epoch])
         order = rng.permutation(len(data))
@@ -233,33 +228,15 @@ def main(argv: list[str] | None = None) -> int:
             opt.step()
             sched.step()
             parts.append([float(v.detach()) for v in (l_heat, l_size, l_off, l_shape)])
-        torch.save(
-            {
-                "net": net.state_dict(),
-                "opt": opt.state_dict(),
-                "sched": sched.state_dict(),
-                "epoch": epoch,
-                "n": len(data),
-            },
-            ckpt,
-        )
+        training.save(ckpt, modules, opt, sched, epoch, key=len(data))
         p = np.mean(parts, axis=0)
         print(
             f"epoch {epoch + 1}/{args.epochs} heat {p[0]:.3f} size {p[1]:.3f} off {p[2]:.3f} shape {p[3]:.3f}"
             f" ({time.time() - t1:.0f} s)",
             flush=True,
         )
-    net.eval()
-    torch.onnx.export(
-        net,
-        torch.zeros(1, 3, INPUT_H, INPUT_W),
-        str(args.out),
-        input_names=["frame"],
-        output_names=["maps"],
-        opset_version=13,
-        dynamo=False,
-    )
-    print(f"wrote {args.out} ({args.out.stat().st_size} bytes), {time.time() - t0:.0f} s in all", flush=True)
+    training.export(net, torch.zeros(1, 3, INPUT_H, INPUT_W), args.out, ["frame"], ["maps"], False)
+    print(f"done in {time.time() - t0:.0f} s", flush=True)
     return 0
 
 

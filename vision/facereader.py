@@ -53,8 +53,9 @@ def load(path: str | Path | None = None) -> object | None:
 
 
 def cut(image: np.ndarray, center: tuple[float, float], size: float) -> np.ndarray:
-    """The network's view of the die of ``size`` px at ``center``: ``INPUT`` px square, six channels,
-    the whole die (``SPAN`` times its size, BGR) and its top face close up (``TOP_SPAN``, BGR)."""
+    """The network's view of the die of ``size`` px whose top face is at ``center``: ``INPUT`` px square,
+    six channels, the whole die (``SPAN`` times its size, BGR) and its top face close up (``TOP_SPAN``,
+    BGR), both centred on the top face."""
     return np.dstack([_square(image, center, SPAN * size), _square(image, center, TOP_SPAN * size)])
 
 

@@ -2,9 +2,10 @@
 
 A small fully convolutional network (``vision/models/dice_locator.onnx``, trained by
 ``tools/train_locator.py`` on rendered throws) looks at the frame shrunk to ``INPUT_W`` x ``INPUT_H``
-and gives, on a grid ``STRIDE`` times coarser, a heat map that peaks at each die's centre, the die's
-size there (the diameter of the circle round its outline, as a log) and the offset of the centre
-within its cell, and the die's shape (d4 ... d20). Dice are the heat map's local maxima over
+and gives, on a grid ``STRIDE`` times coarser, a heat map that peaks at the centre of each die's top
+face (a d4's top vertex: where the face reader looks; off the outline's centre, towards the camera,
+when the die is seen a little aside), the die's size there (the diameter of the circle round its
+outline, as a log) and the offset of that point within its cell, and the die's shape (d4 ... d20). Dice are the heat map's local maxima over
 ``PEAK`` (3x3 non-maximum suppression, as CenterNet does), so dice that touch stay apart.
 """
 
@@ -45,8 +46,9 @@ def load(path: str | Path | None = None) -> object | None:
 
 @dataclass(frozen=True, slots=True)
 class Spot:
-    """A die found: ``center`` and ``size`` (diameter of the circle round it) in frame pixels, the
-    locator's ``score`` (0-1) and the die's most likely ``shape`` with its probability."""
+    """A die found: ``center`` (of its top face) and ``size`` (diameter of the circle round its outline)
+    in frame pixels, the locator's ``score`` (0-1) and the die's most likely ``shape`` with its
+    probability."""
 
     center: tuple[float, float]
     size: float

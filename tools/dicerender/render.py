@@ -294,16 +294,18 @@ def _rest_pose(rng: np.random.Generator, s: Solid) -> np.ndarray:
 
 
 def place_dice(
-    rng: np.random.Generator, designs: list[Design], cam: Camera, rect: np.ndarray
+    rng: np.random.Generator, designs: list[Design], cam: Camera, rect: np.ndarray, shuffle: float = 0.0
 ) -> list[Placed]:
     """Dice at rest on the floor seen in image rectangle ``rect`` (x0, y0, x1, y1): apart, touching or
-    leaning on a neighbour."""
+    leaning on a neighbour. A random design's faces are laid out at random; a game die's with chance
+    ``shuffle`` (real dice of one look differ in which face sits next to which, so a model must read
+    the top face rather than learn its neighbours)."""
     placed: list[Placed] = []
     for d in designs:
         s = solid(d.shape, d.size_mm)
         radius = np.linalg.norm(s.vertices, axis=1).max()
         perm = tuple(range(len(s.vertices) if d.shape == "d4" else len(s.faces)))
-        if not d.game:
+        if not d.game or (shuffle > 0 and rng.random() < shuffle):
             perm = tuple(int(i) for i in rng.permutation(len(perm)))
         style = _style(rng)
         style["spin"] = {
@@ -325,6 +327,7 @@ def place_dice(
                 xy = other.t[:2] + gap * np.array([np.cos(ang), np.sin(ang)])
             else:
                 m = radius * cam.f / cam.C[2] * 1.1
+                m = min(m, (rect[2] - rect[0]) / 2 - 1, (rect[3] - rect[1]) / 2 - 1)  # a small picture
                 uv = np.array([rng.uniform(rect[0] + m, rect[2] - m), rng.uniform(rect[1] + m, rect[3] - m)])
                 xy = cam.ground(uv)[:2]
             Rl = R
@@ -352,11 +355,18 @@ def _apart(a: Placed, b: Placed) -> bool:
 
 
 def render_scene(
-    rng: np.random.Generator, designs: list[Design], size: tuple[int, int] = (640, 480)
+    rng: np.random.Generator,
+    designs: list[Design],
+    size: tuple[int, int] = (640, 480),
+    die_px_range: tuple[float, float] = (22.0, 64.0),
+    shuffle: float = 0.0,
 ) -> Scene:
+    """A picture of ``designs`` thrown on a random surface, and each die's label. ``die_px_range``:
+    how wide a 16 mm die may look (drawn log-uniformly); ``shuffle``: see :func:`place_dice`."""
     w, h = size
     W, H = w * SCALE, h * SCALE
-    die_px = float(np.exp(rng.uniform(np.log(22), np.log(64))))  # a 16 mm die's width in the picture
+    lo, hi = die_px_range
+    die_px = float(np.exp(rng.uniform(np.log(lo), np.log(hi))))  # a 16 mm die's width in the picture
     cam = _camera(rng, w, h, die_px / 16.0)
     # the tray's floor: what the picture shows, a little less where the tray's walls show at the edges
     walls = rng.random() < 0.55
@@ -377,7 +387,7 @@ def render_scene(
     g = rng.normal(0, 0.25, 2)
     falloff = 1 + g[0] * (xx / W - 0.5) + g[1] * (yy / H - 0.5)
     img *= ((ambient + key * L[2]) * falloff)[..., None] * tint[None, None, ::-1]
-    dice = place_dice(rng, designs, cam, rect)
+    dice = place_dice(rng, designs, cam, rect, shuffle)
     # shadows first, on the surface
     shadow = np.zeros((H, W), np.uint8)
     for p in dice:

@@ -1,0 +1,78 @@
+"""What the training scripts share: resumable checkpoints, the learning-rate schedule, ONNX export.
+
+A checkpoint (``WORK/last.pt``) holds the modules' weights, the optimiser and schedule, the last
+finished epoch and a ``key`` describing the data (class names, number of samples): a run resumes
+only from a checkpoint made on the same data, so a stopped run picks up where it left off and a run
+on other data starts afresh. Development extra: needs torch and onnx (see docs/rendering.md).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import torch
+from torch import nn
+
+
+def one_cycle(params: list[nn.Parameter], lr: float, steps: int) -> tuple[torch.optim.Optimizer, object]:
+    """AdamW with a one-cycle schedule over ``steps`` steps (a tenth warming up)."""
+    opt = torch.optim.AdamW(params, lr=lr, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.1)
+    return opt, sched
+
+
+def save(path: Path, modules: dict[str, nn.Module], opt, sched, epoch: int, key: object) -> None:
+    """Write the checkpoint after ``epoch`` (written aside and renamed: a kill never leaves half)."""
+    state = {name: m.state_dict() for name, m in modules.items()}
+    state.update(opt=opt.state_dict(), sched=sched.state_dict(), epoch=epoch, key=key)
+    tmp = path.with_suffix(".tmp")
+    torch.save(state, tmp)
+    tmp.replace(path)
+
+
+def resume(path: Path, modules: dict[str, nn.Module], opt, sched, key: object) -> int:
+    """The epoch to start at: after the checkpoint's, with its state loaded, if it was made on data
+    with this ``key``; else 0."""
+    if not path.exists():
+        return 0
+    state = torch.load(path, weights_only=False)
+    if state.get("key") != key:
+        print(f"{path} was made on other data: starting afresh", flush=True)
+        return 0
+    for name, m in modules.items():
+        m.load_state_dict(state[name])
+    opt.load_state_dict(state["opt"])
+    sched.load_state_dict(state["sched"])
+    print(f"resumed after epoch {state['epoch'] + 1}", flush=True)
+    return state["epoch"] + 1
+
+
+def init_from(path: Path, modules: dict[str, nn.Module]) -> None:
+    """Start ``modules`` from another run's weights: each one the checkpoint has, where shapes agree."""
+    state = torch.load(path, weights_only=False)
+    for name, m in modules.items():
+        if name not in state:
+            continue
+        own = m.state_dict()
+        fits = {k: v for k, v in state[name].items() if k in own and own[k].shape == v.shape}
+        m.load_state_dict(fits, strict=False)
+        print(f"{name}: {len(fits)} of {len(own)} tensors from {path}", flush=True)
+
+
+def export(
+    net: nn.Module, example: torch.Tensor, out: Path, inputs: list[str], outputs: list[str], batch_axis: bool
+) -> None:
+    """``net`` as an ONNX file OpenCV's dnn reads (opset 13); ``batch_axis``: any number of inputs."""
+    net.eval()
+    axes = {n: {0: "n"} for n in inputs + outputs} if batch_axis else None
+    torch.onnx.export(
+        net,
+        example,
+        str(out),
+        input_names=inputs,
+        output_names=outputs,
+        opset_version=13,
+        dynamic_axes=axes,
+        dynamo=False,
+    )
+    print(f"wrote {out} ({out.stat().st_size} bytes)", flush=True)
