@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 
 from vision import facereader, locator  # noqa: E402
 from vision.facereader import Gallery  # noqa: E402
-from vision.learnt_eval import THROWBENCH, enrol_folder, score_sets, table  # noqa: E402
+from vision.learnt_eval import score_sets, set_readers, table  # noqa: E402
 from vision.learnt_reader import LearntReader  # noqa: E402
 
 
@@ -43,22 +43,20 @@ def main(argv: list[str]) -> int:
         print("learnt models missing: nothing to bench")
         return 0
     shared = Path(os.environ.get("DICE_COMPANION_SHARED", ROOT.parent / "shared"))
-    sets = [s for s in THROWBENCH if (shared / s / "enroll").is_dir()]
-    gallery = Gallery()
     t0 = time.perf_counter()
-    for s in sets:
-        enrol_folder(shared / s / "enroll", loc, face, gallery)
-    if sets:
-        took = time.perf_counter() - t0
-        print(f"enrolled {len(set(gallery.dice))} dice, {len(gallery.dice)} views in {took:.1f} s")
-    reader = LearntReader(gallery, loc, face)
-    if sets:
-        print(f"== learnt reader on {', '.join(sets)} (enrolled from each set's enroll/ photos)")
-        print(table(score_sets(shared, reader, sets)))
+    readers = set_readers(shared, loc, face)
+    if readers:
+        views = sum(len(r.gallery.dice) for r in readers.values())
+        print(f"enrolled {len(readers)} sets, {views} views in {time.perf_counter() - t0:.1f} s")
+        print(f"== learnt reader on {', '.join(readers)} (each read with its own enroll/ photos)")
+        print(table(score_sets(shared, readers)))
     else:
         print(f"no shared sets under {shared}: accuracy skipped")
+    reader = next(iter(readers.values()), None) or LearntReader(Gallery(), loc, face)
     frame = (
-        next(iter(sorted((shared / "throwbench-dev-poly" / "throws").glob("*.jpg"))), None) if sets else None
+        next(iter(sorted((shared / "throwbench-dev-poly" / "throws").glob("*.jpg"))), None)
+        if readers
+        else None
     )
     image = cv2.imread(str(frame)) if frame else None
     if image is None:

@@ -8,8 +8,7 @@ import cv2
 import pytest
 
 from vision import learnt_sets
-from vision.learnt_eval import enrol_folder, score_sets
-from vision.learnt_reader import LearntReader
+from vision.learnt_eval import score_sets, set_readers
 from vision.types import OK
 
 pytestmark = pytest.mark.skipif(
@@ -75,9 +74,7 @@ def test_a_damaged_set_file_is_named(tmp_path):
 
 
 def test_on_the_shared_rendered_throws_no_die_is_read_wrong_as_sure(shared, nets):
-    gallery = enrol_folder(shared / "throwbench-dev" / "enroll", *nets)
-    enrol_folder(shared / "throwbench-dev-poly" / "enroll", *nets, gallery)
-    kinds = score_sets(shared, LearntReader(gallery, *nets))
+    kinds = score_sets(shared, set_readers(shared, *nets))
     total = kinds["all"]
     # the worst failure: a wrong face reported as sure (docs/benchmarks.md has the per-kind table)
     assert total.silent == 0, total.errors

@@ -1,7 +1,8 @@
 """Scoring the learnt reader on the rendered development sets (``../shared/throwbench-dev*``).
 
 Each set's ``enroll/<die>/<face>/<n>.jpg`` photos are enrolled (each photo's surest die, as
-``dice-companion enroll`` takes it), then every throw is read and scored per die kind by
+``dice-companion enroll`` takes it), then every throw of that set is read with that set's faces and
+scored per die kind by
 :func:`vision.evaluate.score_item`: right, wrong with status ``ok`` (silent), wrong but flagged,
 missed. Used by ``bench/bench_vision.py learnt`` and the tests.
 """
@@ -44,10 +45,24 @@ def enrol_folder(
     return gallery
 
 
-def score_sets(shared: Path, reader: LearntReader, sets: Iterable[str] = THROWBENCH) -> dict[str, Score]:
-    """Per die kind (and ``all``), the reader's scores on the throws of ``sets``."""
+def set_readers(
+    shared: Path, locator_net: object, face_net: object, sets: Iterable[str] = THROWBENCH
+) -> dict[str, LearntReader]:
+    """For each set present under ``shared``, a reader of its own ``enroll/`` photos, as
+    ``dice-companion enroll --set`` then ``read --set`` would read it."""
+    return {
+        name: LearntReader(
+            enrol_folder(shared / name / "enroll", locator_net, face_net), locator_net, face_net
+        )
+        for name in sets
+        if (shared / name / "enroll").is_dir()
+    }
+
+
+def score_sets(shared: Path, readers: dict[str, LearntReader]) -> dict[str, Score]:
+    """Per die kind (and ``all``), the scores on the throws of each set, read by that set's reader."""
     kinds: dict[str, Score] = {"all": Score("all")}
-    for name in sets:
+    for name, reader in readers.items():
         for item in throwbench(shared / name, with_set=True):
             readings = reader.read(cv2.imread(str(item.path)))
             score_item(item, readings, kinds["all"])

@@ -5,8 +5,9 @@ A small fully convolutional network (``vision/models/dice_locator.onnx``, traine
 and gives, on a grid ``STRIDE`` times coarser, a heat map that peaks at the centre of each die's top
 face (a d4's top vertex: where the face reader looks; off the outline's centre, towards the camera,
 when the die is seen a little aside), the die's size there (the diameter of the circle round its
-outline, as a log) and the offset of that point within its cell, and the die's shape (d4 ... d20). Dice are the heat map's local maxima over
-``PEAK`` (3x3 non-maximum suppression, as CenterNet does), so dice that touch stay apart.
+outline, as a log), the offset of that point within its cell, and the die's shape (d4 ... d20).
+Dice are the heat map's local maxima over ``PEAK`` (3x3 non-maximum suppression, as CenterNet
+does), so dice that touch stay apart.
 """
 
 from __future__ import annotations
