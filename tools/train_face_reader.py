@@ -96,14 +96,20 @@ class CosFace(nn.Module):
 
 
 def load(
-    renders: list[Path], limit: int | None = None, shared: Path | None = None
+    renders: list[Path],
+    limit: int | None = None,
+    shared: Path | None = None,
+    locator_model: Path | None = None,
+    photo_repeat: int = 1,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[str], list[int]]:
     """Crops, class index, crooked flag, class names, scene index (-1: a photo) and where the top face's
     centre lies in the crop (px from the crop's centre) of every rendered die in the ``renders``
-    folders, and of the real photos' dice under ``shared`` if given."""
+    folders, and of the real photos' dice under ``shared`` if given (each ``photo_repeat`` times; the
+    locator ``locator_model`` finds the webcam photos' dice)."""
     crops, names, lean, scene, top = [], [], [], [], []
     if shared is not None:
-        pc, pn = photo_dice(shared)
+        pc, pn = photo_dice(shared, locator_model)
+        pc, pn = pc * photo_repeat, pn * photo_repeat
         crops += pc
         names += pn
         lean += [False] * len(pc)
@@ -126,12 +132,15 @@ def load(
     return np.stack(crops), y, np.array(lean, np.float32), classes, scene, np.array(top, np.float32)
 
 
-def photo_dice(shared: Path) -> tuple[list[np.ndarray], list[str]]:
+def photo_dice(shared: Path, locator_model: Path | None = None) -> tuple[list[np.ndarray], list[str]]:
     """Crops of real pip dice (class ``photo-d6/<face>``) from the even-indexed photos of the shared
-    sets (the odd halves stay held out, as for the classical reader): epanemu (boxes round whole
-    dice, many colours) and chase (one translucent casino die per crop). Cut as the renders are."""
+    sets (the odd halves stay held out, as for the classical reader): the top-down webcam set (cut
+    where the locator finds each labelled die, as the reader will: its boxes hold the pips, not the
+    die), epanemu (boxes round whole dice, many colours) and chase (one translucent casino die per
+    crop). Cut as the renders are."""
+    from vision import locator
     from vision.evaluate import crops as crop_items
-    from vision.evaluate import epanemu
+    from vision.evaluate import epanemu, matteop65
 
     out, names = [], []
 
@@ -143,6 +152,20 @@ def photo_dice(shared: Path) -> tuple[list[np.ndarray], list[str]]:
             image, m, (STORED, STORED), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE
         )
 
+    net = locator.load(locator_model)
+    w = shared / "dice-photos" / "matteop65-webcam-d6" / "Train"
+    if w.is_dir() and net is not None:
+        for i, item in enumerate(matteop65(w)):
+            if i % 2:
+                continue
+            image = cv2.imread(str(item.path))
+            spots = locator.locate(net, image)
+            for lab in item.labels:
+                near = [p for p in spots if math.dist(p.center, lab.center) <= lab.radius]
+                if near:
+                    p = min(near, key=lambda p: math.dist(p.center, lab.center))
+                    out.append(cut(image, p.center, p.size))
+                    names.append(f"photo-d6/{lab.face}")
     photos = shared / "dice-photos"
     e = photos / "epanemu-roboflow-d6" / "train_one_per_source"
     if e.is_dir():
@@ -211,12 +234,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--photos", type=Path, default=None, help="the shared folder: learn its real photos too")
     ap.add_argument("--init", type=Path, default=None, help="start from this checkpoint's weights")
+    ap.add_argument("--locator", type=Path, default=None, help="locator model cutting the webcam photos")
+    ap.add_argument("--photo-repeat", type=int, default=3, help="times an epoch shows each photo's die")
     args = ap.parse_args(argv)
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     args.work.mkdir(parents=True, exist_ok=True)
     t0 = time.time()
-    crops, y, lean, classes, _, top = load(args.renders, args.limit, args.photos)
+    crops, y, lean, classes, _, top = load(
+        args.renders, args.limit, args.photos, args.locator, args.photo_repeat
+    )
     print(f"{len(crops)} dice, {len(classes)} classes, loaded in {time.time() - t0:.0f} s", flush=True)
     net, head = FaceNet(), CosFace(len(classes))
     modules = {"net": net, "head": head}
