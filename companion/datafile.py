@@ -10,6 +10,7 @@ companion.errors.DataError: my.toml: not valid TOML: ...
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Mapping, Sequence
 from importlib import resources
 from typing import Any
 
@@ -24,6 +25,27 @@ def parse_toml(text: str | bytes, origin: str) -> dict[str, Any]:
         raise DataError(f"{origin}: not UTF-8 text: {exc}") from None
     except tomllib.TOMLDecodeError as exc:
         raise DataError(f"{origin}: not valid TOML: {exc}") from None
+
+
+def check_keys(table: Mapping[str, Any], allowed: Sequence[str], where: str) -> None:
+    """Refuse a key of ``table`` not in ``allowed``: ``WHERE has unknown keys [...]; allowed: ...``."""
+    unknown = set(table) - set(allowed)
+    if unknown:
+        raise DataError(f"{where} has unknown keys {sorted(unknown)}; allowed: {', '.join(allowed)}")
+
+
+def check_table(body: object, allowed: Sequence[str], where: str) -> Mapping[str, Any]:
+    """``body`` as a table holding only ``allowed`` keys, else :class:`DataError` naming ``where``.
+
+    >>> check_table({"name": "d6", "colour": "red"}, ("name", "faces"), "dice.toml: [d6]")
+    Traceback (most recent call last):
+    ...
+    companion.errors.DataError: dice.toml: [d6] has unknown keys ['colour']; allowed: name, faces
+    """
+    if not isinstance(body, Mapping):
+        raise DataError(f"{where} must be a table")
+    check_keys(body, allowed, where)
+    return body
 
 
 def shipped_names() -> list[str]:

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 
-from companion.datafile import read_shipped, shipped_names
+from companion.datafile import check_table, read_shipped, shipped_names
 from companion.errors import DataError, ImpossibleRoll
 
 
@@ -58,11 +58,7 @@ def parse_kinds(data: Mapping[str, object], origin: str) -> dict[str, DieKind]:
     kinds: dict[str, DieKind] = {}
     for kind_id, body in data.items():
         where = f"{origin}: [{kind_id}]"
-        if not isinstance(body, Mapping):
-            raise DataError(f"{where} must be a table")
-        unknown = set(body) - {"name", "faces"}
-        if unknown:
-            raise DataError(f"{where} has unknown keys {sorted(unknown)}; allowed: name, faces")
+        body = check_table(body, ("name", "faces"), where)
         name = body.get("name", kind_id)
         faces_raw = body.get("faces")
         if not isinstance(name, str):

@@ -10,6 +10,7 @@ changes nothing.
 from __future__ import annotations
 
 import copy
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -151,6 +152,20 @@ class PhraseMove(Move):
         if said != cls.phrase and said not in cls.aliases:
             raise IllegalMove(cls.rule, f"{text!r} is not {cls.phrase!r}")
         return cls()
+
+
+def match_move(pattern: str | re.Pattern[str], text: str, rule: str, form: str) -> re.Match[str]:
+    """``pattern`` matched over the whole of ``text`` (spaces around it ignored), for a move's ``parse``.
+
+    Text of any other form raises :class:`IllegalMove` citing ``rule``: ``'text' is not FORM``.
+
+    >>> match_move(r"keep (\\d+)", " keep 2 ", "Moves", "'keep N'")[1]
+    '2'
+    """
+    m = re.fullmatch(pattern, text.strip())
+    if m is None:
+        raise IllegalMove(rule, f"{text!r} is not {form}")
+    return m
 
 
 # --- Options and game descriptions ----------------------------------------------------------

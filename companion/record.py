@@ -20,6 +20,7 @@ from typing import Any
 from companion import protocol
 from companion.errors import DataError, OutOfTurn, RecordError, RuleError
 from companion.protocol import DieResult, Draw, GameState, Roll, Source
+from companion.regular_file import size_text
 
 VERSION = 2
 READABLE = (1, 2)
@@ -213,11 +214,6 @@ def dumps_line(event: Event, seq: int, at: str | None = None) -> str:
 def dumps(events: Sequence[Event]) -> str:
     """The whole record as JSON Lines."""
     return "".join(dumps_line(e, i) + "\n" for i, e in enumerate(events))
-
-
-def size_text(n: int) -> str:
-    """A byte count in words: ``16 MiB`` or ``300 bytes``."""
-    return f"{n // (1024 * 1024)} MiB" if n % (1024 * 1024) == 0 else f"{n} bytes"
 
 
 def _refuse_constant(name: str) -> Any:

@@ -6,7 +6,6 @@ import argparse
 import json
 import os
 import random
-import stat
 import sys
 from pathlib import Path
 
@@ -14,6 +13,7 @@ from companion import record
 from companion.errors import CompanionError, RecordError
 from companion.games import all_games, get_game
 from companion.referee import printable
+from companion.regular_file import read_regular_file
 from companion.store import Store, StoreError
 from dice_companion.device import EX_CONFIG, open_device
 from dice_companion.storage import DataDirError, open_store
@@ -177,23 +177,6 @@ def cmd_export(args: argparse.Namespace) -> int:
     with _open_store(args) as store:
         sys.stdout.write(store.export(args.id))
     return 0
-
-
-def read_regular_file(path: str, limit: int) -> bytes:
-    """The bytes of the regular file at ``path``, at most ``limit`` of them.
-
-    A FIFO, device or directory is refused at once (opened without blocking, never read), and so
-    is a file longer than ``limit``; :class:`OSError` or :class:`ValueError` says which.
-    """
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
-    if not stat.S_ISREG(os.fstat(fd).st_mode):
-        os.close(fd)
-        raise ValueError("it is not a regular file")
-    with os.fdopen(fd, "rb") as f:
-        data = f.read(limit + 1)
-    if len(data) > limit:
-        raise ValueError(f"it is longer than {record.size_text(limit)}")
-    return data
 
 
 def cmd_referee(args: argparse.Namespace) -> int:

@@ -26,12 +26,13 @@ from __future__ import annotations
 
 import os
 import re
-import stat
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
+
+from companion.regular_file import read_regular_file
 
 SYSTEM_PATH = Path("/etc/dice-companion/config.toml")
 ENV_VAR = "DICE_COMPANION_CONFIG"
@@ -283,28 +284,15 @@ def load_config(path: Path | str | None = None, env: Mapping[str, str] | None = 
     if path is None:
         return Config()
     try:
-        text = _read_small(path).decode("utf-8")
+        text = read_regular_file(path, MAX_BYTES).decode("utf-8")
     except FileNotFoundError:
         raise ConfigError(f"{path}: the configuration file does not exist (set by ${ENV_VAR}?)") from None
-    except (OSError, UnicodeDecodeError) as exc:
+    except (OSError, ValueError) as exc:  # ValueError: not a regular file, too long, not UTF-8
         raise ConfigError(f"{path}: cannot be read: {exc}") from None
     return parse_config(text, str(path))
 
 
 MAX_BYTES = 256 * 1024  # the configuration file: about 2 KB with every key and comment
-
-
-def _read_small(path: Path) -> bytes:
-    """The bytes of the regular file ``path``: a FIFO or device is refused at once, never waited on."""
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
-    if not stat.S_ISREG(os.fstat(fd).st_mode):
-        os.close(fd)
-        raise OSError("it is not a regular file")
-    with os.fdopen(fd, "rb") as f:
-        data = f.read(MAX_BYTES + 1)
-    if len(data) > MAX_BYTES:
-        raise OSError(f"it is longer than {MAX_BYTES // 1024} KiB")
-    return data
 
 
 def defaults_as_toml() -> str:

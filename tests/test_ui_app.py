@@ -41,12 +41,7 @@ def make_app(tmp_path):
 
 
 def start_game(d: Driver, game_id: str = "rollers", players: int = 2) -> None:
-    d.tap("home:new")
-    d.tap_paged(f"game:{game_id}")
-    for _ in range(players - 2):
-        d.tap("players:add")
-    while d.app.screen.name == "newgame":
-        d.tap("newgame:next")
+    d.new_game(game_id, players)
 
 
 def play_rollers_turn(d: Driver, rng: random.Random) -> None:

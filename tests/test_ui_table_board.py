@@ -31,12 +31,7 @@ SENTINEL = (1, 2, 3)
 def start(size, game: str, players: int) -> tuple[App, Driver]:
     app = App(Store(":memory:"), SimulatedReader(7), size, settings=Settings(sound=False))
     d = Driver(app)
-    d.tap("home:new")
-    d.tap_paged(f"game:{game}")
-    for _ in range(players - 2):
-        d.tap("players:add")
-    while app.screen.name == "newgame":
-        d.tap("newgame:next")
+    d.new_game(game, players)
     assert app.screen.name == "table"
     return app, d
 

@@ -92,12 +92,7 @@ def one_game(out: Path, size: tuple[int, int], game: str, players: int, seed: in
     info = get_game(game)
     rng = random.Random(seed)
     try:
-        d.tap("home:new")
-        d.tap_paged(f"game:{game}")
-        for _ in range(players - 2):
-            d.tap("players:add")
-        while app.screen.name == "newgame":
-            d.tap("newgame:next")
+        d.new_game(game, players)
         seen: set[str] = set()
         picked = undone = False
         for _ in range(5000):

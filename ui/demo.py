@@ -23,12 +23,7 @@ def show(store: Store, out: TextIO, game_id: str = "rollers", players: int = 2, 
     """Play one complete game through the touchscreen app's own buttons; returns the saved game id."""
     app = App(store, SimulatedReader(seed), size, False)
     d = Driver(app)
-    d.tap("home:new")
-    d.tap_paged(f"game:{game_id}")
-    for _ in range(players - 2):
-        d.tap("players:add")
-    while app.screen.name == "newgame":
-        d.tap("newgame:next")
+    d.new_game(game_id, players)
     table = app.screen
     game = table.game
     info = game.state.info

@@ -95,6 +95,16 @@ class Driver:
             self.tap("page:next")
         raise LookupError(f"{wid!r} not found on any page of {self.app.screen.name}")
 
+    def new_game(self, game_id: str, players: int = 2) -> None:
+        """From the home screen, start ``game_id`` for ``players`` players (the names offered) with
+        its default options: the app ends on the table (or wherever the new game screen led)."""
+        self.tap("home:new")
+        self.tap_paged(f"game:{game_id}")
+        for _ in range(players - 2):
+            self.tap("players:add")
+        while self.app.screen.name == "newgame":
+            self.tap("newgame:next")
+
     def answer_chance(self) -> str | None:
         """Answer what the table asks of chance, as players do: read the dice and confirm them, or turn
         random cards (simulated camera) and confirm. Returns "roll", "draw", or None for a choice."""

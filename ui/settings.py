@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 import logging
-import os
-import stat
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+
+from companion.regular_file import read_regular_file
 
 log = logging.getLogger(__name__)
 
@@ -17,19 +17,6 @@ MAX_BYTES = 64 * 1024  # the settings file: a few hundred bytes in use
 
 def _short(value: object) -> bool:
     return isinstance(value, str) and 0 < len(value) <= 64 and value.isprintable()
-
-
-def _read_small(p: Path) -> str:
-    """The text of the regular file ``p`` (a FIFO or device is refused without waiting)."""
-    fd = os.open(p, os.O_RDONLY | os.O_NONBLOCK)
-    if not stat.S_ISREG(os.fstat(fd).st_mode):
-        os.close(fd)
-        raise OSError(f"{p} is not a regular file")
-    with os.fdopen(fd, "rb") as f:
-        data = f.read(MAX_BYTES + 1)
-    if len(data) > MAX_BYTES:
-        raise ValueError(f"longer than {MAX_BYTES} bytes")
-    return data.decode("utf-8")
 
 
 @dataclass(slots=True)
@@ -56,7 +43,7 @@ class Settings:
             return default
         p = Path(path)
         try:
-            raw = json.loads(_read_small(p))
+            raw = json.loads(read_regular_file(p, MAX_BYTES).decode("utf-8"))
         except FileNotFoundError:
             return default
         except (OSError, ValueError, RecursionError) as exc:

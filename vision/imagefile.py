@@ -16,12 +16,11 @@ As a second guard, ``OPENCV_IO_MAX_IMAGE_PIXELS`` is set to the same limit befor
 
 from __future__ import annotations
 
-import os
 import re
-import stat
 
 import numpy as np
 
+from companion import regular_file
 from vision.types import VisionError
 
 MAX_PIXELS = 40_000_000  # width x height; the Pi camera's largest still is 12 MP
@@ -186,23 +185,14 @@ def declared_size(data: bytes) -> tuple[str, Size]:
 def read_regular_file(path: str, limit: int) -> bytes:
     """At most ``limit`` bytes of the regular file at ``path``; :class:`VisionError` otherwise."""
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO opens at once, without a writer
+        return regular_file.read_regular_file(path, limit)
     except OSError as exc:
         raise VisionError(f"{path}: cannot read ({exc.strerror or exc})") from exc
-    info = os.fstat(fd)
-    if not stat.S_ISREG(info.st_mode):
-        os.close(fd)
-        raise VisionError(f"{path}: not a regular file")
-    with os.fdopen(fd, "rb") as f:
-        if info.st_size > limit:
-            raise VisionError(f"{path}: file too large ({info.st_size} bytes; at most {limit})")
-        try:
-            data = f.read(limit + 1)
-        except OSError as exc:
-            raise VisionError(f"{path}: cannot read ({exc.strerror or exc})") from exc
-    if len(data) > limit:
-        raise VisionError(f"{path}: file too large (more than {limit} bytes)")
-    return data
+    except regular_file.NotRegularFile:
+        raise VisionError(f"{path}: not a regular file") from None
+    except regular_file.FileTooLong as exc:
+        size = f"{exc.size} bytes; at most {limit}" if exc.size is not None else f"more than {limit} bytes"
+        raise VisionError(f"{path}: file too large ({size})") from None
 
 
 def decode_image_file(path: str) -> np.ndarray:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from companion.datafile import read_shipped
+from companion.datafile import check_keys, read_shipped
 from companion.errors import DataError, RuleError
 
 COMPONENTS = "Roll For It! §Game Components"
@@ -108,9 +108,7 @@ def parse_deck(data: dict[str, Any], origin: str) -> tuple[str, ...]:
         where = f"{origin}: cards[{i}]"
         if not isinstance(entry, dict):
             raise DataError(f"{where} must be a table {{ points = ..., images = [...] }}, not {entry!r}")
-        extra = set(entry) - {"points", "images"}
-        if extra:
-            raise DataError(f"{where} has unknown keys {sorted(extra)}; allowed: points, images")
+        check_keys(entry, ("points", "images"), where)
         points, images = entry.get("points"), entry.get("images")
         if not isinstance(points, int) or isinstance(points, bool):
             raise DataError(f"{where}.points must be 2, 5, 10 or 15, not {points!r}")

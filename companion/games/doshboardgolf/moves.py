@@ -12,12 +12,11 @@ alternate formats (its tee and target cells, a dog-leg marker).
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Self
 
 from companion.errors import IllegalMove
-from companion.protocol import Move, PhraseMove
+from companion.protocol import Move, PhraseMove, match_move
 
 RULE = "Moves"
 
@@ -43,9 +42,8 @@ class Aim(Move):
 
     @classmethod
     def parse(cls, text: str) -> Self:
-        m = re.fullmatch(r"aim (\d+)(?: elbow ([A-Z]\d+) then (\d+))?", text.strip())
-        if not m:
-            raise IllegalMove(RULE, f"{text!r} is not 'aim D' or 'aim D elbow CELL then D2'")
+        m = match_move(r"aim (\d+)(?: elbow ([A-Z]\d+) then (\d+))?", text, RULE,
+                       "'aim D' or 'aim D elbow CELL then D2'")
         elbow = m.group(2)
         return cls(_clock(m.group(1)), elbow, _clock(m.group(3)) if elbow else None)
 
@@ -61,9 +59,7 @@ class Club(Move):
 
     @classmethod
     def parse(cls, text: str) -> Self:
-        m = re.fullmatch(r"card (\d+)", text.strip())
-        if not m:
-            raise IllegalMove(RULE, f"{text!r} is not 'card N'")
+        m = match_move(r"card (\d+)", text, RULE, "'card N'")
         return cls(int(m.group(1)))
 
 
@@ -83,9 +79,8 @@ class Level(Move):
         t = text.strip()
         if t == "card as printed":
             return cls(0)
-        m = re.fullmatch(r"card-(up|down) ([12])", t)
-        if not m:
-            raise IllegalMove(RULE, f"{text!r} is not 'card-up 1|2', 'card-down 1|2' or 'card as printed'")
+        m = match_move(r"card-(up|down) ([12])", text, RULE,
+                       "'card-up 1|2', 'card-down 1|2' or 'card as printed'")
         return cls(int(m.group(2)) * (1 if m.group(1) == "up" else -1))
 
 
@@ -100,9 +95,7 @@ class Call(Move):
 
     @classmethod
     def parse(cls, text: str) -> Self:
-        m = re.fullmatch(r"call (none|\d+)", text.strip())
-        if not m:
-            raise IllegalMove(RULE, f"{text!r} is not 'call N' or 'call none'")
+        m = match_move(r"call (none|\d+)", text, RULE, "'call N' or 'call none'")
         return cls(None if m.group(1) == "none" else _clock(m.group(1)))
 
 
@@ -124,9 +117,7 @@ class Keep(Move):
 
     @classmethod
     def parse(cls, text: str) -> Self:
-        m = re.fullmatch(r"keep (\d+)", text.strip())
-        if not m:
-            raise IllegalMove(RULE, f"{text!r} is not 'keep N'")
+        m = match_move(r"keep (\d+)", text, RULE, "'keep N'")
         return cls(int(m.group(1)))
 
 
@@ -142,9 +133,7 @@ class HoleCells(Move):
 
     @classmethod
     def parse(cls, text: str) -> Self:
-        m = re.fullmatch(r"tee ([A-Z]\d+) target ([A-Z]\d+)", text.strip())
-        if not m:
-            raise IllegalMove(RULE, f"{text!r} is not 'tee CELL target CELL'")
+        m = match_move(r"tee ([A-Z]\d+) target ([A-Z]\d+)", text, RULE, "'tee CELL target CELL'")
         return cls(m.group(1), m.group(2))
 
 
@@ -159,9 +148,7 @@ class Dogleg(Move):
 
     @classmethod
     def parse(cls, text: str) -> Self:
-        m = re.fullmatch(r"dogleg (none|[A-Z]\d+)", text.strip())
-        if not m:
-            raise IllegalMove(RULE, f"{text!r} is not 'dogleg CELL' or 'dogleg none'")
+        m = match_move(r"dogleg (none|[A-Z]\d+)", text, RULE, "'dogleg CELL' or 'dogleg none'")
         return cls(None if m.group(1) == "none" else m.group(1))
 
 

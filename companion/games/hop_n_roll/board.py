@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from companion.datafile import parse_toml, read_shipped
+from companion.datafile import check_keys, check_table, parse_toml, read_shipped
 from companion.errors import DataError
 
 BOARD_FILE = "hop-n-roll.board.toml"
@@ -72,9 +72,7 @@ def parse_board(data: Mapping[str, Any], origin: str = BOARD_FILE) -> Board:
     b = data.get("B")
     if not isinstance(b, Mapping):
         raise DataError(f"{origin}: [B] is missing or not a table")
-    extra = set(b) - {"start", "spaces"}
-    if extra:
-        raise DataError(f"{origin}: [B] has unknown keys {sorted(extra)}; allowed: start, spaces")
+    check_keys(b, ("start", "spaces"), f"{origin}: [B]")
     raw_start = b.get("start")
     if not isinstance(raw_start, Mapping):
         raise DataError(f"{origin}: [B] key 'start' must be a table of players = first row")
@@ -94,11 +92,7 @@ def parse_board(data: Mapping[str, Any], origin: str = BOARD_FILE) -> Board:
         raise DataError(f"{origin}: [B] key 'spaces' must be a list of [[B.spaces]] tables")
     for i, sp in enumerate(spaces, 1):
         where = f"{origin}: [[B.spaces]] #{i}"
-        if not isinstance(sp, Mapping):
-            raise DataError(f"{where} must be a table")
-        extra = set(sp) - {"column", "row", "effect", "other"}
-        if extra:
-            raise DataError(f"{where} has unknown keys {sorted(extra)}; allowed: column, row, effect, other")
+        sp = check_table(sp, ("column", "row", "effect", "other"), where)
         column, row, kind = sp.get("column"), sp.get("row"), sp.get("effect")
         if column not in COLUMNS:
             raise DataError(f"{where} key 'column' = {column!r}: must be left or right")

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Self
 
 from companion.errors import IllegalMove
-from companion.protocol import Move, PhraseMove
+from companion.protocol import Move, PhraseMove, match_move
 
 MOVES_RULE = "Moves"
 _HOP = re.compile(r"hop (\d+)(?: (?:(?P<change>[-+]1)|die (?P<die>\d+)|dj (?P<dj>\d+)))?")
@@ -47,10 +47,8 @@ class Hop(Move):
 
     @classmethod
     def parse(cls, text: str) -> Self:
-        m = _HOP.fullmatch(text.strip())
-        if not m:
-            raise IllegalMove(MOVES_RULE, f"{text!r} is not a hop; write e.g. 'hop 3', 'hop 3 -1', "
-                                          f"'hop 3 die 4' or 'hop 1 dj 5'")
+        m = match_move(_HOP, text, MOVES_RULE, "a hop; write e.g. 'hop 3', 'hop 3 -1', 'hop 3 die 4' or "
+                                               "'hop 1 dj 5'")
         return cls(int(m[1]), int(m["change"] or 0), int(m["die"]) if m["die"] else None,
                    int(m["dj"]) if m["dj"] else None)
 
@@ -68,10 +66,7 @@ class Write(Move):
 
     @classmethod
     def parse(cls, text: str) -> Self:
-        m = _WRITE.fullmatch(text.strip())
-        if not m:
-            raise IllegalMove(MOVES_RULE, f"{text!r} is not an entry; write e.g. 'write 4 up 3' or "
-                                          f"'write 4 calc 2.1'")
+        m = match_move(_WRITE, text, MOVES_RULE, "an entry; write e.g. 'write 4 up 3' or 'write 4 calc 2.1'")
         space = ".".join(str(int(part)) for part in m[3].split("."))  # "03" -> "3"
         return cls(m[2], space, int(m[1]))
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from companion.datafile import parse_toml, read_shipped
+from companion.datafile import check_keys, parse_toml, read_shipped
 from companion.errors import DataError
 
 SHEETS_FILE = "hop-n-roll.sheets.toml"
@@ -383,9 +383,7 @@ def parse_sheets(data: Mapping[str, Any], origin: str = SHEETS_FILE) -> dict[str
 def _parse_side(body: Any, side: str, origin: str) -> Sheet:
     if not isinstance(body, Mapping):
         raise DataError(f"{origin}: [{side}] is missing or not a table")
-    extra = set(body) - {"name", "areas"}
-    if extra:
-        raise DataError(f"{origin}: [{side}] has unknown keys {sorted(extra)}; allowed: name, areas")
+    check_keys(body, ("name", "areas"), f"{origin}: [{side}]")
     name = body.get("name", side)
     if not isinstance(name, str):
         raise DataError(f"{origin}: [{side}] name must be a string, not {name!r}")

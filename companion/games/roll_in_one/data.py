@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from companion.datafile import read_shipped
+from companion.datafile import check_table, read_shipped
 from companion.dice import DieKind, die_kind
 from companion.errors import DataError
 
@@ -80,11 +80,7 @@ def parse_boards(data: Mapping[str, Any], origin: str) -> dict[str, Board]:
     for key, body in data.items():
         _check_id(origin, key)
         where = f"{origin}: [{key}]"
-        if not isinstance(body, Mapping):
-            raise DataError(f"{where} must be a table")
-        unknown = set(body) - {"name", "rows"}
-        if unknown:
-            raise DataError(f"{where} has unknown keys {sorted(unknown)}; allowed: name, rows")
+        body = check_table(body, ("name", "rows"), where)
         rows = body.get("rows")
         if not isinstance(rows, list) or len(rows) != len(ROW_LENGTHS) or not all(
                 isinstance(r, str) for r in rows):
@@ -165,12 +161,7 @@ def parse_cards(data: Mapping[str, Any], origin: str) -> dict[str, Card]:
             where = f"{origin}: [{deck}.{key}]"
             if key in cards:
                 raise DataError(f"{where}: card id {key!r} is used in both decks")
-            if not isinstance(body, Mapping):
-                raise DataError(f"{where} must be a table")
-            unknown = set(body) - {"name", "effect", "copies", "text"}
-            if unknown:
-                raise DataError(f"{where} has unknown keys {sorted(unknown)}; allowed: name, effect, "
-                                "copies, text")
+            body = check_table(body, ("name", "effect", "copies", "text"), where)
             effect = body.get("effect")
             allowed = EFFECTS if deck == "caddie" else GOLFER_EFFECTS
             if effect not in allowed:

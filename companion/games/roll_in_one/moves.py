@@ -23,6 +23,14 @@ def _bad(text: str, why: str = "") -> IllegalMove:
     return IllegalMove(RULE, f"{text!r} is not a Roll In One move{': ' + why if why else ''}")
 
 
+def _args(text: str, word: str, count: int) -> list[str]:
+    """The ``count`` words after ``word``, for a move written as ``word`` and exactly ``count`` more."""
+    words = text.split()
+    if len(words) != count + 1 or words[0] != word:
+        raise _bad(text)
+    return words[1:]
+
+
 def _dir(text: str, token: str) -> int:
     d = direction_of(token)
     if d is None:
@@ -56,10 +64,8 @@ class PlaceBoard(Move):
 
     @classmethod
     def parse(cls, text: str) -> PlaceBoard:
-        words = text.split()
-        if len(words) != 2 or words[0] != "board":
-            raise _bad(text)
-        board, _, where = words[1].partition("@")
+        (arg,) = _args(text, "board", 1)
+        board, _, where = arg.partition("@")
         slot, _, turn = where.partition("/")
         return cls(Placement(board, _pos(text, slot), _int(text, turn)))
 
@@ -73,10 +79,8 @@ class PlaceGreen(Move):
 
     @classmethod
     def parse(cls, text: str) -> PlaceGreen:
-        words = text.split()
-        if len(words) != 2 or words[0] != "green":
-            raise _bad(text)
-        return cls(_pos(text, words[1]))
+        (arg,) = _args(text, "green", 1)
+        return cls(_pos(text, arg))
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,10 +101,8 @@ class UseCourse(Move):
 
     @classmethod
     def parse(cls, text: str) -> UseCourse:
-        words = text.split()
-        if len(words) != 2 or words[0] != "course":
-            raise _bad(text)
-        return cls(words[1])
+        (arg,) = _args(text, "course", 1)
+        return cls(arg)
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,10 +134,8 @@ class ChooseGolfer(Move):
 
     @classmethod
     def parse(cls, text: str) -> ChooseGolfer:
-        words = text.split()
-        if len(words) != 2 or words[0] != "golfer":
-            raise _bad(text)
-        return cls(words[1])
+        (arg,) = _args(text, "golfer", 1)
+        return cls(arg)
 
 
 # --- a turn ---------------------------------------------------------------------------------
@@ -153,10 +153,8 @@ class Shot(Move):
 
     @classmethod
     def parse(cls, text: str) -> Shot:
-        words = text.split()
-        if len(words) != 3 or words[0] != "shot":
-            raise _bad(text)
-        return cls(words[1], _dir(text, words[2]))
+        club, towards = _args(text, "shot", 2)
+        return cls(club, _dir(text, towards))
 
 
 @dataclass(frozen=True, slots=True)
@@ -244,10 +242,8 @@ class Adjust(Move):
 
     @classmethod
     def parse(cls, text: str) -> Adjust:
-        words = text.split()
-        if len(words) != 2 or words[0] != "adjust":
-            raise _bad(text)
-        return cls(_int(text, words[1]))
+        (arg,) = _args(text, "adjust", 1)
+        return cls(_int(text, arg))
 
 
 @dataclass(frozen=True, slots=True)
@@ -276,10 +272,8 @@ class Bump(Move):
 
     @classmethod
     def parse(cls, text: str) -> Bump:
-        words = text.split()
-        if len(words) != 3 or words[0] != "bump":
-            raise _bad(text)
-        return cls(_int(text, words[1]), _dir(text, words[2]))
+        target, towards = _args(text, "bump", 2)
+        return cls(_int(text, target), _dir(text, towards))
 
 
 _BY_WORD: dict[str, type[Move]] = {
