@@ -188,11 +188,21 @@ def resolve_options(specs: Sequence[Option], given: Mapping[str, Any] | None) ->
     for key, value in (given or {}).items():
         if key not in known:
             raise DataError(f"unknown game option {key!r}; options are: {', '.join(known) or 'none'}")
-        if value not in known[key].choices:
-            allowed = ", ".join(repr(c) for c in known[key].choices)
-            raise DataError(f"game option {key!r} cannot be {value!r}; allowed: {allowed}")
-        out[key] = value
+        out[key] = _choice(known[key], value)
     return out
+
+
+def _choice(option: Option, value: Any) -> Any:
+    """``value`` as one of ``option``'s choices: itself, or a choice written as text (``3`` for 3,
+    ``false`` for False, as the command line and settings give them)."""
+    if value in option.choices:
+        return value
+    if isinstance(value, str):
+        for choice in option.choices:
+            if str(choice).lower() == value.strip().lower():
+                return choice
+    allowed = ", ".join(repr(c) for c in option.choices)
+    raise DataError(f"game option {option.key!r} cannot be {value!r}; allowed: {allowed}")
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from companion import sim
-from companion.errors import IllegalMove, ImpossibleRoll, OutOfTurn
+from companion.errors import DataError, IllegalMove, ImpossibleRoll, OutOfTurn
 from companion.games import game_ids, get_game
 from companion.games.doshboardgolf.moves import Aim, Call, Club, Keep, Level, TimePenalty
 from companion.games.doshboardgolf.strategy import golfer
@@ -295,3 +295,10 @@ def test_session_refuses_bad_dice_without_recording_and_the_referee_reads_the_re
     bad.append(bad[-1])  # a second blue-and-red roll where a plan is expected
     refused = judge(bad)
     assert not refused["ok"] and refused["line"] == len(bad)
+
+
+def test_an_option_written_as_text_is_taken_as_its_choice():
+    # as `--option starting_cards=3` gives it: the text of a choice names that choice
+    assert GAME.new(["Ann", "Bob"], {"starting_cards": "3"}).options["starting_cards"] == 3
+    with pytest.raises(DataError, match="cannot be '4'; allowed: 8, 3"):
+        GAME.new(["Ann", "Bob"], {"starting_cards": "4"})
