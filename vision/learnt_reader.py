@@ -23,8 +23,8 @@ from vision import facereader, locator
 from vision.facereader import Gallery, Match, Seen
 from vision.types import CROOKED, OK, UNCERTAIN, DieReading, VisionError
 
-BEST_OK = 0.75  # cosine to the nearest enrolled face at or above which a face may be ok
-MARGIN_OK = 0.18  # how much nearer than any face that reads otherwise
+BEST_OK = 0.8  # cosine to the nearest enrolled face at or above which a face may be ok
+MARGIN_OK = 0.2  # how much nearer than any face that reads otherwise
 LEAN_OK = 0.5  # lean chance under which the die lies flat
 DIE_MARGIN = 0.05  # another die's face this close: which die it is stays open (``rival_die``)
 
