@@ -146,16 +146,18 @@ class _Chain:
     def __init__(self, state: RollInOneState) -> None:
         self.flights = _Flights(state)
         # (state, face) -> (the next state's key, its probe and die) or the leaf the shot ends in
-        self.steps: dict[tuple[Any, str], tuple[Any, _Probe, RollDice] | Leaf] = {}
+        self.steps: dict[tuple[int, str], tuple[int, _Probe, RollDice] | Leaf] = {}
+        self.ids: dict[tuple[Any, ...], int] = {}
         self.labels: dict[str, tuple[str, ...]] = {}
 
-    @staticmethod
-    def key(s: _Probe) -> tuple[Any, ...]:
+    def key(self, s: _Probe) -> int:
+        """The number of the state ``s`` is in (numbered as met: a small key to look steps up by)."""
         t = s.turn
         assert t is not None
         fields = tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in vars(t).items()
                        if k not in ("rolls", "rerolled", "path", "start"))
-        return fields, bool(t.rolls), tuple(s.balls), tuple(s.penalties), tuple(s.points)
+        full = fields, bool(t.rolls), tuple(s.balls), tuple(s.penalties), tuple(s.points)
+        return self.ids.setdefault(full, len(self.ids))
 
     def settle(self, s: _Probe) -> RollDice | None:
         """Play the plan's choices until the shot asks for a die (returned) or is over (None)."""
