@@ -9,8 +9,9 @@ its faces are split by bisection instead of played one by one (should a face lan
 both ends, all twelve are played). The wind in force is the state's.
 What is valued depends on the step of the plan the player is at:
 
-- aim: each of the twelve straight aims, with the card that does best along it (elbow aims, several
-  hundred, are left to the player: once one is chosen the card step shows its odds);
+- aim: each of the twelve straight aims, with the card that does best along it (detail
+  ``best card``); elbow aims, several hundred, only when asked (``elbows=True``: seconds of work, so
+  the table's panel leaves them to the player: once one is chosen the card step shows its odds);
 - card: each card left, along the chosen aim, as printed (and with the default call);
 - Card-Up/Down and the call: each choice, with everything chosen before it.
 
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import Any
 
 from companion.coach.advice import Advice, MoveAdvice, NothingToDecide, mark_best
@@ -150,21 +152,23 @@ def landing(state: DoshState, plan: dict[str, Any]) -> Landing:
     return _Shots(state).landing(plan)
 
 
-def _plans(state: DoshState) -> Iterable[tuple[str, dict[str, Any], Landing]]:
+def _plans(state: DoshState, elbows: bool = False) -> Iterable[tuple[str, dict[str, Any], Landing]]:
     seat = state.current
     shots = _Shots(state)
     landing = shots.landing
     base = {"direction": None, "elbow": None, "turn_to": None, "level": 0, "call": None, **state.plan}
     cards = [c.number for c in state.cards_left(seat)]
     if state.phase == "aim":
-        for d in range(1, 13):
-            best: tuple[float, Landing] | None = None
+        aims = [m for m in state.legal_moves() if isinstance(m, Aim) and (elbows or m.elbow is None)]
+        for aim in aims:
+            best: tuple[float, int, Landing] | None = None
             for n in cards:
-                got = landing({**base, "direction": d, "elbow": None, "turn_to": None, "card": n})
+                got = landing({**base, "direction": aim.direction, "elbow": aim.elbow,
+                               "turn_to": aim.turn_to, "card": n})
                 if best is None or got.value < best[0]:
-                    best = (got.value, got)
+                    best = (got.value, n, got)
             assert best is not None
-            yield str(Aim(d)), {}, best[1]
+            yield str(aim), {"card": best[1]}, best[2]
     elif state.phase == "card":
         for n in cards:
             yield str(Club(n)), {}, landing({**base, "card": n})
@@ -176,14 +180,21 @@ def _plans(state: DoshState) -> Iterable[tuple[str, dict[str, Any], Landing]]:
             yield str(Call(n)), {}, landing({**base, "call": n})
 
 
-def advise(state: DoshState, *, seed: int = 0) -> Advice:
-    """Landing distributions for the step of the plan the player is at (exact: ``seed`` is not used)."""
+def advise(state: DoshState, *, seed: int = 0, elbows: bool = False) -> Advice:
+    """Landing distributions for the step of the plan the player is at (exact: ``seed`` is not used).
+
+    At the aim step the twelve straight aims, or with ``elbows`` every aim the engine lists (each
+    elbow cell on each line, turned one to three hours either way: several hundred, seconds of work,
+    so not for the table's panel)."""
     if state.phase not in ("aim", "card", "level", "call"):
         raise NothingToDecide(state.request().prompt)
     moves: list[MoveAdvice] = []
     heat: dict[str, dict[str, float]] = {}
-    for move, _, got in _plans(state):
-        moves.append(got.advice(move))
+    for move, chosen, got in _plans(state, elbows):
+        entry = got.advice(move)
+        if "card" in chosen:
+            entry = replace(entry, details=(("best card", float(chosen["card"])), *entry.details))
+        moves.append(entry)
         heat[move] = dict(got.cells)
     who = state.players[state.current]
     question = {"aim": f"{who}: which way to aim (each with its best card)", "card": f"{who}: which card",
