@@ -8,6 +8,7 @@ import os
 import random
 import sys
 from pathlib import Path
+from typing import Any
 
 from companion import record
 from companion.errors import CompanionError, RecordError
@@ -216,8 +217,14 @@ def cmd_coach(args: argparse.Namespace) -> int:
         return _fail(args, 1, f"{args.record}: line {line} is refused: {exc.error}", line=line)
     except RecordError as exc:
         return _fail(args, 2, f"{args.record}: {exc}", line=exc.line)
+    options: dict[str, Any] = {"seed": args.seed}
+    if args.elbows:
+        if state.info.id != "doshboardgolf":
+            return _fail(args, 2, f"--elbows is for Doshboardgolf aims; {args.record} is a game of "
+                                  f"{state.info.name}")
+        options["elbows"] = True
     try:
-        advice = advise(state, seed=args.seed)
+        advice = advise(state, **options)
     except NothingToDecide as exc:
         said = f"nothing to decide now: {exc}"
         print(json.dumps({"ok": True, "advice": None, "text": said}) if args.json else said)
@@ -290,6 +297,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     p.add_argument("--top", type=int, default=12, help="moves shown, best first (text only)")
     p.add_argument("--seed", type=int, default=0, help="seed of the estimates where dice are sampled")
+    p.add_argument("--elbows", action="store_true",
+                   help="Doshboardgolf: value every elbow aim too (several hundred: seconds)")
     p.set_defaults(func=cmd_coach)
     return parser
 

@@ -49,3 +49,21 @@ def test_coach_names_the_refused_line_of_a_broken_record(tmp_path, capsys):
 def test_coach_exits_2_on_an_unreadable_record(tmp_path, capsys):
     assert main(["coach", str(tmp_path / "missing.jsonl")]) == 2
     assert "cannot read" in capsys.readouterr().err
+
+
+def test_coach_values_elbow_aims_on_request_and_refuses_the_flag_for_another_game(tmp_path, capsys):
+    from companion.games import get_game
+    from companion.session import Game
+
+    dosh = Game.new("doshboardgolf", ["Anna", "Ben"])
+    path = write_record(tmp_path / "d.jsonl", dosh.events)
+    assert main(["coach", path, "--json"]) == 0
+    straight = json.loads(capsys.readouterr().out)["advice"]["moves"]
+    assert main(["coach", path, "--json", "--elbows"]) == 0
+    every = json.loads(capsys.readouterr().out)["advice"]["moves"]
+    assert len(straight) == 12 and len(every) == len(get_game("doshboardgolf").new(["A", "B"]).legal_moves())
+    assert any("elbow" in m["move"] for m in every)
+    rollers = write_record(tmp_path / "r.jsonl", new_game().events)
+    assert main(["coach", rollers, "--elbows"]) == 2
+    err = capsys.readouterr().err
+    assert "--elbows is for Doshboardgolf" in err and "Traceback" not in err

@@ -66,3 +66,21 @@ def test_landing_distributions_sum_to_one_and_the_best_goes_least_far_to_go():
         assert math.isclose(sum(p for _, p in m.outcomes), 1.0, rel_tol=1e-9)
     assert advice.best is not None and advice.best.value == min(m.value for m in advice.moves)
     assert set(advice.extra["heat"]) == {m.move for m in advice.moves}
+
+
+def test_elbow_aims_are_listed_when_asked_each_with_its_best_cards_landing_from_every_roll():
+    state = INFO.new(["Anna", "Ben"], {"tier": "advanced"})
+    advice = advise(state, elbows=True)
+    aims = [str(m) for m in state.legal_moves()]
+    assert [m.move for m in advice.moves] == aims and len(aims) > 12 * 7  # every elbow, both ways
+    elbow = min((m for m in advice.moves if "elbow" in m.move), key=lambda m: m.value)
+    trial = state.clone()
+    trial.apply(trial.parse_move(elbow.move))
+    trial.apply(trial.parse_move(f"card {int(dict(elbow.details)['best card'])}"))
+    want = brute(trial, 0)
+    got = dict(elbow.outcomes)
+    assert set(got) == set(want) - {"penalty"}
+    for cell, p in got.items():
+        assert p == pytest.approx(want[cell], abs=1e-12), cell
+    straight = {m.move: m.value for m in advise(state).moves}
+    assert {m.move: m.value for m in advice.moves if m.move in straight} == straight

@@ -105,3 +105,35 @@ def test_three_roll_chase_matches_every_sequence_of_rolls(missing, dice):
 
 def test_too_few_dice_can_never_match():
     assert chase((1, 2, 3), 2, 3) == 0
+
+
+def six_faces_by_four_cards() -> RollForIt:
+    """Five players, four fresh cards, P0 has rolled 1-6: 2,400 placements, some scoring 5:1-2-3."""
+    state = INFO.new(["A", "B", "C", "D", "E"])
+    state.apply_draw(Draw(("10:1-2-3-4", "5:1-2-3", "10:2-3-4-5", "15:1-2-3-4-5-6")))
+    for faces in ((6, 6), (1, 1), (1, 1), (1, 1), (1, 1)):
+        roll(state, *faces)
+    roll(state, 1, 2, 3, 4, 5, 6)
+    assert isinstance(state, RollForIt) and state.phase == "match"
+    return state
+
+
+def test_every_placement_is_worth_what_the_engine_makes_of_the_whole_move():
+    """Placements are valued card by card; playing each whole move on a copy must agree."""
+    from companion.coach.roll_for_it import lacks, roll_points
+    from companion.games.roll_for_it_cards import card
+
+    state = six_faces_by_four_cards()
+    advice = advise(state)
+    values = {m.move: m.value for m in advice.moves}
+    assert len(values) == len(state.legal_moves()) > 2000
+    scoring = 0
+    for move in state.legal_moves()[::3]:
+        after = state.clone()
+        after.apply(move)
+        scored = after.points(0) - state.points(0)
+        scoring += scored > 0
+        cards = tuple((card(t).points, lacks(after, i, 0)) for i, t in enumerate(after.cards) if t)
+        want = scored + roll_points(cards, after.hand[0])
+        assert values[str(move)] == pytest.approx(want, abs=1e-12), str(move)
+    assert scoring > 10  # completing 5:1-2-3 sends its dice home: the hand grows

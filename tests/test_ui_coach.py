@@ -132,3 +132,49 @@ def test_golf_heat_map_and_number_distribution_are_drawn(table, game_id):
     assert not app.errors
     if game_id == "doshboardgolf":
         assert advice.extra["heat"] and advice.best is not None
+
+
+@pytest.mark.parametrize("game_id", ["doshboardgolf", "roll-in-one"])
+def test_the_landing_heat_map_colours_the_course_cells_only_while_the_coach_is_on(table, game_id):
+    """Real surfaces: the pixels at the best shot's landing cells (clear of the panel) change colour
+    when the Coach is turned on, and are as before once it is off again."""
+    from ui.coach_panel import board_cells
+
+    app, d = table(game_id)
+    until_chosen(app, random.Random(2))
+    if game_id == "roll-in-one":  # to the first aim: the game's own strategy, fair dice, cards dealt
+        from companion.sim import random_draw
+
+        game = app.screen.game
+        rng = random.Random(5)
+        for _ in range(300):
+            s = game.state
+            if s.phase == "play" and s.turn and s.turn.stage == "aim" and not s.turn.interrupts:
+                break
+            req = s.request()
+            if isinstance(req, ChooseMove):
+                game.move(s.info.strategy(s, list(s.legal_moves()), rng))
+            elif isinstance(req, RollDice):
+                game.roll(random_roll(req, rng))
+            else:
+                game.draw(random_draw(req, rng))
+            app.step()
+    app.step()
+    off = pygame.surfarray.array3d(app.ui.surface).copy()
+    d.tap("table:coach")
+    advice = wait_advice(app, timeout=120)
+    app.step()
+    on = pygame.surfarray.array3d(app.ui.surface).copy()
+    panel = app.screen.coach.drawn
+    at, _ = board_cells(advice, app.screen.view)
+    cells = [at(c) for c, p in advice.best.outcomes if p > 0]
+    clear = [xy for xy in cells if xy is not None and not panel.collidepoint(xy)]
+    assert clear, "no landing cell clear of the panel"
+    for x, y in clear:
+        assert tuple(on[x, y]) != tuple(off[x, y]), (x, y)
+    d.tap("table:coach")  # off again
+    app.step()
+    again = pygame.surfarray.array3d(app.ui.surface)
+    for x, y in clear:
+        assert tuple(again[x, y]) == tuple(off[x, y]), (x, y)
+    assert not app.errors

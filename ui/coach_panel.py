@@ -5,7 +5,9 @@ is handed, as a copy, to one worker thread running :func:`companion.coach.advise
 draws what is ready ("Working out the odds..." until then) and drops an answer that went stale.
 The panel lies over the game's board: per move its value (a chance as a percentage, an expected
 value with its error bar when estimated), the best marked; the golf games add the landing
-distribution of the best shot as a heat map, Hop'n'ROLL the distribution of the number.
+distribution of the best shot as a heat map (on the course itself, translucent, when the game's view
+has drawn one; the panel then takes the lower part of the board), Hop'n'ROLL the distribution of
+the number.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ class CoachPanel:
         self._pool: ThreadPoolExecutor | None = None
         self._key: int | None = None
         self._future: Future[Advice | str] | None = None
+        self.drawn: pygame.Rect | None = None  # where the panel was last drawn
 
     # --- the worker ---------------------------------------------------------------------------
     def toggle(self) -> None:
@@ -84,14 +87,26 @@ class CoachPanel:
             self._pool = None
 
     # --- drawing ------------------------------------------------------------------------------
-    def draw(self, ui: Ui, rect: pygame.Rect, state: GameState, key: int) -> None:
+    def draw(self, ui: Ui, rect: pygame.Rect, state: GameState, key: int, view: Any = None) -> None:
+        """Draw over the board ``rect``; for the golf games, when ``view`` (the game's view, as it last
+        drew the board) places cells on the screen, the landing heat map goes on the course itself
+        and the panel takes the lower part of the board only."""
         self.update(state, key)
         if not self.on:
             return
+        advice = self.advice
+        if advice is not None and view is not None and draw_heat_on_board(ui, rect, advice, view):
+            low = rect.height * 2 // 5
+            rect = pygame.Rect(rect.x, rect.bottom - low, rect.width, low)
+            self._draw_panel(ui, rect, advice, picture=False)
+            return
+        self._draw_panel(ui, rect, advice)
+
+    def _draw_panel(self, ui: Ui, rect: pygame.Rect, advice: Advice | None, picture: bool = True) -> None:
         m = ui.metrics
+        self.drawn = rect
         ui.panel(rect, theme.PANEL_HI, border=theme.ACCENT, width=2)
         inner = rect.inflate(-2 * m.pad, -2 * m.pad)
-        advice = self.advice
         if advice is None:
             ui.paragraph(self.note or "Working out the odds...", inner, m.small, theme.MUTED)
             return
@@ -101,7 +116,7 @@ class CoachPanel:
         how = "exact" if advice.exact else "estimated"
         y += ui.paragraph(f"{advice.measure} ({how})", pygame.Rect(inner.x, y, inner.width, inner.height),
                           m.small, theme.MUTED, max_lines=1)
-        picture = _picture(advice)
+        picture = _picture(advice) if picture else None
         rows_h = inner.bottom - y if picture is None else (inner.bottom - y) // 2
         self._draw_moves(ui, pygame.Rect(inner.x, y, inner.width, rows_h), advice)
         if picture is not None:
@@ -187,6 +202,50 @@ def draw_heat(ui: Ui, rect: pygame.Rect, game: str, cells: dict[str, float], ext
     for xy in goals:
         if xy is not None:
             pygame.draw.circle(ui.surface, theme.GOOD, at(xy), radius, 3)
+
+
+def board_cells(advice: Advice, view: Any) -> tuple[Callable[[str], tuple[int, int] | None], int] | None:
+    """Where the game's view last drew each landing cell on the screen, and a cell's radius in
+    pixels (None when the view has not drawn a course)."""
+    if advice.game == "roll-in-one":
+        frame = getattr(view, "frame", None)
+        if frame is None:
+            return None
+        greens = [tuple(g) for g in advice.extra.get("greens", [])]
+
+        def rio(cell: str) -> tuple[int, int] | None:
+            if "," in cell:
+                return frame.xy(tuple(int(v) for v in cell.split(",")))
+            return frame.xy(greens[0]) if greens else None  # "green": drawn on the (first) open green
+
+        return rio, max(2, int(frame.s * 0.8))
+    if advice.game == "doshboardgolf":
+        g = getattr(view, "geometry", None)
+        if g is None or getattr(view, "mode", "board") != "board":  # a card shown instead of the board
+            return None
+        target = advice.extra.get("target", "")
+        return (lambda cell: g.cell(target if cell == "holed" else cell)), max(2, int(g.u * 0.5))
+    return None
+
+
+def draw_heat_on_board(ui: Ui, rect: pygame.Rect, advice: Advice, view: Any) -> bool:
+    """The best shot's landing chances on the course as the view drew it: a translucent disc per
+    cell, more opaque for likelier cells. False (nothing drawn) if the view places no cells."""
+    best = advice.best
+    placed = board_cells(advice, view) if best is not None else None
+    if best is None or placed is None:
+        return False
+    at, radius = placed
+    layer = pygame.Surface(rect.size, pygame.SRCALPHA)
+    top = max((p for _, p in best.outcomes), default=1.0) or 1.0
+    for cell, p in best.outcomes:
+        xy = at(cell)
+        if xy is None or p <= 0:
+            continue
+        alpha = int(70 + 150 * p / top)
+        pygame.draw.circle(layer, (*theme.BAD[:3], alpha), (xy[0] - rect.x, xy[1] - rect.y), radius)
+    ui.surface.blit(layer, rect.topleft)
+    return True
 
 
 def _draw_bars(ui: Ui, rect: pygame.Rect, dist: list[list[Any]] | list[tuple[str, float]]) -> None:

@@ -1,7 +1,10 @@
 """The Hop'n'ROLL coach: the number a player will get this round, and what each hop or entry is worth.
 
 Before the roll, every roll of the dice is enumerated (the standard dice as a multiset, since the
-board sorts them, times the disco die) and the round's hops are played through the engine in pawn
+board sorts them, times the disco die; the hops the engine lists and their numbers are worked out
+once per multiset, and for each other disco face only the hops that take the disco die are asked
+again: the hops open do not depend on the disco face, and each hop reads one die),
+and the round's hops are played through the engine in pawn
 order: each player, the adviced one included, takes the hop whose number adds the most points to
 their sheet now (the first such hop in the engine's order on a tie). That gives the distribution
 of what the player gets (``1``..``6``, or the disco die's colour to write any number in), with the
@@ -19,9 +22,9 @@ from companion.coach.advice import Advice, MoveAdvice, NothingToDecide, mark_bes
 from companion.coach.chance import roll_outcomes
 from companion.games.hop_n_roll.moves import Hop, Write
 from companion.games.hop_n_roll.sheet import open_spaces
-from companion.games.hop_n_roll.state import HopNRollState, Pending
+from companion.games.hop_n_roll.state import DISCO_SLOT, HopNRollState, Pending
 from companion.games.hop_n_roll.strategy import entry_gain
-from companion.protocol import RollDice
+from companion.protocol import DieResult, RollDice
 
 
 def label(pend: Pending) -> str:
@@ -53,17 +56,24 @@ class _Round:
             self.cells[key] = frozenset((w.area, w.space) for w in entries)
         return self.gains[key]
 
-    def number_for(self, state: HopNRollState, player: int) -> Pending:
-        """What ``player`` takes once the players before them in pawn order have hopped.
-
-        The engine lists every hop and its number once (with no pawn across yet); a pawn that hops
-        takes its row, so each later player chooses among the hops to the rows still free, exactly
-        the engine's legal hops at that point.
-        """
-        options = []
+    @staticmethod
+    def options(state: HopNRollState) -> list[tuple[Hop, Pending]]:
+        """Every hop the engine lists now, with the number it gives."""
+        out = []
         for hop in state.legal_moves():
             assert isinstance(hop, Hop)
-            options.append((hop.row, state.hop_result(hop)))
+            out.append((hop, state.hop_result(hop)))
+        return out
+
+    def number_for(self, state: HopNRollState, player: int,
+                   hops: list[tuple[Hop, Pending]] | None = None) -> Pending:
+        """What ``player`` takes once the players before them in pawn order have hopped.
+
+        The engine lists every hop and its number once (with no pawn across yet; ``hops`` if
+        already listed); a pawn that hops takes its row, so each later player chooses among the
+        hops to the rows still free, exactly the engine's legal hops at that point.
+        """
+        options = [(hop.row, pend) for hop, pend in (self.options(state) if hops is None else hops)]
         taken: set[int] = set()
         for mover in state.order[state.turn:]:
             best: tuple[float, int, Pending] | None = None
@@ -92,10 +102,17 @@ def advise(state: HopNRollState, player: int | None = None, *, seed: int = 0) ->
     dist: dict[Pending, float] = {}
     if state.phase == "roll":
         assert isinstance(req, RollDice)
+        hops_for: dict[tuple[DieResult, ...], list[tuple[Hop, Pending]]] = {}
         for roll, p in roll_outcomes(req.dice):
             trial = rnd.copy(state)
             trial._on_roll(roll)  # the engine's own handling; the roll answers the request by construction
-            pend = rnd.number_for(trial, me)
+            standard = tuple(r for r in roll.results if r.slot != DISCO_SLOT)
+            hops = hops_for.get(standard)
+            if hops is None:
+                hops = hops_for[standard] = rnd.options(trial)
+            else:  # the same standard dice, another disco face: only the hops to the disco die change
+                hops = [(hop, trial.hop_result(hop) if pend[0] is None else pend) for hop, pend in hops]
+            pend = rnd.number_for(trial, me, hops)
             dist[pend] = dist.get(pend, 0.0) + p
         question = f"{name}: what this round's roll will give"
     elif state.phase == "hop" and state.order[state.turn] == me:

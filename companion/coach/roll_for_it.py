@@ -8,7 +8,9 @@
 - Per move (``roll``, ``take back``, each placement): the points it scores now plus the expected
   points of the player's next roll afterwards, scoring the best set of cards that roll can
   complete (the cards as they lie: a place emptied by a scored card counts for nothing, since its
-  replacement is not known yet). The engine plays each move on a copy.
+  replacement is not known yet). The engine plays each move on a copy; a placement is the sum of
+  its cards (each card placed and scored on its own), so each (card, faces) is played once per
+  answer and the placements (thousands after a six-dice roll) are added up from those.
 
 Exact: rolls are enumerated as multisets of d6 (at most 462 for six dice).
 """
@@ -22,7 +24,7 @@ from itertools import combinations
 
 from companion.coach.advice import Advice, MoveAdvice, NothingToDecide, mark_best
 from companion.coach.chance import multisets
-from companion.games.roll_for_it import DICE_EACH, RollForIt
+from companion.games.roll_for_it import DICE_EACH, WINNING_SCORE, Place, RollForIt
 from companion.games.roll_for_it_cards import card
 
 Lacks = tuple[int, ...]  # the faces a card still lacks, ascending
@@ -113,6 +115,41 @@ def _fork(state: RollForIt) -> RollForIt:
     return out
 
 
+def _piece(state: RollForIt, p: int, pos: int, faces: str) -> tuple[int, int, tuple[int, Lacks] | None]:
+    """Placing ``faces`` beside card ``pos`` alone, played by the engine on a copy: the points it
+    scores, the change of the player's dice in hand, and the card's (points, lacks) after (None:
+    scored and gone)."""
+    after = _fork(state)
+    after.apply(Place(((pos, faces),)))
+    text = after.cards[pos - 1]
+    left = None if text is None else (card(text).points, lacks(after, pos - 1, p))
+    return after.points(p) - state.points(p), after.hand[p] - state.hand[p], left
+
+
+def _placement(state: RollForIt, p: int, move: Place,
+               pieces: dict[tuple[int, str], tuple[int, int, tuple[int, Lacks] | None]]) -> tuple[int, float]:
+    """Points now and the next roll's expected points of a placement, from its cards one by one.
+
+    The engine places and scores each card of a placement on its own (dice go beside it, it scores
+    when complete, a scored card's dice go home), so a placement is the sum of its cards; each
+    (card, faces) is played once per answer and shared by every placement that contains it.
+    """
+    scored, hand = 0, state.hand[p]
+    changed: dict[int, tuple[int, Lacks] | None] = {}
+    for pos, faces in move.cards:
+        got = pieces.get((pos, faces))
+        if got is None:
+            got = pieces[(pos, faces)] = _piece(state, p, pos, faces)
+        scored += got[0]
+        hand += got[1]
+        changed[pos - 1] = got[2]
+    if state.points(p) + scored >= WINNING_SCORE:
+        return scored, 0.0  # the game is over
+    cards = tuple(changed[i] if i in changed else (card(t).points, lacks(state, i, p))
+                  for i, t in enumerate(state.cards) if t)
+    return scored, roll_points(tuple(c for c in cards if c is not None), hand)
+
+
 def advise(state: RollForIt, *, seed: int = 0) -> Advice:
     """Card chances and move values for the player to choose (exact: ``seed`` is not used)."""
     if state.phase not in ("start", "match"):
@@ -120,16 +157,15 @@ def advise(state: RollForIt, *, seed: int = 0) -> Advice:
     p = state.turn
     before = state.points(p)
     moves = []
+    pieces: dict[tuple[int, str], tuple[int, int, tuple[int, Lacks] | None]] = {}
     for move in state.legal_moves():
-        after = _fork(state)
-        after.apply(move)
-        scored = after.points(p) - before
-        if after.turn == p and after.phase == "roll":  # roll or take back: this turn's roll is next
-            future = _next_roll(after, p)
-        elif after.phase == "over":
-            future = 0.0
-        else:  # the turn ends (or goes on after a draw): the next roll is the dice then in hand
-            future = _next_roll(after, p)
+        if not isinstance(move, Place):  # roll, take back: the engine plays it on a copy
+            after = _fork(state)
+            after.apply(move)
+            scored = after.points(p) - before
+            future = 0.0 if after.phase == "over" else _next_roll(after, p)
+        else:
+            scored, future = _placement(state, p, move, pieces)
         moves.append(MoveAdvice(str(move), scored + future,
                                 details=(("points now", float(scored)), ("next roll", future))))
     table = []

@@ -19,7 +19,6 @@ green (see :mod:`companion.coach.golf`).
 
 from __future__ import annotations
 
-import copy
 import random
 from dataclasses import replace
 from typing import Any
@@ -54,8 +53,9 @@ class _Probe(RollInOneState):
 
 def _fork(state: RollInOneState) -> _Probe:
     """A copy to play one step of the shot on: what the shot may change is copied, the rest shared."""
-    out = copy.copy(state)
+    out = object.__new__(_Probe)  # a shallow copy, without copy.copy's generic protocol
     d = out.__dict__
+    d.update(state.__dict__)
     for k in _LISTS:
         d[k] = list(d[k])
     d["reached"] = [list(r) for r in state.reached]
@@ -63,11 +63,12 @@ def _fork(state: RollInOneState) -> _Probe:
     if state.catchup is not None:
         d["catchup"] = list(state.catchup)
     if state.turn is not None:
-        t = d["turn"] = copy.copy(state.turn)
+        t = d["turn"] = object.__new__(type(state.turn))
+        td = t.__dict__
+        td.update(state.turn.__dict__)
         for k in _TURN_LISTS:
-            setattr(t, k, list(getattr(t, k)))
-    out.__class__ = _Probe
-    return out  # type: ignore[return-value]
+            td[k] = list(td[k])
+    return out
 
 
 class _Flights:
@@ -131,18 +132,83 @@ class _Flights:
         return (0 if nxt in s.cells else 1, min((distance(nxt, g) for g in greens), default=0))
 
 
-def shot_landing(state: RollInOneState, shot: mv.Shot, *, seed: int = 0, trials: int = TRIALS
-                 ) -> tuple[Landing, float]:
+class _Chain:
+    """The flights' steps from roll to roll, worked out once per answer and replayed from memory.
+
+    Between two rolls, what is still to happen depends only on the turn in progress (club, ball,
+    direction, number to beat, whether the first roll is made, slide, dots, out of bounds, ...),
+    the balls, penalties and handicap points, not on the rolls that led there. Each (such state,
+    face) is played through the engine the first time a flight meets it, and later flights (of any
+    shot of the answer) that meet it again take the result from memory: the same flights as
+    playing every one through the engine, for a fraction of the work.
+    """
+
+    def __init__(self, state: RollInOneState) -> None:
+        self.flights = _Flights(state)
+        # (state, face) -> (the next state's key, its probe and die) or the leaf the shot ends in
+        self.steps: dict[tuple[int, str], tuple[int, _Probe, RollDice] | Leaf] = {}
+        self.ids: dict[tuple[Any, ...], int] = {}
+        self.labels: dict[str, tuple[str, ...]] = {}
+
+    def key(self, s: _Probe) -> int:
+        """The number of the state ``s`` is in (numbered as met: a small key to look steps up by)."""
+        t = s.turn
+        assert t is not None
+        fields = tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in vars(t).items()
+                       if k not in ("rolls", "rerolled", "path", "start"))
+        full = fields, bool(t.rolls), tuple(s.balls), tuple(s.penalties), tuple(s.points)
+        return self.ids.setdefault(full, len(self.ids))
+
+    def settle(self, s: _Probe) -> RollDice | None:
+        """Play the plan's choices until the shot asks for a die (returned) or is over (None)."""
+        for _ in range(MAX_STEPS):
+            if s.shot_over:
+                return None
+            req = s.request()
+            if isinstance(req, RollDice):
+                return req
+            if not isinstance(req, ChooseMove):
+                raise AssertionError(f"unexpected request during a shot: {req}")
+            s.apply(self.flights.choose(s))
+        raise AssertionError(f"a shot went on for {MAX_STEPS} steps")
+
+    def fly(self, aimed: _Probe, rng: random.Random) -> Leaf:
+        """One flight from ``aimed``, a settled copy on which the shot has been chosen."""
+        req = self.settle(aimed)
+        if req is None:
+            return self.flights.leaf(aimed)
+        s, key = aimed, self.key(aimed)
+        for _ in range(MAX_STEPS):
+            (die,) = req.dice
+            labels = self.labels.get(die.kind)
+            if labels is None:
+                labels = self.labels[die.kind] = die_kind(die.kind).labels
+            face = rng.choice(labels)
+            got = self.steps.get((key, face))
+            if got is None:
+                nxt = _fork(s)
+                nxt._on_roll(Roll((DieResult(die.slot, face),)))  # a face of the die asked for
+                more = self.settle(nxt)
+                got = self.steps[(key, face)] = self.flights.leaf(nxt) if more is None else \
+                    (self.key(nxt), nxt, more)
+            if len(got) == 4:
+                return got  # type: ignore[return-value]
+            key, s, req = got  # type: ignore[misc]
+        raise AssertionError(f"a shot went on for {MAX_STEPS} rolls")
+
+
+def shot_landing(state: RollInOneState, shot: mv.Shot, *, seed: int = 0, trials: int = TRIALS,
+                 chain: _Chain | None = None) -> tuple[Landing, float]:
     """Where ``shot`` ends from ``state`` (a turn waiting for its aim) over ``trials`` seeded flights,
-    and the standard error of its value."""
-    flights = _Flights(state)
+    and the standard error of its value (``chain``: the answer's memory of steps, to share it)."""
+    chain = chain or _Chain(state)
     aimed = _fork(state)
     aimed.apply(shot)
     rng = random.Random(seed)
     out = Landing()
     values = []
     for _ in range(trials):
-        where, end, pen, left = flights.fly(aimed, rng)
+        where, end, pen, left = chain.fly(aimed, rng)
         out.add(where, 1 / trials, end=end, penalty=pen, left=left)
         values.append(left + PENALTY_CELLS * pen)
     return out, mean_and_error(values)[1]
@@ -155,10 +221,11 @@ def advise(state: RollInOneState, *, seed: int = 0, trials: int = TRIALS) -> Adv
         raise NothingToDecide(state.request().prompt)
     moves: list[MoveAdvice] = []
     heat: dict[str, dict[str, float]] = {}
+    chain = _Chain(state)
     for m in state.legal_moves():
         if not isinstance(m, mv.Shot):
             continue
-        got, err = shot_landing(state, m, seed=seed, trials=trials)
+        got, err = shot_landing(state, m, seed=seed, trials=trials, chain=chain)
         moves.append(replace(got.advice(str(m)), error=err))
         heat[str(m)] = dict(got.cells)
     ball = state.balls[t.player]

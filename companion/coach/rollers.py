@@ -188,22 +188,27 @@ class _Planner:
         stars = w.count(STAR) if self.stars_aside else 0  # set aside whatever else is kept
         choices = sorted(set(w) - ({STAR} if self.stars_aside else set()))
 
-        def walk(i: int, kept: list[str], left: int) -> None:
+        # the choices as counts: each face kept 0..n times adds n to its 4-bit digit
+        steps = [(1 << 4 * _TOKENS[f], w.count(f)) for f in choices]
+        black_add = _add(0, [bf]) if bf else 0
+        value_of = self.one_roll_value
+
+        def walk(i: int, kept: Counts, left: int) -> None:
             nonlocal best_value, best_key
-            if i == len(choices):
+            if i == len(steps):
                 for kb in ((False, True) if black else (False,)):
                     if left == 0 and not (black and not kb):
                         continue  # keeping everything is stopping
-                    k: Key = (_add(c, kept + ([bf] if kb and bf else [])), left, black and not kb)
-                    v = self.one_roll_value(k)
+                    k: Key = (kept + black_add if kb else kept, left, black and not kb)
+                    v = value_of(k)
                     if v > best_value:
                         best_value, best_key = v, k
                 return
-            face = choices[i]
-            for n in range(w.count(face) + 1):
-                walk(i + 1, kept + [face] * n, left - n)
+            unit, most = steps[i]
+            for n in range(most + 1):
+                walk(i + 1, kept + n * unit, left - n)
 
-        walk(0, [STAR] * stars, purples - stars)
+        walk(0, _add(c, [STAR] * stars), purples - stars)
         return (best_value, everything, None) if best_key is None else (best_value, None, best_key)
 
     def two_rolls(self, key: Key, rng_seed: int, trials: int) -> tuple[Vec, float]:

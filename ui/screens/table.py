@@ -474,7 +474,7 @@ class TableScreen(Screen):
             self.view.draw_choices(ui, lay.side, state, list(state.legal_moves()), self)
         else:
             self.view.draw_board(ui, lay.board.union(lay.side), state, view, self)
-        self.coach.draw(ui, lay.board, state, len(self.game.events))  # over the board, when on
+        self.coach.draw(ui, lay.board, state, len(self.game.events), self.view)  # over the board, when on
         self._draw_bar(ui, lay)
         self._draw_cues(ui, lay, req)
 

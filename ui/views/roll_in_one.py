@@ -456,6 +456,7 @@ class RollInOneView(GameView):
                 if fit.width < 60 or fit.height < 60:
                     break
                 frame = Frame(cells, fit)
+        self.frame = frame  # where the course was drawn (the coach's heat map goes on it)
         s = frame.s
         for c in spaces:
             self._hex(ui, frame.xy((c["q"], c["r"])), s * 0.96, c["terrain"], c["green"])
