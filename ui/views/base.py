@@ -70,6 +70,14 @@ class GameView:
         finger.choose(str(move))
 
     # --- drawing ------------------------------------------------------------------------------
+    def draws_cards(self, deck: str) -> bool:
+        """Whether :meth:`card_picture` draws the cards of ``deck`` (else they are listed by name)."""
+        return False
+
+    def card_picture(self, ui: Ui, rect: pygame.Rect, deck: str, card: str) -> None:
+        """A card of ``deck`` as the players see it, drawn inside ``rect`` (a tile to tap)."""
+        ui.text(card, rect.center, ui.metrics.small, theme.TEXT, "center", rect.width)
+
     def draw_board(
         self, ui: Ui, rect: pygame.Rect, state: GameState, view: dict[str, Any], actions: TableActions
     ) -> None:
