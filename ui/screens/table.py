@@ -37,6 +37,7 @@ from ui.screens.overlays import FacePicker, MessageBox
 from ui.screens.table_cards import copies, draw_picker, tap_card
 from ui.screens.table_cards import need as card_room
 from ui.screens.table_cues import AutoConfirm, TurnCue
+from ui.screens.table_last import LastMove
 from ui.screens.table_layout import TableLayout, score_columns, table_layout
 from ui.theme import PlayerColour, colour_named
 from ui.views import view_for
@@ -108,6 +109,7 @@ class TableScreen(Screen):
         self.turn_cue = TurnCue()
         self.auto = AutoConfirm()
         self.layout: TableLayout | None = None
+        self.last = LastMove()  # the last move outlined on the board (ui/screens/table_last.py)
         self._sync()
 
     # --- state tracking -----------------------------------------------------------------------
@@ -116,6 +118,7 @@ class TableScreen(Screen):
         if key == self._key:
             return
         self._key = key
+        self.last.track(self.game.events, self.game.state)
         self.view.reset()
         self.entries = {}
         self.read = None
@@ -493,6 +496,7 @@ class TableScreen(Screen):
             self.view.draw_choices(ui, lay.side, state, list(state.legal_moves()), self)
         else:
             self.view.draw_board(ui, lay.board.union(lay.side), state, view, self)
+        self.last.draw(ui, lay.board, state, self, lambda p: self.colour(p).rgb)
         self.layout = lay  # where this frame put things (tests measure them)
         self.coach.draw(ui, lay.board, state, len(self.game.events))  # over the board, when on
         self._draw_bar(ui, lay)
