@@ -157,6 +157,17 @@ class DoshView(GameView):
     def draw_board(
         self, ui: Ui, rect: pygame.Rect, state: GameState, view: dict[str, Any], actions: TableActions
     ) -> None:
+        """The board, held inside ``rect`` (a hill or cell edge at the border is cut, not spilt)."""
+        clip = ui.surface.get_clip()
+        ui.surface.set_clip(rect.clip(clip))
+        try:
+            self._draw_board(ui, rect, state, view, actions)
+        finally:
+            ui.surface.set_clip(clip)
+
+    def _draw_board(
+        self, ui: Ui, rect: pygame.Rect, state: GameState, view: dict[str, Any], actions: TableActions
+    ) -> None:
         m = ui.metrics
         self._time_out(state, view, actions)
         ui.panel(rect, theme.PANEL)
