@@ -1,6 +1,6 @@
 """Roll In One's direction arrows (issue 55, defect 4): six 9 mm targets in a ring around the ball and
 off its space, each an arrow pointing its own way (no two alike), inside the board, the course drawn as
-large as the board leaves room for with the ring."""
+large as the board leaves room for with the ring; the clubs beside it 9 mm too (defect 5)."""
 
 from __future__ import annotations
 
@@ -57,6 +57,9 @@ def aim_twice(app: App, d: Driver) -> None:
         board = app.screen.layout.board
         arrows = {w.id[8:]: pygame.Rect(w.rect) for w in app.ui.widgets if w.id.startswith("rio:dir:")}
         assert set(arrows) == set(DIRECTION_NAMES)
+        clubs = [w for w in app.ui.widgets if w.id.startswith(("rio:club:", "rio:list"))]
+        assert clubs and all(m.mm(min(w.rect.size)) >= 9 for w in clubs), [w.rect for w in clubs]
+        assert all(app.screen.layout.side.contains(w.rect) for w in clubs)
         arr = pixels(app)
         bx, by = view.ball_at
         angles = []

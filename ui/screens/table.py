@@ -38,7 +38,7 @@ from ui.screens.table_cards import copies, draw_picker, tap_card
 from ui.screens.table_cards import need as card_room
 from ui.screens.table_cues import AutoConfirm, TurnCue
 from ui.screens.table_last import LastMove
-from ui.screens.table_layout import TableLayout, score_columns, table_layout
+from ui.screens.table_layout import TableLayout, score_columns, table_layout, with_side
 from ui.theme import PlayerColour, colour_named
 from ui.views import view_for
 from ui.views.base import paged_buttons
@@ -480,6 +480,7 @@ class TableScreen(Screen):
         view = state.view()
         prompt_h = 2 * ui.font(m.prompt).get_linesize() + self._note_h(ui) + 2 * m.pad
         lay = table_layout(ui.size, m, len(state.players), self._score_row(ui), prompt_h)
+        lay = with_side(lay, m, height=self.view.side_height(ui, state))  # a view's 9 mm rows
         self._draw_prompt(ui, lay.prompt, req)
         self._draw_scores(ui, lay.scores, view, req.player)
         # the board keeps its place whatever is asked; the side panel holds what is asked

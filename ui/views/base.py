@@ -70,6 +70,11 @@ class GameView:
         finger.choose(str(move))
 
     # --- drawing ------------------------------------------------------------------------------
+    def side_height(self, ui: Ui, state: GameState) -> int | None:
+        """Portrait: the height the view's choices need in the side panel, the same in every state (None:
+        what the layout gives)."""
+        return None
+
     def draws_cards(self, deck: str) -> bool:
         """Whether :meth:`card_picture` draws the cards of ``deck`` (else they are listed by name)."""
         return False

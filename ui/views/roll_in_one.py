@@ -80,8 +80,8 @@ def arrow_points(centre: tuple[int, int], direction: int, t: int) -> list[tuple[
 
 
 def _button(ui: Ui, *args: Any, **kwargs: Any) -> Widget:
-    """This view's buttons: rows packed for the course editor, 48 px targets (under 9 mm in portrait)."""
-    return ui.button(*args, least=TARGET, **kwargs)
+    """This view's buttons in the side panel: 9 mm targets at both sizes."""
+    return ui.button(*args, **kwargs)
 
 
 def hex_xy(q: int, r: int, s: float) -> tuple[float, float]:
@@ -729,6 +729,12 @@ class RollInOneView(GameView):
         return Placement(ids[self.board_pick % len(ids)], self.slot, self.turn)
 
     # --- choices --------------------------------------------------------------------------------
+    def side_height(self, ui: Ui, state: GameState) -> int | None:
+        """Portrait: room for the course editor's five rows of 9 mm buttons (the aiming panel's clubs
+        take less), in every state so that the course keeps its place."""
+        m = ui.metrics
+        return 5 * m.target + 4 * m.pad if m.portrait else None
+
     def draw_choices(
         self, ui: Ui, rect: pygame.Rect, state: GameState, moves: Sequence[Move], actions: TableActions
     ) -> None:
@@ -739,13 +745,14 @@ class RollInOneView(GameView):
         )
         if not own or self.listing:
             if own:
-                back = pygame.Rect(rect.x, rect.y, rect.width, TARGET)
+                t = ui.metrics.target
+                back = pygame.Rect(rect.x, rect.y, rect.width, t)
                 _button(ui, back, "< Back", self._set_listing(False), id="rio:back", size=ui.metrics.small)
                 rect = pygame.Rect(
                     rect.x,
-                    rect.y + TARGET + ui.metrics.pad,
+                    rect.y + t + ui.metrics.pad,
                     rect.width,
-                    rect.height - TARGET - ui.metrics.pad,
+                    rect.height - t - ui.metrics.pad,
                 )
             super().draw_choices(ui, rect, state, moves, actions)
             return
@@ -762,7 +769,7 @@ class RollInOneView(GameView):
 
     def _rows(self, ui: Ui, rect: pygame.Rect, n: int) -> int:
         m = ui.metrics
-        return max(TARGET, min(m.button_h, (rect.height - (n - 1) * m.pad) // n))
+        return max(m.target, min(m.button_h, (rect.height - (n - 1) * m.pad) // n))
 
     def _aim_choices(
         self, ui: Ui, rect: pygame.Rect, state: GameState, moves: Sequence[Move], actions: TableActions
@@ -917,15 +924,16 @@ class RollInOneView(GameView):
 
     def _picker(self, ui: Ui, rect: pygame.Rect, y: int, h: int, text: str, wid: str, step) -> None:
         """``< text >``: two arrow buttons that step through a list."""
-        _button(ui, pygame.Rect(rect.x, y, TARGET, h), "<", lambda: step(-1), id=f"{wid}:prev")
-        _button(ui, pygame.Rect(rect.right - TARGET, y, TARGET, h), ">", lambda: step(1), id=f"{wid}:next")
+        t = ui.metrics.target
+        _button(ui, pygame.Rect(rect.x, y, t, h), "<", lambda: step(-1), id=f"{wid}:prev")
+        _button(ui, pygame.Rect(rect.right - t, y, t, h), ">", lambda: step(1), id=f"{wid}:next")
         ui.text(
             text,
             (rect.centerx, y + h // 2),
             ui.metrics.small,
             theme.TEXT,
             "center",
-            rect.width - 2 * TARGET - 8,
+            rect.width - 2 * t - 8,
         )
 
     def _place(self, state: GameState, actions: TableActions) -> None:
