@@ -67,19 +67,27 @@ def changed_boxes(before: np.ndarray, after: np.ndarray, cell: int = CELL) -> li
             if merged:
                 break
     boxes.sort(key=lambda b: -b[0])
-    return [r for _, r in boxes[:MAX_BOXES]]
+    return [r for n, r in boxes if n >= 4][:MAX_BOXES]  # a speck of a few squares is a line's edge
 
 
 def board_picture(
     state: GameState, rect: pygame.Rect, size: tuple[int, int], dpi: float | None, actions: TableActions
-) -> np.ndarray:
-    """The board of ``state`` drawn by a fresh view (no selection) at ``rect`` of a blank screen."""
+) -> tuple[np.ndarray, dict[str, pygame.Rect]]:
+    """The board of ``state`` drawn by a fresh view (no selection) at ``rect`` of a blank screen, and
+    the targets it drew (by id, in the board's pixels)."""
     surface = pygame.Surface(size)
     surface.fill(theme.BG)
     ui = Ui(surface, dpi)
     view_for(state.info).draw_board(ui, rect, state, state.view(), actions)
     arr = pygame.surfarray.array3d(surface).swapaxes(0, 1)
-    return arr[rect.top : rect.bottom, rect.left : rect.right]
+    targets = {w.id: pygame.Rect(w.rect).move(-rect.x, -rect.y) for w in ui.widgets}
+    return arr[rect.top : rect.bottom, rect.left : rect.right], targets
+
+
+def overlays(a: dict[str, pygame.Rect], b: dict[str, pygame.Rect]) -> list[pygame.Rect]:
+    """Targets drawn on one board and not the other: a stage's own controls (an aiming dial, arrows
+    around a ball) that come or go with the move, not places the move changed."""
+    return [r for k, r in a.items() if k not in b] + [r for k, r in b.items() if k not in a]
 
 
 class LastMove:
@@ -109,8 +117,11 @@ class LastMove:
             return []
         key = (tuple(rect), ui.size)
         if self._found is None or self._found[0] != key:
-            a = board_picture(self.before, rect, ui.size, ui.dpi, actions)
-            b = board_picture(state, rect, ui.size, ui.dpi, actions)
+            a, ta = board_picture(self.before, rect, ui.size, ui.dpi, actions)
+            b, tb = board_picture(state, rect, ui.size, ui.dpi, actions)
+            for r in overlays(ta, tb):  # the same there on both: no change counted
+                r = r.clip(pygame.Rect(0, 0, rect.width, rect.height))
+                a[r.top : r.bottom, r.left : r.right] = b[r.top : r.bottom, r.left : r.right]
             most = LARGEST * rect.width * rect.height
             found = [r.move(rect.x, rect.y) for r in changed_boxes(a, b) if r.width * r.height <= most]
             self._found = (key, found)
