@@ -34,8 +34,11 @@ from ui.reader import UNSURE_STATUS, ReadResult, assign, needs_check
 from ui.screen import Screen
 from ui.screens.common import player_label
 from ui.screens.overlays import FacePicker, MessageBox
+from ui.screens.table_cards import copies, draw_picker, tap_card
+from ui.screens.table_cards import need as card_room
 from ui.screens.table_cues import AutoConfirm, TurnCue
-from ui.screens.table_layout import TableLayout, score_columns, table_layout
+from ui.screens.table_last import LastMove
+from ui.screens.table_layout import TableLayout, score_columns, table_layout, with_side
 from ui.theme import PlayerColour, colour_named
 from ui.views import view_for
 from ui.views.base import paged_buttons
@@ -105,6 +108,8 @@ class TableScreen(Screen):
         self.coach = CoachPanel()  # the odds of each choice (ui/coach_panel.py): off by default
         self.turn_cue = TurnCue()
         self.auto = AutoConfirm()
+        self.layout: TableLayout | None = None
+        self.last = LastMove()  # the last move outlined on the board (ui/screens/table_last.py)
         self._sync()
 
     # --- state tracking -----------------------------------------------------------------------
@@ -113,6 +118,7 @@ class TableScreen(Screen):
         if key == self._key:
             return
         self._key = key
+        self.last.track(self.game.events, self.game.state)
         self.view.reset()
         self.entries = {}
         self.read = None
@@ -326,6 +332,14 @@ class TableScreen(Screen):
         else:
             self.note = f"{_cards(count)} already chosen: tap one to put it back."
 
+    def tap_card(self, copies: list[int], count: int) -> None:
+        """A card's picture tapped (``copies``: the indexes of that card among the candidates)."""
+        chosen = tap_card(self.cards, copies, count)
+        if chosen is None:
+            self.note = f"{_cards(count)} already chosen: tap one to put it back."
+        else:
+            self.cards = chosen
+
     def random_cards(self) -> None:
         req = self.game.state.request()
         if isinstance(req, DrawCards):
@@ -351,6 +365,12 @@ class TableScreen(Screen):
 
     def _draw_cards(self, ui: Ui, rect: pygame.Rect, req: DrawCards) -> None:
         m = ui.metrics
+        if self.view.draws_cards(req.deck):  # every card at once, as a picture (ui/screens/table_cards.py)
+            simulated = getattr(self.app.reader, "simulated", False)
+            draw_picker(ui, rect, self.view, req.deck, req.candidates, self.cards, req.count,
+                        lambda copies: self.tap_card(copies, req.count), self.confirm_cards,
+                        self.random_cards if simulated else None)
+            return
         ui.panel(rect, theme.PANEL)
         inner = rect.inflate(-2 * m.pad, -2 * m.pad)
         ui.text(
@@ -460,6 +480,7 @@ class TableScreen(Screen):
         view = state.view()
         prompt_h = 2 * ui.font(m.prompt).get_linesize() + self._note_h(ui) + 2 * m.pad
         lay = table_layout(ui.size, m, len(state.players), self._score_row(ui), prompt_h)
+        lay = with_side(lay, m, height=self.view.side_height(ui, state))  # a view's 9 mm rows
         self._draw_prompt(ui, lay.prompt, req)
         self._draw_scores(ui, lay.scores, view, req.player)
         # the board keeps its place whatever is asked; the side panel holds what is asked
@@ -467,6 +488,8 @@ class TableScreen(Screen):
             self.view.draw_board(ui, lay.board, state, view, self)
             self._draw_dice(ui, lay.side, req)
         elif isinstance(req, DrawCards):
+            if self.view.draws_cards(req.deck):
+                lay = card_room(m, len(copies(req.candidates)), lay)
             self.view.draw_board(ui, lay.board, state, view, self)
             self._draw_cards(ui, lay.side, req)
         elif isinstance(req, ChooseMove):
@@ -474,6 +497,8 @@ class TableScreen(Screen):
             self.view.draw_choices(ui, lay.side, state, list(state.legal_moves()), self)
         else:
             self.view.draw_board(ui, lay.board.union(lay.side), state, view, self)
+        self.last.draw(ui, lay.board, state, self, lambda p: self.colour(p).rgb)
+        self.layout = lay  # where this frame put things (tests measure them)
         self.coach.draw(ui, lay.board, state, len(self.game.events), self.view)  # over the board, when on
         self._draw_bar(ui, lay)
         self._draw_cues(ui, lay, req)

@@ -58,3 +58,23 @@ def table_layout(
         board = pygame.Rect(main.x, main.y, main.width - SIDE_W - m.pad, height)
         side = pygame.Rect(board.right + m.pad, main.y, SIDE_W, height)
     return TableLayout(prompt, scores, board, side, bar)
+
+
+def with_side(
+    lay: TableLayout, m: Metrics, width: int | None = None, height: int | None = None
+) -> TableLayout:
+    """``lay`` with the side panel at least ``width`` wide (landscape) or ``height`` tall (portrait),
+    the board giving up the room; the board keeps at least a third of the room they share."""
+    if m.portrait and height is not None and height > lay.side.height:
+        total = lay.board.height + m.pad + lay.side.height
+        side_h = min(height, total - m.pad - total // 3)
+        board = pygame.Rect(lay.board.x, lay.board.y, lay.board.width, total - m.pad - side_h)
+        side = pygame.Rect(lay.side.x, board.bottom + m.pad, lay.side.width, side_h)
+        return TableLayout(lay.prompt, lay.scores, board, side, lay.bar)
+    if not m.portrait and width is not None and width > lay.side.width:
+        total = lay.board.width + m.pad + lay.side.width
+        side_w = min(width, total - m.pad - total // 3)
+        board = pygame.Rect(lay.board.x, lay.board.y, total - m.pad - side_w, lay.board.height)
+        side = pygame.Rect(board.right + m.pad, lay.side.y, side_w, lay.side.height)
+        return TableLayout(lay.prompt, lay.scores, board, side, lay.bar)
+    return lay

@@ -70,6 +70,19 @@ class GameView:
         finger.choose(str(move))
 
     # --- drawing ------------------------------------------------------------------------------
+    def side_height(self, ui: Ui, state: GameState) -> int | None:
+        """Portrait: the height the view's choices need in the side panel, the same in every state (None:
+        what the layout gives)."""
+        return None
+
+    def draws_cards(self, deck: str) -> bool:
+        """Whether :meth:`card_picture` draws the cards of ``deck`` (else they are listed by name)."""
+        return False
+
+    def card_picture(self, ui: Ui, rect: pygame.Rect, deck: str, card: str) -> None:
+        """A card of ``deck`` as the players see it, drawn inside ``rect`` (a tile to tap)."""
+        ui.text(card, rect.center, ui.metrics.small, theme.TEXT, "center", rect.width)
+
     def draw_board(
         self, ui: Ui, rect: pygame.Rect, state: GameState, view: dict[str, Any], actions: TableActions
     ) -> None:
@@ -102,15 +115,21 @@ class GameView:
                 prefix = (*prefix, next(iter(groups)))
                 continue
             break
+        # groups are worth a tap when they fill a page; two or three groups would show a near-empty page
+        plain = len(chosen) <= fits or not groups or len(groups) + len(exact) < min(4, fits)
         items: list[tuple[str, Callable[[], Any], str]] = []
         if self.prefix:
             items.append(("< All moves", self._set_prefix(()), "group:back"))
-        if len(chosen) <= fits or not groups:
+        if plain:
             items += [(self.describe(mv), (lambda mv=mv: actions.play(mv)), f"move:{mv}") for mv in chosen]
         else:
             items += [(self.describe(mv), (lambda mv=mv: actions.play(mv)), f"move:{mv}") for mv in exact]
             for word, count in groups.items():
                 label = " ".join((*prefix, word))
+                if count == 1:  # a group of one move costs a tap for nothing: the move itself
+                    mv = next(mv for mv in chosen if words[mv][len(prefix) : len(prefix) + 1] == [word])
+                    items.append((self.describe(mv), (lambda mv=mv: actions.play(mv)), f"move:{mv}"))
+                    continue
                 items.append((f"{label} ... ({count})", self._set_prefix((*prefix, word)), "group:" + label))
         self.page = paged_buttons(ui, rect, items, self.page, lambda p: setattr(self, "page", p))
 
@@ -130,11 +149,22 @@ def capacity(ui: Ui, rect: pygame.Rect, columns: int | None = None, height: int 
 
 
 def label_size(ui: Ui, label: str, width: int, height: int) -> int:
-    """The body size when the label's wrapped lines fit the button (moves read at 3 mm), else small."""
+    """The largest text size at which the label fits the button on one line (moves read at 3 mm), else
+    the body size when its wrapped lines fit, else small."""
+    one = one_line_size(ui, label, width)
+    if one is not None:
+        return one
     m = ui.metrics
     lines = ui.wrap(label, m.body, width)
     fits = all(ui.font(m.body).size(line)[0] <= width for line in lines)
     return m.body if fits and len(lines) * ui.font(m.body).get_linesize() <= height else m.small
+
+
+def one_line_size(ui: Ui, label: str, width: int) -> int | None:
+    """The body size (3 mm capitals) when ``label`` fits ``width`` on one line, else the small size when it
+    fits so, else None."""
+    m = ui.metrics
+    return next((size for size in (m.body, m.small) if ui.font(size).size(label)[0] <= width), None)
 
 
 def paged_buttons(
@@ -149,11 +179,18 @@ def paged_buttons(
     """Buttons in a grid filling ``rect``, with Prev/Next when they do not all fit. Returns the page."""
     m = ui.metrics
     h = max(height or m.button_h, m.target)  # buttons are never under 9 mm
-    cols = columns or (2 if m.portrait and rect.width > 500 else 1)
+    if columns is None:  # portrait: two columns when every label fits half the width on one line
+        half = (rect.width - m.pad) // 2 - 12
+        two = m.portrait and rect.width > 500
+        cols = 2 if two and all(one_line_size(ui, label, half) for label, _, _ in items) else 1
+    else:
+        cols = columns
     bw = (rect.width - (cols - 1) * m.pad) // cols
-    # rows tall enough for every label whole, wrapped at the small size if it must be
+    # rows tall enough for every label whole, wrapped at the small size only if one line cannot hold it
     small = ui.font(m.small)
-    need = max((len(ui.wrap(label, m.small, bw - 12)) for label, _, _ in items), default=1)
+    lines = [1 if one_line_size(ui, label, bw - 12) else len(ui.wrap(label, m.small, bw - 12))
+             for label, _, _ in items]
+    need = max(lines, default=1)
     h = max(h, need * small.get_linesize() + 8) if need > 1 else h
     rows = max(1, (rect.height + m.pad) // (h + m.pad))
     per_page = rows * cols

@@ -12,7 +12,9 @@ from typing import Any
 
 import pygame
 
+from companion.errors import RuleError
 from companion.games.roll_for_it import Place, RollOn, TakeBack
+from companion.games.roll_for_it_cards import card as parse_card
 from companion.protocol import GameState, Move
 from ui import theme
 from ui.views.base import Finger, GameView, TableActions, paged_buttons
@@ -170,6 +172,41 @@ class RollForItView(GameView):
         else:
             super().tap_move(finger, move, state)
 
+    # --- the cards as they come up ----------------------------------------------------------------
+    def draws_cards(self, deck: str) -> bool:
+        return deck == "deck"
+
+    def card_picture(self, ui: Ui, rect: pygame.Rect, deck: str, card: str) -> None:
+        """A card as printed: its points in the corner and its dice images, as large as the tile allows."""
+        try:
+            c = parse_card(card)
+        except RuleError:  # not a card of this deck: its name
+            super().card_picture(ui, rect, deck, card)
+            return
+        size = ui.metrics.tiny
+        font = ui.font(size)
+        label = str(c.points)
+        line = font.get_linesize() - 2
+        ui.text(label, (rect.x + 2, rect.y), size, theme.ACCENT)
+        area = pygame.Rect(rect.x, rect.y + line, rect.width, rect.height - line)
+        n = len(c.images)
+        best = (0, 1)
+        for cols in range(1, n + 1):
+            rows = -(-n // cols)
+            side = min((area.width - (cols - 1) * 2) // cols, (area.height - (rows - 1) * 2) // rows)
+            best = max(best, (side, cols))
+        side, cols = best
+        rows = -(-n // cols)
+        x0 = area.centerx - (cols * side + (cols - 1) * 2) // 2
+        y0 = area.centery - (rows * side + (rows - 1) * 2) // 2
+        for j, face in enumerate(c.images):
+            r, k = divmod(j, cols)
+            ir = pygame.Rect(x0 + k * (side + 2), y0 + r * (side + 2), side, side)
+            pygame.draw.rect(ui.surface, IMAGE_FILL, ir, border_radius=max(2, side // 6))
+            pip_r = max(1.5, side / 10)
+            for px, py in PIPS[face]:
+                pygame.draw.circle(ui.surface, (40, 40, 40), (ir.x + px * side, ir.y + py * side), pip_r)
+
     # --- board --------------------------------------------------------------------------------
     def draw_board(
         self, ui: Ui, rect: pygame.Rect, state: GameState, view: dict[str, Any], actions: TableActions
@@ -243,7 +280,9 @@ class RollForItView(GameView):
             r = pygame.Rect(rect.x + k * (cw + gap), rect.y, cw, rect.height)
             if c is None:
                 pygame.draw.rect(ui.surface, CARD_EDGE, r, 2, border_radius=8)
-                ui.paragraph("no card (deck used up)", r.inflate(-10, -10), m.small, theme.MUTED)
+                phase = view.get("phase")
+                blank = {"deal": "to deal", "draw": "to flip"}.get(phase, "no card (deck used up)")
+                ui.paragraph(blank, r.inflate(-10, -10), m.small, theme.MUTED)
                 continue
             pos = c["position"]
             self.needs[pos] = c.get("needs", "")

@@ -51,13 +51,37 @@ TERRAIN = {
     "water": ((55, 110, 200), (190, 220, 255), "water"),
 }
 GREEN_FILL = (150, 235, 120)
-ARROW_R = 56  # ball to arrow centre: six 48 px targets around a ball never overlap
 TARGET = theme.MIN_TARGET
+BALL_MIN = 15  # px: the drawn ball's least radius with its ring (``_ball``)
+
+
+def ring_radius(t: int, s: float) -> float:
+    """Ball to arrow centre for ``t`` px arrow targets around a ball on a hex of size ``s``: neighbours
+    60 degrees apart never overlap (the nearer of their x and y gaps is R sin 60 >= t), and no target
+    reaches the ball's own space (a square's corner is 0.71 t from its centre)."""
+    return max(1.16 * t + 4, max(s, BALL_MIN) + 0.71 * t + 4)
+
+
+def ring_reach(t: int, s: float) -> tuple[float, float]:
+    """How far the ring of arrows reaches from the ball, across and up/down."""
+    r = ring_radius(t, s)
+    return r + t / 2, r * SQ3 / 2 + t / 2
+
+
+def arrow_points(centre: tuple[int, int], direction: int, t: int) -> list[tuple[float, float]]:
+    """An arrow (a shaft and a wide head) in a ``t`` px target, pointing ``direction``; the tail half
+    keeps room for the compass name."""
+    ux, uy = unit(direction)
+    px, py = -uy, ux
+    shape = [(-0.04, -0.08), (0.16, -0.08), (0.16, -0.22), (0.46, 0.0), (0.16, 0.22), (0.16, 0.08),
+             (-0.04, 0.08)]
+    cx, cy = centre
+    return [(cx + (a * ux + b * px) * t, cy + (a * uy + b * py) * t) for a, b in shape]
 
 
 def _button(ui: Ui, *args: Any, **kwargs: Any) -> Widget:
-    """This view's buttons: rows packed for the course editor, 48 px targets (under 9 mm in portrait)."""
-    return ui.button(*args, least=TARGET, **kwargs)
+    """This view's buttons in the side panel: 9 mm targets at both sizes."""
+    return ui.button(*args, **kwargs)
 
 
 def hex_xy(q: int, r: int, s: float) -> tuple[float, float]:
@@ -94,6 +118,41 @@ class Frame:
         x, y = hex_xy(pos[0], pos[1], self.s)
         return round(self.ox + x), round(self.oy + y)
 
+    @classmethod
+    def with_ring(
+        cls, cells: Sequence[Pos], rect: pygame.Rect, ball: Pos, t: int, max_size: float = 60.0
+    ) -> Frame:
+        """The largest course that fits ``rect`` with the ring of ``t`` px arrows around ``ball`` inside
+        it too (the course and the ring centred together)."""
+        frame = cls(cells, rect, max_size)
+        pts = [hex_xy(q, r, 1.0) for q, r in cells] or [(0.0, 0.0)]
+        x0, x1 = min(p[0] for p in pts) - SQ3 / 2, max(p[0] for p in pts) + SQ3 / 2
+        y0, y1 = min(p[1] for p in pts) - 1, max(p[1] for p in pts) + 1
+        bx, by = hex_xy(ball[0], ball[1], 1.0)
+
+        def extent(s: float) -> tuple[float, float, float, float]:
+            rx, ry = ring_reach(t, s)
+            return min(x0 * s, bx * s - rx), max(x1 * s, bx * s + rx), min(y0 * s, by * s - ry), max(
+                y1 * s, by * s + ry
+            )
+
+        def fits(s: float) -> bool:
+            left, right, top, bottom = extent(s)
+            return right - left <= rect.width and bottom - top <= rect.height
+
+        lo, hi = 3.0, frame.s
+        if fits(hi):
+            lo = hi
+        else:
+            for _ in range(24):
+                mid = (lo + hi) / 2
+                lo, hi = (mid, hi) if fits(mid) else (lo, mid)
+        left, right, top, bottom = extent(lo)
+        frame.s = lo
+        frame.ox = rect.centerx - (left + right) / 2
+        frame.oy = rect.centery - (top + bottom) / 2
+        return frame
+
 
 def board_cells(board: str, slot: Pos, turn: int) -> list[tuple[Pos, str]]:
     cq, cr = slot_centre(slot)
@@ -128,6 +187,7 @@ class RollInOneView(GameView):
         self.turn = 0
         self.green_mode = False
         self.zoom: int | None = None  # a board index, zoomed in to place the green
+        self.hex_size = 0.0  # the course's hex size as last drawn (centre to corner, px)
         self.area: pygame.Rect | None = None  # where the course was drawn last (tests look there)
         self.ball_at: tuple[int, int] | None = None  # the current player's ball on screen, if drawn
 
@@ -440,22 +500,8 @@ class RollInOneView(GameView):
             and shot.get("stage") in ("aim", "curve")
             and not self._interrupted(state)
         )
-        frame = Frame(cells, area)
-        if aiming:  # leave room for the ring of arrows around the ball
-            fit = pygame.Rect(area)
-            for _ in range(4):
-                bx, by = frame.xy(ball)
-                rx, ry = ARROW_R + TARGET // 2, round(ARROW_R * 0.87) + TARGET // 2
-                left, right = max(0, fit.x + rx - bx), max(0, bx + rx - fit.right)
-                top, bottom = max(0, fit.y + ry - by), max(0, by + ry - fit.bottom)
-                if not (left or right or top or bottom):
-                    break
-                fit = pygame.Rect(
-                    fit.x + left, fit.y + top, fit.width - left - right, fit.height - top - bottom
-                )
-                if fit.width < 60 or fit.height < 60:
-                    break
-                frame = Frame(cells, fit)
+        t = ui.metrics.target
+        frame = Frame.with_ring(cells, area, ball, t) if ball is not None else Frame(cells, area, 60.0)
         self.frame = frame  # where the course was drawn (the coach's heat map goes on it)
         s = frame.s
         for c in spaces:
@@ -493,8 +539,9 @@ class RollInOneView(GameView):
             self._ball(ui, centre, s, i, players[i], actions, is_current)
         if ball is not None:
             self.ball_at = frame.xy(ball)
+        self.hex_size = s
         if aiming:
-            self._arrows(ui, area, frame.xy(ball), state, shot["stage"], actions)
+            self._arrows(ui, area, frame.xy(ball), s, state, shot["stage"], actions)
 
     def _interrupted(self, state: GameState) -> bool:
         t = getattr(state, "turn", None)
@@ -505,22 +552,25 @@ class RollInOneView(GameView):
         ui: Ui,
         area: pygame.Rect,
         ball: tuple[int, int],
+        s: float,
         state: GameState,
         stage: str,
         actions: TableActions,
     ) -> None:
-        """Six direction targets in a ring around the ball (moved inside the board when it is near an
-        edge); each shows an arrow and its compass name."""
-        reach_x, reach_y = ARROW_R + TARGET // 2, round(ARROW_R * 0.87) + TARGET // 2
-        cx = min(max(ball[0], area.x + reach_x), area.right - reach_x)
+        """Six 9 mm direction targets in a ring around the ball, off its space: each a disc with an arrow
+        pointing its way and its compass name in the tail."""
+        t = ui.metrics.target
+        radius = ring_radius(t, s)
+        reach_x, reach_y = ring_reach(t, s)
+        cx = min(max(ball[0], area.x + reach_x), area.right - reach_x)  # the frame leaves room: a guard
         cy = min(max(ball[1], area.y + reach_y), area.bottom - reach_y)
         moves = state.legal_moves()
         for d in range(6):
             ux, uy = unit(d)
-            centre = (round(cx + ux * ARROW_R), round(cy + uy * ARROW_R))
+            centre = (round(cx + ux * radius), round(cy + uy * radius))
             move = self._direction_move(d, stage, moves)
             ok = move is not None and move in moves
-            r = target_rect(centre)
+            r = target_rect(centre, t)
             ui.add(
                 Widget(
                     r,
@@ -531,27 +581,13 @@ class RollInOneView(GameView):
                     kind="tile",
                 )
             )
-            disc = pygame.Surface((TARGET, TARGET), pygame.SRCALPHA)
-            pygame.draw.circle(
-                disc,
-                (20, 20, 20, 190) if ok else (70, 70, 70, 150),
-                (TARGET // 2, TARGET // 2),
-                TARGET // 2 - 1,
-            )
-            ui.surface.blit(disc, r)
-            pygame.draw.circle(ui.surface, theme.SELECTED if ok else theme.MUTED, centre, TARGET // 2 - 1, 2)
-            tip = (centre[0] + ux * 22, centre[1] + uy * 22)
-            px, py = -uy, ux
-            base = (centre[0] + ux * 5, centre[1] + uy * 5)
-            pygame.draw.polygon(
-                ui.surface,
-                theme.SELECTED if ok else theme.MUTED,
-                [tip, (base[0] + px * 8, base[1] + py * 8), (base[0] - px * 8, base[1] - py * 8)],
-            )
+            pygame.draw.circle(ui.surface, (22, 24, 30) if ok else (64, 66, 72), centre, t // 2 - 1)
+            pygame.draw.circle(ui.surface, theme.MUTED, centre, t // 2 - 1, 2)
+            pygame.draw.polygon(ui.surface, theme.SELECTED if ok else theme.MUTED, arrow_points(centre, d, t))
             ui.text(
                 DIRECTION_NAMES[d],
-                (centre[0] - ux * 9, centre[1] - uy * 9),
-                ui.metrics.small - 4,
+                (round(centre[0] - ux * t * 0.25), round(centre[1] - uy * t * 0.25)),
+                ui.metrics.tiny,
                 theme.TEXT if ok else theme.MUTED,
                 "center",
             )
@@ -694,6 +730,12 @@ class RollInOneView(GameView):
         return Placement(ids[self.board_pick % len(ids)], self.slot, self.turn)
 
     # --- choices --------------------------------------------------------------------------------
+    def side_height(self, ui: Ui, state: GameState) -> int | None:
+        """Portrait: room for the course editor's five rows of 9 mm buttons (the aiming panel's clubs
+        take less), in every state so that the course keeps its place."""
+        m = ui.metrics
+        return 5 * m.target + 4 * m.pad if m.portrait else None
+
     def draw_choices(
         self, ui: Ui, rect: pygame.Rect, state: GameState, moves: Sequence[Move], actions: TableActions
     ) -> None:
@@ -704,13 +746,14 @@ class RollInOneView(GameView):
         )
         if not own or self.listing:
             if own:
-                back = pygame.Rect(rect.x, rect.y, rect.width, TARGET)
+                t = ui.metrics.target
+                back = pygame.Rect(rect.x, rect.y, rect.width, t)
                 _button(ui, back, "< Back", self._set_listing(False), id="rio:back", size=ui.metrics.small)
                 rect = pygame.Rect(
                     rect.x,
-                    rect.y + TARGET + ui.metrics.pad,
+                    rect.y + t + ui.metrics.pad,
                     rect.width,
-                    rect.height - TARGET - ui.metrics.pad,
+                    rect.height - t - ui.metrics.pad,
                 )
             super().draw_choices(ui, rect, state, moves, actions)
             return
@@ -727,7 +770,7 @@ class RollInOneView(GameView):
 
     def _rows(self, ui: Ui, rect: pygame.Rect, n: int) -> int:
         m = ui.metrics
-        return max(TARGET, min(m.button_h, (rect.height - (n - 1) * m.pad) // n))
+        return max(m.target, min(m.button_h, (rect.height - (n - 1) * m.pad) // n))
 
     def _aim_choices(
         self, ui: Ui, rect: pygame.Rect, state: GameState, moves: Sequence[Move], actions: TableActions
@@ -882,15 +925,16 @@ class RollInOneView(GameView):
 
     def _picker(self, ui: Ui, rect: pygame.Rect, y: int, h: int, text: str, wid: str, step) -> None:
         """``< text >``: two arrow buttons that step through a list."""
-        _button(ui, pygame.Rect(rect.x, y, TARGET, h), "<", lambda: step(-1), id=f"{wid}:prev")
-        _button(ui, pygame.Rect(rect.right - TARGET, y, TARGET, h), ">", lambda: step(1), id=f"{wid}:next")
+        t = ui.metrics.target
+        _button(ui, pygame.Rect(rect.x, y, t, h), "<", lambda: step(-1), id=f"{wid}:prev")
+        _button(ui, pygame.Rect(rect.right - t, y, t, h), ">", lambda: step(1), id=f"{wid}:next")
         ui.text(
             text,
             (rect.centerx, y + h // 2),
             ui.metrics.small,
             theme.TEXT,
             "center",
-            rect.width - 2 * TARGET - 8,
+            rect.width - 2 * t - 8,
         )
 
     def _place(self, state: GameState, actions: TableActions) -> None:

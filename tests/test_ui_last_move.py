@@ -1,0 +1,74 @@
+"""The last move outlined on the board for every game (issue 55, "also expected at a table"): after a
+player's move the places of the board it changed are outlined in that player's colour, inside the board;
+an undo leaves no outline."""
+
+from __future__ import annotations
+
+import os
+import random
+
+import numpy as np
+import pygame
+import pytest
+from test_ui_table_board import GAMES, play_one, start
+
+from companion.record import MoveEvent
+from ui.app import LANDSCAPE, PORTRAIT
+from ui.screens.table_last import changed_boxes
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+
+def outlined(app) -> list[pygame.Rect]:
+    table = app.screen
+    return table.last.boxes(app.ui, table.layout.board, table.game.state, table)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_last_move_is_outlined_in_the_movers_colour(game):
+    size = PORTRAIT if game == "rollers" else LANDSCAPE
+    app, d = start(size, game, 3)
+    rng = random.Random(4)
+    seen = 0
+    try:
+        for _ in range(80):
+            play_one(app, d, rng)
+            if app.screen.name != "table":
+                break
+            app.step()
+            last = app.screen.game.events[-1]
+            boxes = outlined(app)
+            if not isinstance(last, MoveEvent) or not boxes:
+                continue
+            board = app.screen.layout.board
+            colour = np.array(app.screen.colour(last.player).rgb)
+            arr = pygame.surfarray.array3d(app.logical).swapaxes(0, 1).astype(int)
+            for r in boxes:
+                box = r.inflate(6, 6).clip(board)
+                assert board.contains(box), (game, box, board)
+                edge = arr[box.top + 1, box.left + 8 : box.right - 8]  # the top side of the outline
+                hits = (np.abs(edge - colour).max(axis=1) <= 10).mean()
+                assert hits > 0.8, (game, box, hits)
+            seen += 1
+            if seen >= 2:
+                break
+        assert seen >= 2, f"{game}: no move was outlined"
+        d.tap("table:undo")
+        app.step()
+        assert outlined(app) == [], f"{game}: an undo leaves an outline"
+    finally:
+        pygame.display.quit()
+
+
+def test_changed_places_are_gathered_into_boxes():
+    before = np.zeros((120, 200, 3), np.uint8)
+    after = before.copy()
+    after[10:30, 20:40] = 255  # one place
+    after[80:100, 150:190] = 200  # another, far from it
+    after[60, 100] = 255  # a lone pixel is noise
+    boxes = changed_boxes(before, after)
+    assert len(boxes) == 2
+    assert boxes[0].contains(pygame.Rect(150, 80, 40, 20)) and boxes[1].contains(pygame.Rect(20, 10, 20, 20))
+    assert all(b.width <= 60 and b.height <= 40 for b in boxes)
+    assert changed_boxes(before, before) == []

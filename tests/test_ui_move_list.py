@@ -1,0 +1,102 @@
+"""The list of moves at the table (issue 55, defect 8): at least four moves a page in portrait even with
+eight players' scores above it, no group of one move costing a tap, labels on one line."""
+
+from __future__ import annotations
+
+import os
+
+import pygame
+import pytest
+
+from companion.games import get_game
+from ui.app import PORTRAIT
+from ui.screens.table_layout import table_layout
+from ui.views.generic import GenericView
+from ui.widgets import Ui
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+pygame.font.init()
+
+# move texts as games write them: grouped by their first words when they do not fit one page
+MOVES = [f"aim {n} {d}" for n in (4, 6, 8, 10, 12, 20) for d in ("NE", "E", "SE", "SW", "W", "NW")] + [
+    "pass",
+    "play fore 2",
+    "bump 1 NE",
+    "card mulligan",
+]
+
+
+class Table:
+    """The actions a view asks of the table; the moves played are kept."""
+
+    def __init__(self) -> None:
+        self.played: list[str] = []
+
+    def play(self, move) -> bool:
+        self.played.append(move)
+        return True
+
+    def why_not(self, move) -> None: ...
+
+    def say(self, text: str) -> None: ...
+
+
+def side_panel(ui: Ui, players: int) -> pygame.Rect:
+    m = ui.metrics
+    prompt_h = 2 * ui.font(m.prompt).get_linesize() + 2 * ui.font(m.small).get_linesize() + 2 * m.pad
+    score_row = ui.font(m.body).get_linesize() + ui.font(m.small).get_linesize() + 8
+    return table_layout(ui.size, m, players, score_row, prompt_h).side
+
+
+def shown(ui: Ui) -> list:
+    return [w for w in ui.widgets if w.id.startswith(("move:", "group:")) and w.id != "group:back"]
+
+
+@pytest.mark.parametrize("players", [2, 8])
+@pytest.mark.parametrize("moves", [MOVES, [m for m in MOVES if m.startswith("aim 1")]], ids=["groups", "few"])
+def test_four_moves_a_page_in_portrait_on_one_line(players, moves):
+    surface = pygame.Surface(PORTRAIT)
+    ui = Ui(surface)
+    m = ui.metrics
+    rect = side_panel(ui, players)
+    view = GenericView(get_game("rollers"))
+    table = Table()
+    view.draw_choices(ui, rect, None, moves, table)
+    items = shown(ui)
+    assert len(items) >= min(4, len(moves)), [w.label for w in items]
+    for w in items:
+        assert rect.contains(w.rect), (w.id, w.rect, rect)
+        assert m.mm(w.rect.height) >= 9 and m.mm(w.rect.width) >= 9, (w.id, w.rect)
+        # one line: the label fits the button at the small size at least
+        assert ui.font(m.small).size(w.label)[0] <= w.rect.width - 12, w.label
+        if w.id.startswith("group:"):
+            assert not w.label.endswith("(1)"), w.label
+    lines = {(text, r.y) for text, _, r in ui.drawn}
+    labels = {w.label for w in items}
+    assert all(any(t == label for t, _ in lines) for label in labels), "a label was wrapped"
+
+
+def test_a_group_of_one_is_the_move_itself():
+    ui = Ui(pygame.Surface(PORTRAIT))
+    rect = side_panel(ui, 8)
+    view = GenericView(get_game("rollers"))
+    table = Table()
+    view.draw_choices(ui, rect, None, MOVES, table)
+    ids = {w.id for w in shown(ui)}
+    # "pass", "play ...", "bump ..." and "card ..." each start a group of one: shown as the move
+    for move in ("pass", "play fore 2", "bump 1 NE", "card mulligan"):
+        assert f"move:{move}" in ids or ui.find("page:next") is not None
+    assert not [i for i in ids if i.startswith("group:") and i[6:] in ("play", "bump", "card")]
+    # every move reached in at most two taps from the first page
+    target = "card mulligan"
+    for _ in range(6):
+        w = ui.find(f"move:{target}")
+        if w is not None:
+            w.action()
+            break
+        nxt = ui.find("page:next")
+        assert nxt is not None
+        nxt.action()
+        ui.widgets.clear()
+        view.draw_choices(ui, rect, None, MOVES, table)
+    assert table.played == [target]
