@@ -9,6 +9,7 @@ from pathlib import Path
 UI = Path(__file__).resolve().parent.parent / "ui"
 SHARED = {  # drawing pieces, not screens
     "ui.screens.common", "ui.screens.overlays", "ui.screens.table_layout", "ui.screens.table_cues",
+    "ui.screens.table_cards", "ui.screens.table_last",
 }
 
 

@@ -24,9 +24,10 @@ from vision.facereader import Gallery, Match, Seen
 from vision.types import CROOKED, OK, UNCERTAIN, DieReading, VisionError
 
 BEST_OK = 0.8  # cosine to the nearest enrolled face at or above which a face may be ok
-MARGIN_OK = 0.2  # how much nearer than any face that reads otherwise
+MARGIN_OK = 0.22  # how much nearer than any face that reads otherwise
 LEAN_OK = 0.5  # lean chance under which the die lies flat
 DIE_MARGIN = 0.05  # another die's face this close: which die it is stays open (``rival_die``)
+SHIFT = 0.12  # the crop moved this share of the die's size four ways must read the same to be ok
 
 
 def judge(match: Match | None, seen: Seen) -> tuple[str, float, list[str]]:
@@ -77,6 +78,9 @@ class LearntReader:
         for spot, seen in zip(spots, facereader.embed(self.face_net, crops), strict=True):
             match = self.gallery.read(seen)
             status, confidence, notes = judge(match, seen)
+            if status == OK and not self._steady(image, spot, match):
+                status, confidence = UNCERTAIN, min(confidence, 0.6)
+                notes = [*notes, "the reading changes when the die is cut a little aside"]
             die = match.die if match else "?"
             face = match.face if match else None
             r = DieReading(die, face, face_value(die, face), confidence, spot.center, status, notes)
@@ -84,6 +88,22 @@ class LearntReader:
                 r.rival_die = match.rival_die
             out.append(r)
         return out
+
+
+    def _steady(self, image: np.ndarray, spot: locator.Spot, match: Match) -> bool:
+        """Whether crops moved ``SHIFT`` of the die's size left, right, up and down read the same
+        face of the same die. A locator point between two dice or on a die's edge gives a crop the
+        reader may still name surely, from whatever lies at its centre; a die's own top face reads
+        the same a little aside."""
+        d = SHIFT * spot.size
+        x, y = spot.center
+        aside = ((x - d, y), (x + d, y), (x, y - d), (x, y + d))
+        crops = [facereader.cut(image, c, spot.size) for c in aside]
+        for seen in facereader.embed(self.face_net, crops):
+            m = self.gallery.read(seen)
+            if m is None or (m.die, m.face) != (match.die, match.face):
+                return False
+        return True
 
 
 def face_value(die: str, face: str | None) -> int | None:
