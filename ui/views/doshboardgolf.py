@@ -153,14 +153,6 @@ class DoshView(GameView):
         where = "holed" if player < len(holed) and holed[player] else f"at {lies[player]}"
         return f"hole {view.get('hole', 1)}: {here}, {where}"
 
-    def side_height(self, ui: Ui, state: GameState) -> int | None:
-        """Portrait: room for two rows of card buttons and the page buttons (four cards a page), the
-        hint above and the mode button under them."""
-        m = ui.metrics
-        if not m.portrait:
-            return None
-        return 3 * m.target + 2 * m.pad + ui.font(m.small).get_linesize() + 4 + m.button_h + m.pad + 8
-
     # --- board --------------------------------------------------------------------------------
     def draw_board(
         self, ui: Ui, rect: pygame.Rect, state: GameState, view: dict[str, Any], actions: TableActions
