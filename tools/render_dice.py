@@ -76,13 +76,13 @@ KINDS = {
 }
 
 
-def crop(image: np.ndarray, disc: list[float]) -> np.ndarray:
+def crop(image: np.ndarray, disc: list[float], border: int = cv2.BORDER_REFLECT) -> np.ndarray:
     """The die inside ``disc`` (centre x, y and diameter of the circle round its outline), CROP px."""
     cx, cy, diameter = disc
     side = diameter * CROP_SPAN
     s = CROP / side
     m = np.array([[s, 0, CROP / 2 - s * cx], [0, s, CROP / 2 - s * cy]], np.float32)
-    return cv2.warpAffine(image, m, (CROP, CROP), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REFLECT)
+    return cv2.warpAffine(image, m, (CROP, CROP), flags=cv2.INTER_AREA, borderMode=border)
 
 
 def render_one(args: tuple[Path, int, int, tuple[int, int], str]) -> int:

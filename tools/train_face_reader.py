@@ -44,11 +44,9 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tools"))
 
 import training  # noqa: E402
+from render_dice import CROP, CROP_SPAN, crop  # noqa: E402  (the stored crops: side and span)
 
 from vision.facereader import CHANNELS, EMBED, INPUT, PLAIN_D6, SPAN, TOP_SPAN, Gallery  # noqa: E402
-
-STORED = 96  # side of the stored crops (tools/render_dice.py CROP)
-STORED_SPAN = 1.6  # the stored crops' side, in die box sides
 
 
 class FaceNet(nn.Module):
@@ -101,35 +99,33 @@ def load(
     shared: Path | None = None,
     locator_model: Path | None = None,
     photo_repeat: int = 1,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[str], list[int]]:
-    """Crops, class index, crooked flag, class names, scene index (-1: a photo) and where the top face's
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[str], np.ndarray]:
+    """Crops, class index, crooked flag, class names and where the top face's
     centre lies in the crop (px from the crop's centre) of every rendered die in the ``renders``
     folders, and of the real photos' dice under ``shared`` if given (each ``photo_repeat`` times; the
     locator ``locator_model`` finds the webcam photos' dice)."""
-    crops, names, lean, scene, top = [], [], [], [], []
+    crops, names, lean, top = [], [], [], []
     if shared is not None:
         pc, pn = photo_dice(shared, locator_model)
         pc, pn = pc * photo_repeat, pn * photo_repeat
         crops += pc
         names += pn
         lean += [False] * len(pc)
-        scene += [-1] * len(pc)
         top += [(0.0, 0.0)] * len(pc)  # boxes round dice seen from above: the top face about centred
     files = [f for r in renders for f in sorted((r / "scenes").glob("*.json"))[:limit]]
     for f in files:
         doc = json.loads(f.read_text())
         c = np.load(f.with_suffix(".npz"))["crops"]
         for d, img in zip(doc["dice"], c, strict=True):
-            k = STORED / (STORED_SPAN * d["disc"][2])
+            k = CROP / (CROP_SPAN * d["disc"][2])
             top.append(((d["top_center"][0] - d["disc"][0]) * k, (d["top_center"][1] - d["disc"][1]) * k))
             crops.append(img)
             names.append(d["class"])
             lean.append(d["crooked"])
-            scene.append(doc["index"])
     classes = sorted(set(names))
     index = {n: i for i, n in enumerate(classes)}
     y = np.array([index[n] for n in names])
-    return np.stack(crops), y, np.array(lean, np.float32), classes, scene, np.array(top, np.float32)
+    return np.stack(crops), y, np.array(lean, np.float32), classes, np.array(top, np.float32)
 
 
 def photo_dice(shared: Path, locator_model: Path | None = None) -> tuple[list[np.ndarray], list[str]]:
@@ -145,12 +141,7 @@ def photo_dice(shared: Path, locator_model: Path | None = None) -> tuple[list[np
     out, names = [], []
 
     def cut(image: np.ndarray, center: tuple[float, float], diameter: float) -> np.ndarray:
-        side = diameter * STORED_SPAN
-        s = STORED / side
-        m = np.array([[s, 0, STORED / 2 - s * center[0]], [0, s, STORED / 2 - s * center[1]]], np.float32)
-        return cv2.warpAffine(
-            image, m, (STORED, STORED), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE
-        )
+        return crop(image, [center[0], center[1], diameter], cv2.BORDER_REPLICATE)
 
     net = locator.load(locator_model)
     w = shared / "dice-photos" / "matteop65-webcam-d6" / "Train"
@@ -194,11 +185,11 @@ def augment(rng: np.random.Generator, crop: np.ndarray, top: np.ndarray) -> np.n
     turned, scaled, shifted, relit, blurred, noisy."""
     # the locator's size and centre are off by up to a fifth and a tenth of the die now and then
     jitter = float(np.exp(rng.uniform(np.log(0.8), np.log(1.25))))
-    c = STORED / 2 + top + rng.normal(0, 0.06 * STORED * SPAN / STORED_SPAN, 2)
+    c = CROP / 2 + top + rng.normal(0, 0.06 * CROP * SPAN / CROP_SPAN, 2)
     turn = float(rng.uniform(0, 360))
     views = []
     for span in (SPAN, TOP_SPAN):
-        side = STORED * span / STORED_SPAN * jitter
+        side = CROP * span / CROP_SPAN * jitter
         m = cv2.getRotationMatrix2D((float(c[0]), float(c[1])), turn, INPUT / side)
         m[:, 2] += np.array([INPUT / 2, INPUT / 2]) - c
         flags = {"flags": cv2.INTER_LINEAR, "borderMode": cv2.BORDER_REFLECT}
@@ -241,7 +232,7 @@ def main(argv: list[str] | None = None) -> int:
     torch.set_num_threads(args.threads)
     args.work.mkdir(parents=True, exist_ok=True)
     t0 = time.time()
-    crops, y, lean, classes, _, top = load(
+    crops, y, lean, classes, top = load(
         args.renders, args.limit, args.photos, args.locator, args.photo_repeat
     )
     print(f"{len(crops)} dice, {len(classes)} classes, loaded in {time.time() - t0:.0f} s", flush=True)
