@@ -89,7 +89,6 @@ class LearntReader:
             out.append(r)
         return out
 
-
     def _steady(self, image: np.ndarray, spot: locator.Spot, match: Match) -> bool:
         """Whether crops moved ``SHIFT`` of the die's size left, right, up and down read the same
         face of the same die. A locator point between two dice or on a die's edge gives a crop the

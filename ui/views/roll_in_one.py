@@ -79,11 +79,6 @@ def arrow_points(centre: tuple[int, int], direction: int, t: int) -> list[tuple[
     return [(cx + (a * ux + b * px) * t, cy + (a * uy + b * py) * t) for a, b in shape]
 
 
-def _button(ui: Ui, *args: Any, **kwargs: Any) -> Widget:
-    """This view's buttons in the side panel: 9 mm targets at both sizes."""
-    return ui.button(*args, **kwargs)
-
-
 def hex_xy(q: int, r: int, s: float) -> tuple[float, float]:
     """Centre of the pointy-top hex (q, r) at hex size ``s`` (centre to corner), origin at (0, 0)."""
     return s * SQ3 * (q + r / 2), s * 1.5 * r
@@ -187,7 +182,7 @@ class RollInOneView(GameView):
         self.turn = 0
         self.green_mode = False
         self.zoom: int | None = None  # a board index, zoomed in to place the green
-        self.hex_size = 0.0  # the course's hex size as last drawn (centre to corner, px)
+        self.frame: Frame | None = None  # the course as last drawn (the coach's heat map goes on it)
         self.area: pygame.Rect | None = None  # where the course was drawn last (tests look there)
         self.ball_at: tuple[int, int] | None = None  # the current player's ball on screen, if drawn
 
@@ -502,7 +497,7 @@ class RollInOneView(GameView):
         )
         t = ui.metrics.target
         frame = Frame.with_ring(cells, area, ball, t) if ball is not None else Frame(cells, area, 60.0)
-        self.frame = frame  # where the course was drawn (the coach's heat map goes on it)
+        self.frame = frame
         s = frame.s
         for c in spaces:
             self._hex(ui, frame.xy((c["q"], c["r"])), s * 0.96, c["terrain"], c["green"])
@@ -539,9 +534,13 @@ class RollInOneView(GameView):
             self._ball(ui, centre, s, i, players[i], actions, is_current)
         if ball is not None:
             self.ball_at = frame.xy(ball)
-        self.hex_size = s
         if aiming:
             self._arrows(ui, area, frame.xy(ball), s, state, shot["stage"], actions)
+
+    @property
+    def hex_size(self) -> float:
+        """The course's hex size as last drawn (centre to corner, px; 0 before it is drawn)."""
+        return self.frame.s if self.frame is not None else 0.0
 
     def _interrupted(self, state: GameState) -> bool:
         t = getattr(state, "turn", None)
@@ -748,7 +747,7 @@ class RollInOneView(GameView):
             if own:
                 t = ui.metrics.target
                 back = pygame.Rect(rect.x, rect.y, rect.width, t)
-                _button(ui, back, "< Back", self._set_listing(False), id="rio:back", size=ui.metrics.small)
+                ui.button(back, "< Back", self._set_listing(False), id="rio:back", size=ui.metrics.small)
                 rect = pygame.Rect(
                     rect.x,
                     rect.y + t + ui.metrics.pad,
@@ -791,8 +790,7 @@ class RollInOneView(GameView):
             chosen = cid == self.club
             die = clubs[cid].kind()
             top = max((f.number or 0) for f in die.faces)
-            _button(
-                ui,
+            ui.button(
                 pygame.Rect(rect.x + c * (bw + m.pad), y + r * (h + m.pad), bw, h),
                 ("> " if chosen else "") + clubs[cid].name,
                 lambda cid=cid: self._pick_club(cid),
@@ -805,8 +803,7 @@ class RollInOneView(GameView):
         y += rows * (h + m.pad)
         others = [mv for mv in moves if not isinstance(mv, Shot)]
         label = f"Cards and more ({len(others)})" if others else "All moves"
-        _button(
-            ui,
+        ui.button(
             pygame.Rect(rect.x, y, rect.width, h), label, self._set_listing(True), id="rio:list", size=m.small
         )
         y += h + m.pad
@@ -835,8 +832,7 @@ class RollInOneView(GameView):
         y = rect.y
         for label, green in (("Boards", False), ("Green", True)):
             on = self.green_mode == green
-            _button(
-                ui,
+            ui.button(
                 pygame.Rect(rect.x if not green else rect.right - half, y, half, h),
                 label,
                 self._mode(green),
@@ -852,8 +848,7 @@ class RollInOneView(GameView):
             self._picker(ui, rect, y, h, now, "rio:zoom", self._step_zoom(n))
             y += h + m.pad
             if self.zoom is not None:
-                _button(
-                    ui,
+                ui.button(
                     pygame.Rect(rect.x, y, rect.width, h),
                     "Whole course",
                     self._unzoom,
@@ -880,8 +875,7 @@ class RollInOneView(GameView):
             board = load_boards()[ids[self.board_pick % len(ids)]]
             self._picker(ui, rect, y, h, board.name, "rio:board", self._cycle(len(ids)))
             y += h + m.pad
-            _button(
-                ui,
+            ui.button(
                 pygame.Rect(rect.x, y, half, h),
                 "Rotate",
                 self._rotate,
@@ -889,8 +883,7 @@ class RollInOneView(GameView):
                 size=m.small,
                 sub=f"{60 * self.turn} deg" if h >= 2 * ui.font(m.small).get_linesize() else "",
             )
-            _button(
-                ui,
+            ui.button(
                 pygame.Rect(rect.right - half, y, half, h),
                 "Place",
                 lambda: self._place(state, actions),
@@ -903,8 +896,7 @@ class RollInOneView(GameView):
             ui.paragraph("No more boards fit", pygame.Rect(rect.x, y, rect.width, h), m.small, theme.MUTED)
             y += 3 * (h + m.pad)
         ready = TeeOff() in moves
-        _button(
-            ui,
+        ui.button(
             pygame.Rect(rect.x, y, half, h),
             "Tee off",
             lambda: self._try(TeeOff(), state, actions),
@@ -913,8 +905,7 @@ class RollInOneView(GameView):
             text_colour=theme.TEXT if ready else theme.MUTED,
             size=m.small,
         )
-        _button(
-            ui,
+        ui.button(
             pygame.Rect(rect.right - half, y, half, h),
             "More",
             self._set_listing(True),
@@ -926,8 +917,8 @@ class RollInOneView(GameView):
     def _picker(self, ui: Ui, rect: pygame.Rect, y: int, h: int, text: str, wid: str, step) -> None:
         """``< text >``: two arrow buttons that step through a list."""
         t = ui.metrics.target
-        _button(ui, pygame.Rect(rect.x, y, t, h), "<", lambda: step(-1), id=f"{wid}:prev")
-        _button(ui, pygame.Rect(rect.right - t, y, t, h), ">", lambda: step(1), id=f"{wid}:next")
+        ui.button(pygame.Rect(rect.x, y, t, h), "<", lambda: step(-1), id=f"{wid}:prev")
+        ui.button(pygame.Rect(rect.right - t, y, t, h), ">", lambda: step(1), id=f"{wid}:next")
         ui.text(
             text,
             (rect.centerx, y + h // 2),
