@@ -1,6 +1,7 @@
 """The learnt reader (vision/learnt_reader.py) on the shared rendered throws: a table per die kind
 (right, wrong with status ok, wrong but flagged, unsure, missed) after enrolling each set's
-``enroll/`` photos, and the time to read a settled 640x480 throw on one core.
+``enroll/`` photos; the held-out half of the real webcam photos read with the default gallery's
+plain d6; and the time to read a settled 640x480 throw on one core.
 
     .venv/bin/python bench/bench_learnt.py [--locator FILE] [--face FILE]
 
@@ -27,9 +28,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from vision import facereader, locator  # noqa: E402
+from vision.evaluate import evaluate, matteop65  # noqa: E402
 from vision.facereader import Gallery  # noqa: E402
 from vision.learnt_eval import score_sets, set_readers, table  # noqa: E402
 from vision.learnt_reader import LearntReader  # noqa: E402
+from vision.learnt_sets import default_gallery  # noqa: E402
 
 
 def main(argv: list[str]) -> int:
@@ -52,6 +55,17 @@ def main(argv: list[str]) -> int:
         print(table(score_sets(shared, readers)))
     else:
         print(f"no shared sets under {shared}: accuracy skipped")
+    webcam = shared / "dice-photos" / "matteop65-webcam-d6" / "Train"
+    if webcam.is_dir():
+        # the odd half was never learnt from; the default gallery's plain d6, nothing enrolled
+        plain = LearntReader(default_gallery().only({"d6"}), loc, face)
+        s = evaluate("webcam odd", matteop65(webcam), plain, select=lambda i, _: i % 2 == 1)
+        print(
+            f"== webcam photos, held-out odd half, default plain d6: {s.right} of {s.labelled} right "
+            f"({100 * s.right / max(1, s.labelled):.1f}%), {s.silent} wrong ok, {s.wrong - s.silent} "
+            f"wrong flagged, {s.uncertain} unsure, {s.missed} missed, {s.extra} readings at no die "
+            f"({s.extra_ok} ok)"
+        )
     reader = next(iter(readers.values()), None) or LearntReader(Gallery(), loc, face)
     frame = (
         next(iter(sorted((shared / "throwbench-dev-poly" / "throws").glob("*.jpg"))), None)
