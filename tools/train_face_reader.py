@@ -227,6 +227,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--init", type=Path, default=None, help="start from this checkpoint's weights")
     ap.add_argument("--locator", type=Path, default=None, help="locator model cutting the webcam photos")
     ap.add_argument("--photo-repeat", type=int, default=3, help="times an epoch shows each photo's die")
+    ap.add_argument("--margin", type=float, default=0.25, help="CosFace margin between a face and the others")
+    ap.add_argument("--scale", type=float, default=24.0, help="CosFace scale (inverse temperature)")
     args = ap.parse_args(argv)
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
@@ -236,7 +238,7 @@ def main(argv: list[str] | None = None) -> int:
         args.renders, args.limit, args.photos, args.locator, args.photo_repeat
     )
     print(f"{len(crops)} dice, {len(classes)} classes, loaded in {time.time() - t0:.0f} s", flush=True)
-    net, head = FaceNet(), CosFace(len(classes))
+    net, head = FaceNet(), CosFace(len(classes), args.scale, args.margin)
     modules = {"net": net, "head": head}
     if args.init is not None:
         training.init_from(args.init, modules)
