@@ -74,11 +74,15 @@ class LearntReader:
 
     def read_spots(self, image: np.ndarray, spots: list[locator.Spot]) -> list[DieReading]:
         crops = [facereader.cut(image, s.center, s.size) for s in spots]
-        out = []
-        for spot, seen in zip(spots, facereader.embed(self.face_net, crops), strict=True):
+        judged = []
+        for seen in facereader.embed(self.face_net, crops):
             match = self.gallery.read(seen)
-            status, confidence, notes = judge(match, seen)
-            if status == OK and not self._steady(image, spot, match):
+            judged.append((match, *judge(match, seen)))
+        sure = [i for i, (_, status, _, _) in enumerate(judged) if status == OK]
+        steady = self._steady(image, [spots[i] for i in sure], [judged[i][0] for i in sure])
+        out = []
+        for i, (spot, (match, status, confidence, notes)) in enumerate(zip(spots, judged, strict=True)):
+            if i in sure and not steady[sure.index(i)]:
                 status, confidence = UNCERTAIN, min(confidence, 0.6)
                 notes = [*notes, "the reading changes when the die is cut a little aside"]
             die = match.die if match else "?"
@@ -89,20 +93,23 @@ class LearntReader:
             out.append(r)
         return out
 
-    def _steady(self, image: np.ndarray, spot: locator.Spot, match: Match) -> bool:
-        """Whether crops moved ``SHIFT`` of the die's size left, right, up and down read the same
-        face of the same die. A locator point between two dice or on a die's edge gives a crop the
-        reader may still name surely, from whatever lies at its centre; a die's own top face reads
-        the same a little aside."""
-        d = SHIFT * spot.size
-        x, y = spot.center
-        aside = ((x - d, y), (x + d, y), (x, y - d), (x, y + d))
-        crops = [facereader.cut(image, c, spot.size) for c in aside]
-        for seen in facereader.embed(self.face_net, crops):
-            m = self.gallery.read(seen)
-            if m is None or (m.die, m.face) != (match.die, match.face):
-                return False
-        return True
+    def _steady(self, image: np.ndarray, spots: list[locator.Spot], matches: list[Match]) -> list[bool]:
+        """For each spot, whether crops moved ``SHIFT`` of the die's size left, right, up and down read
+        the same face of the same die as its ``match``. A locator point between two dice or on a die's
+        edge gives a crop the reader may still name surely, from whatever lies at its centre; a die's
+        own top face reads the same a little aside. One network call for all the spots."""
+        crops = []
+        for spot in spots:
+            d = SHIFT * spot.size
+            x, y = spot.center
+            aside = ((x - d, y), (x + d, y), (x, y - d), (x, y + d))
+            crops += [facereader.cut(image, c, spot.size) for c in aside]
+        seen = facereader.embed(self.face_net, crops)
+        out = []
+        for k, match in enumerate(matches):
+            reads = [self.gallery.read(s) for s in seen[4 * k : 4 * k + 4]]
+            out.append(all(m is not None and (m.die, m.face) == (match.die, match.face) for m in reads))
+        return out
 
 
 def face_value(die: str, face: str | None) -> int | None:
