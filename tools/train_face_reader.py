@@ -179,10 +179,23 @@ def photo_dice(shared: Path, locator_model: Path | None = None) -> tuple[list[np
     return out, names
 
 
+def coarsen(rng: np.random.Generator, crop: np.ndarray) -> np.ndarray:
+    """The stored crop as a camera sees a die 28-56 px across (the tray camera's dice are 30-45 px;
+    the renders draw them larger): shrunk to that scale, JPEG-compressed there, and enlarged back."""
+    side = round(rng.uniform(28, 56) * CROP_SPAN)
+    small = cv2.resize(crop, (side, side), interpolation=cv2.INTER_AREA)
+    if rng.random() < 0.7:
+        _, buf = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(60, 96))])
+        small = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    return cv2.resize(small, (CROP, CROP), interpolation=cv2.INTER_LINEAR)
+
+
 def augment(rng: np.random.Generator, crop: np.ndarray, top: np.ndarray) -> np.ndarray:
     """One training view of a stored crop, as :func:`vision.facereader.cut` shows a die (the whole die
     and its top face close up, both centred on the top face, ``top`` px from the crop's centre):
     turned, scaled, shifted, relit, blurred, noisy."""
+    if rng.random() < 0.5:
+        crop = coarsen(rng, crop)
     # the locator's size and centre are off by up to a fifth and a tenth of the die now and then
     jitter = float(np.exp(rng.uniform(np.log(0.8), np.log(1.25))))
     c = CROP / 2 + top + rng.normal(0, 0.06 * CROP * SPAN / CROP_SPAN, 2)
