@@ -58,7 +58,9 @@ def main(argv: list[str]) -> int:
     webcam = shared / "dice-photos" / "matteop65-webcam-d6" / "Train"
     if webcam.is_dir():
         # the odd half was never learnt from; the default gallery's plain d6, nothing enrolled
-        plain = LearntReader(default_gallery().only({"d6"}), loc, face)
+        beside = args.face.with_name(facereader.DEFAULT_GALLERY.name)  # a candidate model's own faces
+        known = Gallery.load(beside) if beside.is_file() else default_gallery()
+        plain = LearntReader(known.only({"d6"}), loc, face)
         s = evaluate("webcam odd", matteop65(webcam), plain, select=lambda i, _: i % 2 == 1)
         print(
             f"== webcam photos, held-out odd half, default plain d6: {s.right} of {s.labelled} right "
