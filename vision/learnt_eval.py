@@ -4,7 +4,7 @@ Each set's ``enroll/<die>/<face>/<n>.jpg`` photos are enrolled (each photo's sur
 ``dice-companion enroll`` takes it), then every throw of that set is read with that set's faces and
 scored per die kind by
 :func:`vision.evaluate.score_item`: right, wrong with status ``ok`` (silent), wrong but flagged,
-missed. Used by ``bench/bench_vision.py learnt`` and the tests.
+missed. Used by ``bench/bench_learnt.py`` and the tests.
 """
 
 from __future__ import annotations
