@@ -217,8 +217,26 @@ def augment(rng: np.random.Generator, crop: np.ndarray, top: np.ndarray) -> np.n
     return np.clip(x, 0, 1).astype(np.float32)
 
 
+def beside(rng: np.random.Generator, crop: np.ndarray, other: np.ndarray) -> np.ndarray:
+    """``crop`` with the die of ``other`` pasted touching it, at a random side: a die's whole view
+    takes in its neighbour, which must not decide which die or face it is."""
+    d = CROP / CROP_SPAN  # a die's diameter in a stored crop
+    angle = rng.uniform(0, 2 * np.pi)
+    shift = d * rng.uniform(0.85, 1.05) * np.array([np.cos(angle), np.sin(angle)])
+    m = np.float32([[1, 0, shift[0]], [0, 1, shift[1]]])
+    moved = cv2.warpAffine(other, m, (CROP, CROP), borderMode=cv2.BORDER_REFLECT)
+    mask = np.zeros((CROP, CROP), np.float32)
+    cv2.circle(mask, (round(CROP / 2 + shift[0]), round(CROP / 2 + shift[1])), round(0.45 * d), 1.0, -1)
+    mask = cv2.GaussianBlur(mask, (0, 0), 1.5)[..., None]
+    return (crop * (1 - mask) + moved * mask).astype(np.uint8)
+
+
 def batch(rng, crops, top, idx) -> torch.Tensor:
-    xs = np.stack([augment(rng, crops[i], top[i]) for i in idx])
+    pasted = [
+        beside(rng, crops[i], crops[rng.integers(len(crops))]) if rng.random() < 0.3 else crops[i]
+        for i in idx
+    ]
+    xs = np.stack([augment(rng, c, top[i]) for c, i in zip(pasted, idx, strict=True)])
     return torch.from_numpy(((xs - 0.5) / 0.25).transpose(0, 3, 1, 2).copy())
 
 
