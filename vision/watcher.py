@@ -12,8 +12,10 @@ calibration kept from an earlier run is used when the first still frame agrees w
 has not moved); else it is dropped and the tray learnt again. A camera nudged while watching is
 noticed (the picture shifted, :func:`vision.lighting.shift`) and the tray learnt again; lamps and
 daylight are followed by a gain measured against the tray (:func:`vision.lighting.gain_field`), so
-they are neither motion nor dice. A hand resting on the tray's edge is left out of the motion and the
-dice; a hand alone is never a throw.
+they are neither motion nor dice. Each pixel is compared with the range the tray (or the scene last
+judged) spans beside it (:func:`vision.lighting.difference_beside`), so a camera jarred by under a
+pixel of the small copy makes no foreground. A hand resting on the tray's edge is left out of the
+motion and the dice; a hand alone is never a throw.
 
 A throw is read when something new lies still in the tray: compared with the scene last read, pixels
 changed that hold dice now. Dice taken away are no throw. When one die of several is thrown again,
@@ -393,7 +395,7 @@ class ThrowWatcher:
         # each pixel against the scene within a pixel of it: edges blurred by a shift of less than a
         # pixel of this copy (the camera or a die jarred, a leaning die creeping) are no change
         diff = lighting.difference_beside(small, scene, gain) > thr
-        diff[:1], diff[-1:], diff[:, :1], diff[:, -1:] = False, False, False, False  # uncovered so
+        diff[:1], diff[-1:], diff[:, :1], diff[:, -1:] = False, False, False, False  # a shift uncovers it
         if np.count_nonzero(diff) >= NEW_PX:
             nudge = self._nudged(small, scene)
             if nudge is not None:
