@@ -1,7 +1,9 @@
 """Throw watcher benchmark: time per frame (one core, 640x480), the settle-to-reading latency, and the
 rendered videos of ../shared played from four starts (on the empty tray, while the dice come in,
 while they roll, with them lying still): throws seen (one each), frames from rest to settle, and
-the faces read with the set enrolled from the videos' dice (``enroll/`` of both rendered sets).
+the faces read with the set enrolled from the videos' dice (``enroll/`` of both rendered sets), by the
+classical reader (``watch --set``) and by the learnt one (``watch --learnt --set``), and how long each
+read took from the settle.
 
     .venv/bin/python bench/bench_watcher.py            # everything
     .venv/bin/python bench/bench_watcher.py --quick    # no enrolment, no faces (under a minute)
@@ -80,12 +82,38 @@ def labels(seq: Sequence) -> Item:
     return Item(Path(seq.name), labs)
 
 
+def both_sets() -> list[Path] | None:
+    """The ``enroll/`` folders of both rendered sets (the videos hold dice of each), or None."""
+    folders = [SHARED / "throwbench-dev" / "enroll", SHARED / "throwbench-dev-poly" / "enroll"]
+    return folders if all(f.is_dir() for f in folders) else None
+
+
+def learnt_reader() -> object | None:
+    """The learnt reader (``watch --learnt --set``) with every die of both sets enrolled, or None."""
+    from vision.learnt_eval import enrol_folder
+    from vision.learnt_reader import LearntReader
+    from vision.learnt_sets import models
+
+    folders, nets = both_sets(), models()
+    if folders is None or nets is None:
+        return None
+    with tempfile.TemporaryDirectory() as tmp:
+        for folder in folders:
+            for die in folder.iterdir():
+                if die.is_dir():
+                    (Path(tmp) / die.name).symlink_to(die)
+        t = time.thread_time()
+        gallery = enrol_folder(Path(tmp), *nets)
+        print(f"  (learnt reader: both sets' enroll/ enrolled in {time.thread_time() - t:.0f} s of CPU)")
+    return LearntReader(gallery, *nets)
+
+
 def enrolled_reader() -> DiceReader | None:
     """A reader with every die of both rendered sets enrolled (their ``enroll/`` folders), or None."""
     from vision.enroll import EnrolledSet
 
-    folders = [SHARED / "throwbench-dev" / "enroll", SHARED / "throwbench-dev-poly" / "enroll"]
-    if not all(f.is_dir() for f in folders):
+    folders = both_sets()
+    if folders is None:
         return None
     with tempfile.TemporaryDirectory() as tmp:
         for folder in folders:
@@ -106,10 +134,13 @@ def videos(faces: bool) -> None:
         return
     seqs = load(folder)
     reader = enrolled_reader() if faces else None
+    learnt = learnt_reader() if faces else None
     print(f"rendered videos ({folder}), 640x480, one core")
-    print("| video | stream starts | throws | settled - still_from (frames) | tray | dice right | read in |")
-    print("|---|---|---|---|---|---|---|")
-    per_frame, checks, score, late, wrong_count = [], [], Score("videos"), 0, 0
+    print("| video | stream starts | throws | settled - still_from (frames) | tray | classical: dice right "
+          "| read in | learnt: dice right | read in |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    per_frame, checks, late, wrong_count = [], [], 0, 0
+    score, learnt_score, took_ms, learnt_ms = Score("videos"), Score("learnt"), [], []
     for seq in seqs:
         for start, first in starts(seq).items():
             run = watch(seq, first)
@@ -118,29 +149,35 @@ def videos(faces: bool) -> None:
             checks += [t for k, t in enumerate(run.times_ms) if k in looked]
             wrong_count += len(run.settles) != 1
             if not run.settles:
-                print(f"| {seq.name} | {start} | 0 | - | - | - | - |")
+                print(f"| {seq.name} | {start} | 0 | - | - | - | - | - | - |")
                 continue
             s = run.settles[0]
             delay = s.settled_frame - max(first, seq.still_from)
             late += delay > ON_TIME
-            right, took = "-", "-"
-            if reader is not None:
+            cells = []
+            for r, total, times in ((reader, score, took_ms), (learnt, learnt_score, learnt_ms)):
+                if r is None:
+                    cells += ["-", "-"]
+                    continue
                 t = time.thread_time()
-                throw = s.read(reader)
-                took = f"{(time.thread_time() - t) * 1000:.0f} ms"
+                throw = s.read(r)
+                times.append((time.thread_time() - t) * 1000)
                 one = Score(seq.name)
                 score_item(labels(seq), throw.dice, one)
-                score_item(labels(seq), throw.dice, score)
-                right = f"{one.right} of {one.labelled}"
+                score_item(labels(seq), throw.dice, total)
+                cells += [f"{one.right} of {one.labelled}", f"{times[-1]:.0f} ms"]
             tray = "learnt" if s.background is not None else "none (single photo)"
-            print(f"| {seq.name} | {start} | {len(run.settles)} | {delay:+d} | {tray} | {right} | {took} |")
+            row = [seq.name, start, str(len(run.settles)), f"{delay:+d}", tray, *cells]
+            print(f"| {' | '.join(row)} |")
     print(f"videos not giving exactly one throw: {wrong_count}; "
           f"throws settled later than {ON_TIME} frames: {late}")
     print(f"  watcher per frame: {ms(per_frame)} ({len(per_frame)} frames)")
     print(f"  frames that looked for dice with the locator (no tray known yet): {len(checks)}, {ms(checks)}")
-    if reader is not None:
-        print(f"  faces: {score.right} of {score.labelled} dice right, {score.silent} wrong but ok (silent), "
-              f"{score.missed} missed")
+    readers = (("classical", reader, score, took_ms), ("learnt", learnt, learnt_score, learnt_ms))
+    for name, r, sc, times in readers:
+        if r is not None:
+            print(f"  faces, {name} reader: {sc.right} of {sc.labelled} dice right, {sc.silent} wrong but ok "
+                  f"(silent), {sc.missed} missed; settle to reading {ms(times)}")
 
 
 def main(argv: list[str]) -> int:

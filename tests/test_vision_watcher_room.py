@@ -133,6 +133,34 @@ def test_a_camera_nudged_is_noticed_and_the_tray_learnt_again(videos: dict[str, 
     assert len(got) == 1 and got[0].background is not None
 
 
+@pytest.mark.parametrize("name", NAMES)
+def test_a_camera_jarred_by_a_pixel_or_two_is_no_throw_and_the_tray_still_empties(
+    videos: dict[str, Sequence], name: str
+) -> None:
+    scene = Scene(videos[name])  # less than a pixel of the watcher's copy: no nudge to learn again for
+    for dx, dy in ((2, 1), (2, 2)):
+        w = learnt(scene)
+        thrown(scene, w)
+        events = feed(w, [nudged(f, dx, dy) for f in scene.still(scene.rest, 15)])
+        assert not settles(events) and events[-1].state == READ
+        events = feed(w, [nudged(f, dx, dy) for f in scene.still(scene.empty, 15)])
+        assert not settles(events) and events[-1].state == EMPTY
+
+
+@pytest.mark.parametrize("name", ["seq01", "seq03"])
+def test_dice_taken_out_while_the_camera_is_nudged_leave_an_empty_tray(
+    videos: dict[str, Sequence], name: str
+) -> None:
+    scene = Scene(videos[name])
+    w = learnt(scene)
+    thrown(scene, w)
+    events = feed(w, [nudged(f, 6, 3) for f in scene.still(scene.empty, 25)])  # both at once
+    assert not settles(events) and events[-1].state == EMPTY and w.tray.ready
+    seq = scene.seq  # and the next throw is read once, against the tray
+    got = settles(feed(w, [nudged(f, 6, 3) for f in seq.frames[seq.empty_until - 2 :]]))
+    assert len(got) == 1 and got[0].background is not None
+
+
 @pytest.mark.parametrize("name", ["seq01", "seq03"])
 def test_a_hand_resting_on_the_tray_edge_is_no_throw_and_hides_none(
     videos: dict[str, Sequence], name: str
@@ -201,3 +229,71 @@ def test_dice_lying_at_start_are_read_then_the_tray_learnt_when_they_go(
     assert np.abs(w.tray.background.astype(int) - scene.empty).max(axis=2).mean() < 3
     s = thrown(scene, w)
     assert s.background is not None
+
+
+# --- the same room changes while no empty tray is known (the stream began with the dice lying) -----
+
+
+def lying(scene: Scene) -> ThrowWatcher:
+    """A watcher whose stream began with the video's dice lying still: their throw read once, alone."""
+    w = ThrowWatcher(defer=True)
+    assert len(settles(feed(w, scene.still(scene.rest, 10)))) == 1 and not w.tray.ready
+    return w
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_without_a_tray_a_camera_nudged_is_no_throw(videos: dict[str, Sequence], name: str) -> None:
+    scene = Scene(videos[name])
+    w = lying(scene)
+    for dx, dy in ((6, 3), (8, 6)):  # a fraction of a pixel of the watcher's copy: blurred edges
+        events = feed(w, [nudged(f, dx, dy) for f in scene.still(scene.rest, 15)])
+        assert not settles(events) and events[-1].state == READ
+    # the camera stays where it was nudged to: a die thrown again is read, and only it is new
+    (x, y), _ = scene.dice[1]
+    to = (320.0, 240.0) if np.hypot(x - 320, y - 240) > 80 else (150.0, 300.0)
+    base = scene.without(scene.rest, 1)
+    frames = scene.roll(base, 1, (x, y), to, 8) + scene.still(scene.put(base, 1, to), 12)
+    got = settles(feed(w, [nudged(f, 8, 6) for f in frames]))
+    assert len(got) == 1
+    centres = [to if i == 1 else c for i, (c, _) in enumerate(scene.dice)]
+    moved = [got[0].moved(DieReading("d", None, None, 1.0, (cx + 8, cy + 6), "ok")) for cx, cy in centres]
+    assert moved == [i == 1 for i in range(len(scene.dice))]
+
+
+@pytest.mark.parametrize("name", ["seq01", "seq03"])
+def test_without_a_tray_the_light_changing_is_no_throw(videos: dict[str, Sequence], name: str) -> None:
+    scene = Scene(videos[name])
+    w = lying(scene)
+    gain, slope = LAMPS[name]
+    frames = [lit(f, gain, slope) for f in scene.still(scene.rest, 15)] + scene.still(scene.rest, 15)
+    gains = np.linspace(1.0, 0.7, 60)  # then two seconds of a cloud
+    frames += [lit(f, g, 0.1 * (1 - g)) for f, g in zip(scene.still(scene.rest, 60), gains, strict=True)]
+    events = feed(w, frames)
+    assert not settles(events) and events[-1].state == READ
+
+
+@pytest.mark.parametrize("name", ["seq01", "seq03"])
+def test_without_a_tray_dice_taken_out_one_by_one_are_no_throw_and_the_tray_is_learnt(
+    videos: dict[str, Sequence], name: str
+) -> None:
+    scene = Scene(videos[name])
+    w = lying(scene)
+    left = scene.rest
+    for i in range(len(scene.dice)):
+        (x, _y), _ = scene.dice[i]
+        left = scene.without(left, i)
+        events = feed(w, [with_hand(left, 640 - x + 40, 0)] * 3 + scene.still(left, 12))
+        assert not settles(events)
+    assert w.state == EMPTY and w.tray.ready  # learnt once the locator sees no die
+    assert np.abs(w.tray.background.astype(int) - scene.empty).max(axis=2).mean() < 3
+
+
+@pytest.mark.parametrize("name", ["seq02", "seq03"])
+def test_without_a_tray_a_resting_hand_is_no_throw(videos: dict[str, Sequence], name: str) -> None:
+    scene = Scene(videos[name])
+    w = lying(scene)
+    at = scene.clear_edge()
+    resting = [with_hand(f, 110, 2 * np.sin(k), at) for k, f in enumerate(scene.still(scene.rest, 30))]
+    events = feed(w, resting)
+    events += feed(w, scene.still(scene.rest, 12))  # the hand goes away: the dice lie as read
+    assert not settles(events) and events[-1].state == READ and not w.tray.ready

@@ -66,6 +66,19 @@ def difference(image: np.ndarray, reference: np.ndarray, gain: np.ndarray | None
     return np.maximum(np.maximum(d[..., 0], d[..., 1]), d[..., 2])  # far faster than max(axis=2)
 
 
+def difference_beside(image: np.ndarray, reference: np.ndarray, gain: np.ndarray | None = None) -> np.ndarray:
+    """As :func:`difference`, but each pixel of ``image`` is compared with the range ``reference``
+    spans within one pixel of it: a picture shifted by a fraction of a pixel, whose edges the
+    interpolation blurred, differs only where something else lies there."""
+    if gain is not None:
+        reference = np.minimum(cv2.multiply(reference, gain), 255.0)
+    kernel = np.ones((3, 3), np.uint8)
+    lo, hi = cv2.erode(reference, kernel), cv2.dilate(reference, kernel)
+    d = np.maximum(cv2.subtract(lo, image), cv2.subtract(image, hi))
+    d = np.maximum(np.maximum(d[..., 0], d[..., 1]), d[..., 2])
+    return np.maximum(d, 0.0)
+
+
 def _grey(image: np.ndarray) -> np.ndarray:
     g = image.astype(np.float32).mean(axis=2)
     return g - float(g.mean())

@@ -12,8 +12,10 @@ calibration kept from an earlier run is used when the first still frame agrees w
 has not moved); else it is dropped and the tray learnt again. A camera nudged while watching is
 noticed (the picture shifted, :func:`vision.lighting.shift`) and the tray learnt again; lamps and
 daylight are followed by a gain measured against the tray (:func:`vision.lighting.gain_field`), so
-they are neither motion nor dice. A hand resting on the tray's edge is left out of the motion and the
-dice; a hand alone is never a throw.
+they are neither motion nor dice. Each pixel is compared with the range the tray (or the scene last
+judged) spans beside it (:func:`vision.lighting.difference_beside`), so a camera jarred by under a
+pixel of the small copy makes no foreground. A hand resting on the tray's edge is left out of the
+motion and the dice; a hand alone is never a throw.
 
 A throw is read when something new lies still in the tray: compared with the scene last read, pixels
 changed that hold dice now. Dice taken away are no throw. When one die of several is thrown again,
@@ -60,6 +62,7 @@ NUDGE_GAIN = 0.01  # ... and at least this part of the picture more is alike
 NUDGE_AREA = 0.03  # a still picture this much unlike the tray (or a hand) is checked for a shift
 CALIBRATION_MATCH = 0.5  # share of a still frame a kept calibration must match to be used
 HAND_TWITCH = 0.25  # a hand whose pixels move less than this part of it rests (its edge twitches)
+HAND_REACH = 5  # ... counting the motion within this many pixels of it (160-px copy; thin fingers)
 MOVED_REACH = 2  # a die is "moved" when the change lies within this many pixels (160-px copy)
 
 
@@ -212,7 +215,8 @@ class ThrowWatcher:
         self._decided, self._moved = True, False
         changed = None if self._scene is None else self._changed(small, self._scene)
         if changed is not None and np.count_nonzero(changed) < NEW_PX:
-            self.state = READ  # the dice lie as they were
+            self._scene = small  # the dice lie as they were (the light or the camera's place may not)
+            self.state = READ
             return WatchEvent(self.index, READ)
         dice = self._dice_seen(frame)
         if not dice:  # the empty tray, as the locator sees it: learn it
@@ -251,13 +255,15 @@ class ThrowWatcher:
         thr = self._threshold()
         tray = self.tray.small.astype(np.float32)
         gain = lighting.gain_field(small, tray)
-        fg = (lighting.difference(small, tray, gain) > thr).astype(np.uint8)
+        # against the tray within a pixel of each pixel: a camera jarred by less than that is no die
+        fg = (lighting.difference_beside(small, tray, gain) > thr).astype(np.uint8)
+        fg[:1], fg[-1:], fg[:, :1], fg[:, -1:] = 0, 0, 0, 0  # the border a jar uncovers: no die lies there
         fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
         fg_px = int(np.count_nonzero(fg))
         hand_mask = self._hand(fg)
         hand = hand_mask is not None
         if hand and moving is not None:  # a resting hand's twitch is not dice moving; a hand moving is
-            near = cv2.dilate(hand_mask, np.ones((7, 7), np.uint8)) > 0
+            near = cv2.dilate(hand_mask, np.ones((2 * HAND_REACH + 1,) * 2, np.uint8)) > 0
             twitch = int(np.count_nonzero(moving & near))
             if twitch <= HAND_TWITCH * np.count_nonzero(hand_mask):
                 moving_px -= twitch
@@ -288,8 +294,8 @@ class ThrowWatcher:
                 dx, dy = nudge
                 log.info("camera nudged", extra={"event": "camera", "reason": f"shift {dx:.1f}, {dy:.1f}"})
                 self._relearn()
-                if self._scene is not None:  # the dice lie as judged, seen from the camera's new place
-                    self._scene = small
+                if self._scene is not None and np.count_nonzero(self._changed(small, self._scene)) < NEW_PX:
+                    self._scene = small  # the dice lie as judged, seen from the camera's new place
                 return self._without_tray(frame, small, 0)
         dice = fg if hand_mask is None else fg & (hand_mask == 0)
         dice_px = int(np.count_nonzero(dice))
@@ -386,14 +392,17 @@ class ThrowWatcher:
         the light and, when the picture moved since, after that shift (its uncovered border left out)."""
         thr = self._threshold()
         gain = lighting.gain_field(small, scene)
-        diff = lighting.difference(small, scene, gain) > thr
+        # each pixel against the scene within a pixel of it: edges blurred by a shift of less than a
+        # pixel of this copy (the camera or a die jarred, a leaning die creeping) are no change
+        diff = lighting.difference_beside(small, scene, gain) > thr
+        diff[:1], diff[-1:], diff[:, :1], diff[:, -1:] = False, False, False, False  # a shift uncovers it
         if np.count_nonzero(diff) >= NEW_PX:
             nudge = self._nudged(small, scene)
             if nudge is not None:
                 dx, dy = nudge
                 moved = lighting.moved_by(scene, dx, dy)
                 gain = lighting.gain_field(small, moved)
-                diff = lighting.difference(small, moved, gain) > thr
+                diff = lighting.difference_beside(small, moved, gain) > thr
                 bx, by = math.ceil(abs(dx)) + 1, math.ceil(abs(dy)) + 1
                 diff[:by], diff[-by:], diff[:, :bx], diff[:, -bx:] = False, False, False, False
         changed = diff.astype(np.uint8)
@@ -419,7 +428,7 @@ class ThrowWatcher:
         for i in range(1, n):
             a = stats[i, cv2.CC_STAT_AREA]
             x, y, bw, bh = stats[i, :4]
-            if a > big or (a > 0.4 * big and (x == 0 or y == 0 or x + bw >= w or y + bh >= h)):
+            if a > big or (a > 0.4 * big and (x <= 1 or y <= 1 or x + bw >= w - 1 or y + bh >= h - 1)):
                 hands.append(i)
         if not hands:
             return None
