@@ -59,6 +59,8 @@ def test_every_legal_move_is_accepted_and_round_trips(seed):
     game = Game.new("rollers", ["Anna", "Ben", "Chloe"])
     for _ in range(200):
         state = game.state
+        if isinstance(state.request(), GameOver):  # a quick game (seed 40672) ends within 200 steps
+            break
         if isinstance(state.request(), ChooseMove):
             for move in state.legal_moves():
                 assert state.parse_move(str(move)) == move
