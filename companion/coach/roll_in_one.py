@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from operator import attrgetter
 from typing import Any
 
 from companion.coach.advice import Advice, MoveAdvice, NothingToDecide, mark_best
@@ -35,6 +36,7 @@ from companion.protocol import ChooseMove, DieResult, Roll, RollDice
 Leaf = tuple[str, str, int, int]  # where ("q,r" or "green"), how it ended, penalties, spaces left
 TRIALS = 100
 MAX_STEPS = 10_000
+FAIL = "fail"  # the step of every number that does not beat the number to beat
 
 # What a shot can change (up to the end of the turn, which the probe does not run); the rest of the
 # state is shared with the original, unchanged.
@@ -149,14 +151,21 @@ class _Chain:
         self.steps: dict[tuple[int, str], tuple[int, _Probe, RollDice] | Leaf] = {}
         self.ids: dict[tuple[Any, ...], int] = {}
         self.labels: dict[str, tuple[str, ...]] = {}
+        self.numbers: dict[str, dict[str, int | None]] = {}  # per die kind, each face's number
+        self.fields: attrgetter[Any] | None = None
+        self.dice: dict[str, RollDice] = {}  # per club, what its roll step asks for
+        self.lists: list[str] = []
 
     def key(self, s: _Probe) -> int:
         """The number of the state ``s`` is in (numbered as met: a small key to look steps up by)."""
         t = s.turn
         assert t is not None
-        fields = tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in vars(t).items()
-                       if k not in ("rolls", "rerolled", "path", "start"))
-        full = fields, bool(t.rolls), tuple(s.balls), tuple(s.penalties), tuple(s.points)
+        if self.fields is None:  # the turn's fields that matter, read in one go; lists as tuples
+            kept = [k for k in vars(t) if k not in ("rolls", "rerolled", "path", "start")]
+            self.lists = [k for k in kept if isinstance(getattr(t, k), list)]
+            self.fields = attrgetter(*(k for k in kept if k not in self.lists))
+        full = (self.fields(t), *(tuple(getattr(t, k)) for k in self.lists), bool(t.rolls),
+                tuple(s.balls), tuple(s.penalties), tuple(s.points))
         return self.ids.setdefault(full, len(self.ids))
 
     def settle(self, s: _Probe) -> RollDice | None:
@@ -164,6 +173,13 @@ class _Chain:
         for _ in range(MAX_STEPS):
             if s.shot_over:
                 return None
+            t = s.turn
+            if t is not None and t.stage == "roll":  # the club's die again (its request read once)
+                req = self.dice.get(t.club)
+                if req is None:
+                    req = self.dice[t.club] = s.request()  # type: ignore[assignment]
+                    assert isinstance(req, RollDice)
+                return req
             req = s.request()
             if isinstance(req, RollDice):
                 return req
@@ -183,13 +199,19 @@ class _Chain:
             labels = self.labels.get(die.kind)
             if labels is None:
                 labels = self.labels[die.kind] = die_kind(die.kind).labels
+                self.numbers[die.kind] = {f.label: f.number for f in die_kind(die.kind).faces}
             face = rng.choice(labels)
-            got = self.steps.get((key, face))
+            # A number that does not beat the number to beat lands the ball whatever it is (§Landing;
+            # not the first roll out of sand, which only sets the number): one step for all of them.
+            t = s.turn
+            n = self.numbers[die.kind][face]
+            step_face = FAIL if n is not None and n <= t.beat and (t.rolls or not t.sand_start) else face
+            got = self.steps.get((key, step_face))
             if got is None:
                 nxt = _fork(s)
                 nxt._on_roll(Roll((DieResult(die.slot, face),)))  # a face of the die asked for
                 more = self.settle(nxt)
-                got = self.steps[(key, face)] = self.flights.leaf(nxt) if more is None else \
+                got = self.steps[(key, step_face)] = self.flights.leaf(nxt) if more is None else \
                     (self.key(nxt), nxt, more)
             if len(got) == 4:
                 return got  # type: ignore[return-value]
