@@ -154,7 +154,7 @@ class _Chain:
         self.numbers: dict[str, dict[str, int | None]] = {}  # per die kind, each face's number
         self.fields: attrgetter[Any] | None = None
         self.dice: dict[str, RollDice] = {}  # per club, what its roll step asks for
-        self.lists: list[str] = []
+        self.lists: attrgetter[Any] | None = None
 
     def key(self, s: _Probe) -> int:
         """The number of the state ``s`` is in (numbered as met: a small key to look steps up by)."""
@@ -162,9 +162,10 @@ class _Chain:
         assert t is not None
         if self.fields is None:  # the turn's fields that matter, read in one go; lists as tuples
             kept = [k for k in vars(t) if k not in ("rolls", "rerolled", "path", "start")]
-            self.lists = [k for k in kept if isinstance(getattr(t, k), list)]
-            self.fields = attrgetter(*(k for k in kept if k not in self.lists))
-        full = (self.fields(t), *(tuple(getattr(t, k)) for k in self.lists), bool(t.rolls),
+            lists = [k for k in kept if isinstance(getattr(t, k), list)]
+            self.fields = attrgetter(*(k for k in kept if k not in lists))
+            self.lists = attrgetter(*lists)
+        full = (self.fields(t), *map(tuple, self.lists(t)), bool(t.rolls),
                 tuple(s.balls), tuple(s.penalties), tuple(s.points))
         return self.ids.setdefault(full, len(self.ids))
 
