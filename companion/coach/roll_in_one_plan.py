@@ -31,7 +31,7 @@ from companion.games.roll_in_one.state import RollInOneState
 PLAN_FLIGHTS = 12  # seeded flights per (space, shot) to choose the plan
 ROLLOUTS = 20  # holes played on from each landing space to estimate its strokes
 MAX_SHOTS = 40  # a flight played on for this many shots without holing out is cut off there
-_KEPT = 4  # plans kept (one per course; a game has a few holes)
+_KEPT = 1  # plans kept: the hole being played (a plan and its step memory: about 37 MiB)
 _CACHE: dict[tuple[Any, ...], Plan] = {}
 
 Fly = Callable[[Any, random.Random], tuple[str, str, int, int]]  # (aimed probe, rng) -> leaf
