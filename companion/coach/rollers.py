@@ -20,6 +20,7 @@ be rolled again" that plan is a lower bound.
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Sequence
 from functools import cache
@@ -275,6 +276,14 @@ class _Planner:
         return acc, mean_and_error(values)[1]
 
 
+def _decided(state: RollersState) -> RollersState:
+    """A copy to play a keep or stop move on: such a move changes only the dice (saved, showing, the
+    ZAP) and the phase, so the rest (boards, chips, history) is shared rather than deep-copied."""
+    out = copy.copy(state)
+    out.saved, out.showing = dict(state.saved), dict(state.showing)
+    return out
+
+
 def _key(state: RollersState) -> Key:
     """The dice set aside and the dice still to roll, as the plan counts them."""
     saved = state.saved
@@ -297,7 +306,7 @@ def advise(state: RollersState, *, seed: int = 0, trials: int = TRIALS) -> Advic
         question = f"{state.players[state.current]}: how to apply the dice"
     else:
         for m in state.legal_moves():
-            after = state.clone()
+            after = _decided(state)
             after.apply(m)
             if after.phase == "apply":  # stop
                 vec, err = plan.final(_add(0, list(after.final_dice().values())))[0], 0.0

@@ -368,8 +368,11 @@ class RollersState(GameState):
         board = self.boards[self.current]
         can_collect = chip_value(self.chips[self.current]) > 0
         same_turn = self.options["collect_after_closing"] == "same turn"
+        # the boards of the players who could pay (see _payers), read once
+        payers = [b for p, b in enumerate(self.boards)
+                  if p != self.current and chip_value(self.chips[p]) > 0] if can_collect else []
         per_section = [_section_options(n, board[n - 1], counts[n] + stars,
-                                        can_collect and bool(self._payers(n)), same_turn) for n in SECTIONS]
+                                        any(b[n - 1] != CLOSED for b in payers), same_turn) for n in SECTIONS]
         # Section by section (each option of section 1, then of 2, ...: the moves come in the order of
         # a depth-first walk), dropping a partial choice as soon as it needs more STARs than were rolled.
         partial: list[tuple[tuple, tuple[int, ...], int]] = [((), (), stars)]  # chosen, STARs declared, left
