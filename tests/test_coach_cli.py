@@ -67,3 +67,26 @@ def test_coach_values_elbow_aims_on_request_and_refuses_the_flag_for_another_gam
     assert main(["coach", rollers, "--elbows"]) == 2
     err = capsys.readouterr().err
     assert "--elbows is for Doshboardgolf" in err and "Traceback" not in err
+
+
+def test_coach_gives_roll_in_one_shots_their_strokes_to_hole_out(tmp_path, capsys):
+    from companion.protocol import Draw, Roll
+    from companion.session import Game
+
+    rio = Game.new("roll-in-one", ["Anna", "Ben"], {"golfers": "none"})
+    rio.roll(Roll.of(p1="1", p2="3"))
+    rio.move("course short-links")
+    while rio.state.phase == "deal":
+        req = rio.state.request()
+        rio.draw(Draw(tuple(req.candidates[:req.count])))
+    path = write_record(tmp_path / "g.jsonl", rio.events)
+    assert main(["coach", path, "--json"]) == 0
+    advice = json.loads(capsys.readouterr().out)["advice"]
+    strokes = advice["extra"]["strokes"]
+    assert len(strokes) == len(advice["moves"]) == 36
+    for m in advice["moves"]:  # each shot: its strokes to hole out (at least itself) and their error
+        assert [m["details"]["expected strokes to hole out"],
+                m["details"]["expected strokes to hole out: standard error"]] == strokes[m["move"]]
+        assert strokes[m["move"]][0] >= 1 and strokes[m["move"]][1] > 0
+    assert main(["coach", path]) == 0
+    assert "strokes" in capsys.readouterr().out.split("expected spaces to go")[1]

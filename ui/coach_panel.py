@@ -127,12 +127,14 @@ class CoachPanel:
         m = ui.metrics
         step = ui.font(m.small).get_linesize()
         ranked = sorted(advice.moves, key=lambda a: -a.value if advice.higher_is_better else a.value)
+        strokes = advice.extra.get("strokes", {})  # Roll In One: strokes to hole out after each shot
         for i, move in enumerate(ranked[: max(0, rect.height // step)]):
             colour = theme.ACCENT if move.best else theme.TEXT
             mark = "best: " if move.best else ""
             err = f" ± {move.error:.2g}" if move.error else ""
+            holing = f", holed in {strokes[move.move][0]:.1f}" if move.move in strokes else ""
             y = rect.y + i * step
-            ui.text(f"{mark}{move.move}", (rect.x, y), m.small, colour, width=int(rect.width * 0.64))
+            ui.text(f"{mark}{move.move}{holing}", (rect.x, y), m.small, colour, width=int(rect.width * 0.64))
             ui.text(f"{move.value:.2f}{err}", (rect.right, y), m.small, colour, "topright",
                     int(rect.width * 0.36))
         if not advice.moves:

@@ -68,9 +68,12 @@ class Advice:
             how = "exact but for chances too small to follow (± a bound on what they could change)"
         lines = [self.question, f"{self.measure}, {how}:"]
         ranked = sorted(self.moves, key=lambda m: -m.value if self.higher_is_better else m.value)
+        strokes = self.extra.get("strokes", {})
         for m in ranked[:limit]:
             err = f" ± {m.error:.3g}" if m.error else ""
-            lines.append(f"{'*' if m.best else ' '} {m.move:<34} {m.value:.3f}{err}")
+            holing = f"  holed in {strokes[m.move][0]:.2f} ± {strokes[m.move][1]:.2g} strokes" \
+                if m.move in strokes else ""
+            lines.append(f"{'*' if m.best else ' '} {m.move:<34} {m.value:.3f}{err}{holing}")
         if len(ranked) > limit:
             lines.append(f"  ... and {len(ranked) - limit} more moves")
         best = self.best

@@ -19,13 +19,16 @@ green (see :mod:`companion.coach.golf`).
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import replace
+from operator import attrgetter
 from typing import Any
 
 from companion.coach.advice import Advice, MoveAdvice, NothingToDecide, mark_best
 from companion.coach.chance import mean_and_error
 from companion.coach.golf import PENALTY_CELLS, Landing
+from companion.coach.roll_in_one_plan import ROLLOUTS, Plan, cell, plan_for
 from companion.dice import die_kind
 from companion.games.roll_in_one import moves as mv
 from companion.games.roll_in_one.hexgrid import distance, step
@@ -35,6 +38,8 @@ from companion.protocol import ChooseMove, DieResult, Roll, RollDice
 Leaf = tuple[str, str, int, int]  # where ("q,r" or "green"), how it ended, penalties, spaces left
 TRIALS = 100
 MAX_STEPS = 10_000
+STROKES = "expected strokes to hole out"  # a shot counts 1, a penalty 1 more
+FAIL = "fail"  # the step of every number that does not beat the number to beat
 
 # What a shot can change (up to the end of the turn, which the probe does not run); the rest of the
 # state is shared with the original, unchanged.
@@ -88,7 +93,7 @@ class _Flights:
         t = s.turn
         assert t is not None
         greens = s.open_greens(p)
-        if ball is None or not s._in_play(p) or ball in greens:
+        if ball is None or not s._in_play(p):  # a ball stopped on a green at the edge is not holed
             return ("green", "green", pen, 0)
         end = "out of bounds" if t.oob else s._terrain(ball)
         left = min((distance(ball, g) for g in greens), default=0)
@@ -149,14 +154,22 @@ class _Chain:
         self.steps: dict[tuple[int, str], tuple[int, _Probe, RollDice] | Leaf] = {}
         self.ids: dict[tuple[Any, ...], int] = {}
         self.labels: dict[str, tuple[str, ...]] = {}
+        self.numbers: dict[str, dict[str, int | None]] = {}  # per die kind, each face's number
+        self.fields: attrgetter[Any] | None = None
+        self.dice: dict[str, RollDice] = {}  # per club, what its roll step asks for
+        self.lists: attrgetter[Any] | None = None
 
     def key(self, s: _Probe) -> int:
         """The number of the state ``s`` is in (numbered as met: a small key to look steps up by)."""
         t = s.turn
         assert t is not None
-        fields = tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in vars(t).items()
-                       if k not in ("rolls", "rerolled", "path", "start"))
-        full = fields, bool(t.rolls), tuple(s.balls), tuple(s.penalties), tuple(s.points)
+        if self.fields is None:  # the turn's fields that matter, read in one go; lists as tuples
+            kept = [k for k in vars(t) if k not in ("rolls", "rerolled", "path", "start")]
+            lists = [k for k in kept if isinstance(getattr(t, k), list)]
+            self.fields = attrgetter(*(k for k in kept if k not in lists))
+            self.lists = attrgetter(*lists)
+        full = (self.fields(t), *map(tuple, self.lists(t)), bool(t.rolls),
+                tuple(s.balls), tuple(s.penalties), tuple(s.points))
         return self.ids.setdefault(full, len(self.ids))
 
     def settle(self, s: _Probe) -> RollDice | None:
@@ -164,6 +177,13 @@ class _Chain:
         for _ in range(MAX_STEPS):
             if s.shot_over:
                 return None
+            t = s.turn
+            if t is not None and t.stage == "roll":  # the club's die again (its request read once)
+                req = self.dice.get(t.club)
+                if req is None:
+                    req = self.dice[t.club] = s.request()  # type: ignore[assignment]
+                    assert isinstance(req, RollDice)
+                return req
             req = s.request()
             if isinstance(req, RollDice):
                 return req
@@ -183,13 +203,19 @@ class _Chain:
             labels = self.labels.get(die.kind)
             if labels is None:
                 labels = self.labels[die.kind] = die_kind(die.kind).labels
+                self.numbers[die.kind] = {f.label: f.number for f in die_kind(die.kind).faces}
             face = rng.choice(labels)
-            got = self.steps.get((key, face))
+            # A number that does not beat the number to beat lands the ball whatever it is (§Landing;
+            # not the first roll out of sand, which only sets the number): one step for all of them.
+            t = s.turn
+            n = self.numbers[die.kind][face]
+            step_face = FAIL if n is not None and n <= t.beat and (t.rolls or not t.sand_start) else face
+            got = self.steps.get((key, step_face))
             if got is None:
                 nxt = _fork(s)
                 nxt._on_roll(Roll((DieResult(die.slot, face),)))  # a face of the die asked for
                 more = self.settle(nxt)
-                got = self.steps[(key, face)] = self.flights.leaf(nxt) if more is None else \
+                got = self.steps[(key, step_face)] = self.flights.leaf(nxt) if more is None else \
                     (self.key(nxt), nxt, more)
             if len(got) == 4:
                 return got  # type: ignore[return-value]
@@ -197,40 +223,76 @@ class _Chain:
         raise AssertionError(f"a shot went on for {MAX_STEPS} rolls")
 
 
-def shot_landing(state: RollInOneState, shot: mv.Shot, *, seed: int = 0, trials: int = TRIALS,
-                 chain: _Chain | None = None) -> tuple[Landing, float]:
-    """Where ``shot`` ends from ``state`` (a turn waiting for its aim) over ``trials`` seeded flights,
-    and the standard error of its value (``chain``: the answer's memory of steps, to share it)."""
+def shot_flights(state: RollInOneState, shot: mv.Shot, *, seed: int = 0, trials: int = TRIALS,
+                 chain: _Chain | None = None) -> list[Leaf]:
+    """The leaves of ``trials`` seeded flights of ``shot`` from ``state`` (a turn waiting for its aim;
+    ``chain``: the answer's memory of steps, to share it)."""
     chain = chain or _Chain(state)
     aimed = _fork(state)
     aimed.apply(shot)
     rng = random.Random(seed)
+    return [chain.fly(aimed, rng) for _ in range(trials)]
+
+
+def landing_of(leaves: list[Leaf]) -> tuple[Landing, float]:
+    """The landing distribution of some flights and the standard error of its value."""
     out = Landing()
     values = []
-    for _ in range(trials):
-        where, end, pen, left = chain.fly(aimed, rng)
-        out.add(where, 1 / trials, end=end, penalty=pen, left=left)
+    share = 1 / len(leaves)
+    for where, end, pen, left in leaves:
+        out.add(where, share, end=end, penalty=pen, left=left)
         values.append(left + PENALTY_CELLS * pen)
     return out, mean_and_error(values)[1]
 
 
+def shot_landing(state: RollInOneState, shot: mv.Shot, *, seed: int = 0, trials: int = TRIALS,
+                 chain: _Chain | None = None) -> tuple[Landing, float]:
+    """Where ``shot`` ends from ``state`` (a turn waiting for its aim) over ``trials`` seeded flights,
+    and the standard error of its value (``chain``: the answer's memory of steps, to share it)."""
+    return landing_of(shot_flights(state, shot, seed=seed, trials=trials, chain=chain))
+
+
+def shot_strokes(leaves: list[Leaf], plan: Plan, *, seed: int = 0, rollouts: int = ROLLOUTS
+                 ) -> tuple[float, float]:
+    """The expected strokes to hole out of a shot whose flights ended in ``leaves``: the shot (1 and
+    its penalties) plus the plan's strokes from where each flight ended, and its standard error (the
+    flights' spread and each landing space's estimate)."""
+    values, spaces = [], {}
+    for where, _, pen, _ in leaves:
+        space = cell(where)
+        mean, err = plan.holing(space, rollouts=rollouts, seed=seed)
+        values.append(1 + pen + mean)
+        spaces[space] = (spaces[space][0] + 1, err) if space in spaces else (1, err)
+    mean, err = mean_and_error(values)
+    n = len(leaves)
+    return mean, math.sqrt(err ** 2 + sum((k / n * e) ** 2 for k, e in spaces.values()))
+
+
 def advise(state: RollInOneState, *, seed: int = 0, trials: int = TRIALS) -> Advice:
-    """Landing distributions of every club and direction, from ``trials`` flights seeded with ``seed``."""
+    """Landing distributions of every club and direction, from ``trials`` flights seeded with ``seed``,
+    and the strokes to hole out from there with the course's plan."""
     t = state.turn
     if state.phase != "play" or t is None or t.stage != "aim" or t.interrupts:
         raise NothingToDecide(state.request().prompt)
     moves: list[MoveAdvice] = []
     heat: dict[str, dict[str, float]] = {}
+    strokes: dict[str, list[float]] = {}
     chain = _Chain(state)
+    plan = plan_for(state, _fork, lambda base: _Chain(base).fly, seed=seed)
     for m in state.legal_moves():
         if not isinstance(m, mv.Shot):
             continue
-        got, err = shot_landing(state, m, seed=seed, trials=trials, chain=chain)
-        moves.append(replace(got.advice(str(m)), error=err))
+        leaves = shot_flights(state, m, seed=seed, trials=trials, chain=chain)
+        got, err = landing_of(leaves)
+        mean, serr = strokes[str(m)] = list(shot_strokes(leaves, plan, seed=seed))
+        advice = got.advice(str(m))
+        moves.append(replace(advice, error=err, details=(
+            (STROKES, mean), (f"{STROKES}: standard error", serr), *advice.details)))
         heat[str(m)] = dict(got.cells)
     ball = state.balls[t.player]
     return mark_best(Advice("roll-in-one", t.player, f"{state.players[t.player]}: which club, which way",
                             f"expected spaces to go (a penalty counts as {PENALTY_CELLS} spaces)",
                             higher_is_better=False, exact=False, trials=trials, moves=tuple(moves),
                             extra={"heat": heat, "ball": list(ball) if ball else None,
-                                   "greens": [list(g) for g in state.open_greens(t.player)]}))
+                                   "greens": [list(g) for g in state.open_greens(t.player)],
+                                   "strokes": strokes}))

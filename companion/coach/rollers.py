@@ -20,9 +20,11 @@ be rolled again" that plan is a lower bound.
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Sequence
 from functools import cache
+from itertools import accumulate
 
 from companion.coach.advice import Advice, MoveAdvice, NothingToDecide, mark_best
 from companion.coach.chance import mean_and_error, roll_outcomes
@@ -41,6 +43,7 @@ Throw = tuple[tuple[str, ...], str | None, float]  # purple faces (sorted), blac
 _PURPLES = tuple(d for d in DICE if d.slot.startswith("purple"))
 _BLACK = next(d for d in DICE if d.slot == "black")
 _TOKENS = {**{str(n): n - 1 for n in SECTIONS}, STAR: 5}
+_STAR_UNIT = 1 << 4 * _TOKENS[STAR]  # one STAR more in the counts
 
 
 def _add(c: Counts, faces: Sequence[str]) -> Counts:
@@ -80,9 +83,37 @@ def _deltas(purples: int, black: bool) -> tuple[tuple[Counts | None, float], ...
     return tuple(merged.items())
 
 
-def _mix(acc: list[float], vec: Vec, p: float) -> None:
-    for i, v in enumerate(vec):
-        acc[i] += p * v
+@cache
+def _thrown(w: tuple[str, ...], bf: str | None) -> tuple[Counts, int, Counts]:
+    """What purple faces ``w`` add to the counts, how many STARs they show, what the black adds."""
+    return _add(0, w), w.count(STAR), _add(0, [bf]) if bf else 0
+
+
+@cache
+def _keeps(w: tuple[str, ...], stars_aside: bool) -> tuple[tuple[Counts, int], ...]:
+    """Each way to keep some of the purple faces ``w`` (sorted; STARs left out when they are set
+    aside anyway): what it adds to the counts and how many dice it keeps, in the order a walk face
+    by face (each kept 0..n times) meets them."""
+    choices = sorted(set(w) - ({STAR} if stars_aside else set()))
+    out: list[tuple[Counts, int]] = [(0, 0)]
+    for f in reversed(choices):  # the first face varies slowest
+        unit, most = 1 << 4 * _TOKENS[f], w.count(f)
+        out = [(n * unit + add, n + k) for n in range(most + 1) for add, k in out]
+    return tuple(out)
+
+
+@cache
+def _cumulative(purples: int, black: bool) -> list[float]:
+    """The chances of :func:`_outcomes` added up in order (to sample them)."""
+    return list(accumulate(o[2] for o in _outcomes(purples, black)))
+
+
+def _mixed(vecs: list[Vec], chances: list[float]) -> Vec:
+    """The sum of ``vecs`` weighted by ``chances``, added up in their order."""
+    acc = [0.0] * len(vecs[0])
+    for vec, p in zip(vecs, chances, strict=True):
+        acc = [a + p * v for a, v in zip(acc, vec, strict=True)]
+    return tuple(acc)
 
 
 class _Planner:
@@ -96,6 +127,7 @@ class _Planner:
         self.gains: dict[tuple[tuple[int, int], ...], float] = {}
         self.v3: dict[Key, Vec] = {}
         self.v3_value: dict[Key, float] = {}
+        self.thirds: dict[Key, list[tuple[Counts, float]]] = {}
         self.final_value: dict[Counts, float] = {}
         self.second: dict[tuple[Key, tuple[str, ...], str | None],
                           tuple[float, Counts | None, Key | None]] = {}
@@ -153,16 +185,21 @@ class _Planner:
             got = self.v3_value[key] = total
         return got
 
+    def third(self, key: Key) -> list[tuple[Counts, float]]:
+        """The final dice after rolling the dice left once more, with their chances."""
+        got = self.thirds.get(key)
+        if got is None:
+            c = key[0]
+            got = [(c if delta is None else c + delta, p) for delta, p in _deltas(*key[1:])]
+            self.thirds[key] = got
+        return got
+
     def one_roll(self, key: Key) -> Vec:
         """Roll the dice left once more, then apply the best way."""
         got = self.v3.get(key)
         if got is None:
-            c = key[0]
-            acc = [0.0] * 16
-            for delta, p in _deltas(*key[1:]):
-                d = c if delta is None else c + delta
-                _mix(acc, self.final(d)[0], p)
-            got = self.v3[key] = tuple(acc)
+            third = self.third(key)
+            got = self.v3[key] = _mixed([self.final(d)[0] for d, _ in third], [p for _, p in third])
         return got
 
     def after_second(self, key: Key, w: tuple[str, ...], bf: str | None
@@ -182,61 +219,69 @@ class _Planner:
         if bf == ZAP:  # nothing thrown can be kept or applied: stop with the saved dice, or throw again
             stop, on = self.final(c)[0][0], self.one_roll_value(key)
             return (stop, c, None) if stop >= on else (on, None, key)
-        everything = _add(c, [*w, *((bf,) if bf else ())])
+        thrown, stars, black_add = _thrown(w, bf)
+        everything = c + thrown + black_add
         best_value = self.final(everything)[0][0]
         best_key: Key | None = None
-        stars = w.count(STAR) if self.stars_aside else 0  # set aside whatever else is kept
-        choices = sorted(set(w) - ({STAR} if self.stars_aside else set()))
-
-        # the choices as counts: each face kept 0..n times adds n to its 4-bit digit
-        steps = [(1 << 4 * _TOKENS[f], w.count(f)) for f in choices]
-        black_add = _add(0, [bf]) if bf else 0
-        value_of = self.one_roll_value
-
-        def walk(i: int, kept: Counts, left: int) -> None:
-            nonlocal best_value, best_key
-            if i == len(steps):
-                for kb in ((False, True) if black else (False,)):
-                    if left == 0 and not (black and not kb):
-                        continue  # keeping everything is stopping
-                    k: Key = (kept + black_add if kb else kept, left, black and not kb)
+        if not self.stars_aside:
+            stars = 0
+        kept0, left0 = c + stars * _STAR_UNIT, purples - stars  # STARs set aside, whatever else is kept
+        values, value_of = self.v3_value, self.one_roll_value
+        for add, n in _keeps(w, self.stars_aside):
+            kept, left = kept0 + add, left0 - n
+            if black:  # the black die rolled again, then kept
+                k: Key = (kept, left, True)
+                v = values.get(k)
+                if v is None:
                     v = value_of(k)
-                    if v > best_value:
-                        best_value, best_key = v, k
-                return
-            unit, most = steps[i]
-            for n in range(most + 1):
-                walk(i + 1, kept + n * unit, left - n)
-
-        walk(0, _add(c, [STAR] * stars), purples - stars)
+                if v > best_value:
+                    best_value, best_key = v, k
+                if left == 0:
+                    continue  # keeping everything is stopping
+                k = (kept + black_add, left, False)
+            elif left == 0:
+                continue
+            else:
+                k = (kept, left, False)
+            v = values.get(k)
+            if v is None:
+                v = value_of(k)
+            if v > best_value:
+                best_value, best_key = v, k
         return (best_value, everything, None) if best_key is None else (best_value, None, best_key)
 
     def two_rolls(self, key: Key, rng_seed: int, trials: int) -> tuple[Vec, float]:
         """Sampled second roll (seeded), best choice after it; the value's standard error."""
         rng = random.Random(rng_seed)
         outcomes = _outcomes(*key[1:])
-        weights = [o[2] for o in outcomes]
-        picks = rng.choices(range(len(outcomes)), weights, k=trials)
+        picks = rng.choices(range(len(outcomes)), cum_weights=_cumulative(*key[1:]), k=trials)
         at: dict[Counts, float] = {}  # chance of stopping with these final dice
         going: dict[Key, float] = {}  # chance of rolling a third time with these dice kept
         values = []
+        memo, share = self.second, 1 / trials
         for i in picks:
             w, bf, _ = outcomes[i]
-            value, stop, then = self.after_second(key, w, bf)
+            got = memo.get((key, w, bf))
+            value, stop, then = got if got is not None else self.after_second(key, w, bf)
             values.append(value)
             if then is None:
                 assert stop is not None
-                at[stop] = at.get(stop, 0.0) + 1 / trials
+                at[stop] = at.get(stop, 0.0) + share
             else:
-                going[then] = going.get(then, 0.0) + 1 / trials
+                going[then] = going.get(then, 0.0) + share
         for then, q in going.items():
-            for delta, p in _deltas(*then[1:]):
-                d = then[0] if delta is None else then[0] + delta
+            for d, p in self.third(then):
                 at[d] = at.get(d, 0.0) + p * q
-        acc = [0.0] * 16
-        for c, p in at.items():
-            _mix(acc, self.final(c)[0], p)
-        return tuple(acc), mean_and_error(values)[1]
+        acc = _mixed([self.final(c)[0] for c in at], list(at.values()))
+        return acc, mean_and_error(values)[1]
+
+
+def _decided(state: RollersState) -> RollersState:
+    """A copy to play a keep or stop move on: such a move changes only the dice (saved, showing, the
+    ZAP) and the phase, so the rest (boards, chips, history) is shared rather than deep-copied."""
+    out = copy.copy(state)
+    out.saved, out.showing = dict(state.saved), dict(state.showing)
+    return out
 
 
 def _key(state: RollersState) -> Key:
@@ -261,7 +306,7 @@ def advise(state: RollersState, *, seed: int = 0, trials: int = TRIALS) -> Advic
         question = f"{state.players[state.current]}: how to apply the dice"
     else:
         for m in state.legal_moves():
-            after = state.clone()
+            after = _decided(state)
             after.apply(m)
             if after.phase == "apply":  # stop
                 vec, err = plan.final(_add(0, list(after.final_dice().values())))[0], 0.0

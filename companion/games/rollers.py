@@ -19,6 +19,7 @@ import re
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cache
 from itertools import product
 from typing import Any, ClassVar, Self
 
@@ -367,33 +368,29 @@ class RollersState(GameState):
         board = self.boards[self.current]
         can_collect = chip_value(self.chips[self.current]) > 0
         same_turn = self.options["collect_after_closing"] == "same turn"
-        per_section: list[list[tuple[bool, bool, int, int]]] = []  # (open, close, collecting, used)
-        for n in SECTIONS:
-            have = counts[n] + stars
-            status = board[n - 1]
-            steps = {EMPTY: [(True, False, n), (True, True, n + 1)], OPEN: [(False, True, 1)]}.get(status, [])
-            options = [(False, False, 0, 0)] + [(op, cl, 0, used) for op, cl, used in steps]
-            if can_collect and self._payers(n):
-                if status == CLOSED:
-                    options += [(False, False, k, k) for k in range(1, have + 1)]
-                elif same_turn:
-                    op, cl, used = steps[-1]
-                    options += [(op, cl, k, used + k) for k in range(1, have - used + 1)]
-            per_section.append([o for o in options if o[3] <= have])
-        # Depth-first over the sections, pruning as soon as more STARs are needed than were rolled.
-        def walk(i: int, stars_left: int, chosen: tuple, stars: tuple[int, ...]) -> Iterator[ApplyMove]:
-            if i == 5:
-                yield ApplyMove(tuple(n for n, c in chosen if c[0]), tuple(n for n, c in chosen if c[1]),
-                                tuple((n, c[2]) for n, c in chosen if c[2]), stars)
-                return
-            n = i + 1
-            for option in per_section[i]:
-                deficit = max(0, option[3] - counts[n])
-                if deficit <= stars_left:
-                    more = stars + (n,) * deficit
-                    yield from walk(i + 1, stars_left - deficit, (*chosen, (n, option)), more)
-
-        yield from walk(0, stars, (), ())
+        # the boards of the players who could pay (see _payers), read once
+        payers = [b for p, b in enumerate(self.boards)
+                  if p != self.current and chip_value(self.chips[p]) > 0] if can_collect else []
+        per_section = [_section_options(n, board[n - 1], counts[n] + stars,
+                                        any(b[n - 1] != CLOSED for b in payers), same_turn) for n in SECTIONS]
+        # Section by section (each option of section 1, then of 2, ...: the moves come in the order of
+        # a depth-first walk), dropping a partial choice as soon as it needs more STARs than were rolled.
+        partial: list[tuple[tuple, tuple[int, ...], int]] = [((), (), stars)]  # chosen, STARs declared, left
+        for i, options in enumerate(per_section):
+            n, own = i + 1, counts[i + 1]
+            grown = []
+            for chosen, declared, stars_left in partial:
+                for option in options:
+                    deficit = option[3] - own
+                    if deficit <= 0:
+                        grown.append(((*chosen, (n, option)), declared, stars_left))
+                    elif deficit <= stars_left:
+                        more = declared + (n,) * deficit
+                        grown.append(((*chosen, (n, option)), more, stars_left - deficit))
+            partial = grown
+        for chosen, declared, _ in partial:
+            yield ApplyMove(tuple(n for n, c in chosen if c[0]), tuple(n for n, c in chosen if c[1]),
+                            tuple((n, c[2]) for n, c in chosen if c[2]), declared)
 
     def _payers(self, section: int) -> list[int]:
         return [p for p in range(len(self.players)) if p != self.current
@@ -571,6 +568,22 @@ class RollersState(GameState):
             history=list(self.history),
         )
         return out
+
+
+@cache
+def _section_options(n: int, status: int, have: int, collecting: bool, same_turn: bool
+                     ) -> tuple[tuple[bool, bool, int, int], ...]:
+    """What section ``n`` can do with ``have`` dice for it (STARs included): (open, close, chips
+    collected, dice used), doing nothing first."""
+    steps = {EMPTY: [(True, False, n), (True, True, n + 1)], OPEN: [(False, True, 1)]}.get(status, [])
+    options = [(False, False, 0, 0)] + [(op, cl, 0, used) for op, cl, used in steps]
+    if collecting:
+        if status == CLOSED:
+            options += [(False, False, k, k) for k in range(1, have + 1)]
+        elif same_turn:
+            op, cl, used = steps[-1]
+            options += [(op, cl, k, used + k) for k in range(1, have - used + 1)]
+    return tuple(o for o in options if o[3] <= have)
 
 
 def _rolloff_value(face: str) -> int:

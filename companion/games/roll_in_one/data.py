@@ -132,6 +132,7 @@ def parse_clubs(data: Mapping[str, Any], origin: str) -> dict[str, Club]:
     return clubs
 
 
+@cache
 def face_effect(label: str, number: int | None) -> tuple[str, int] | None:
     """What a club face does: ("number", n), ("triangle", 0), ("curve", 0), ("dotted-curve", 0),
     ("dots", n), or None if the label means nothing.

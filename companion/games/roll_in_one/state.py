@@ -453,6 +453,7 @@ class RollInOneState(GameState):
         cards = load_cards()
         sources = [(c, False) for c in sorted(set(self.hands[p]))]
         sources += [(g, True) for g, e in self._golfer_effects(p) if e in ACTION_EFFECTS and g not in t.used]
+        kind: str | None = None  # the pending roll's effect, read once when a card asks
         for card, golfer in sources:
             effect = cards[card].effect
             if window == "aim":
@@ -465,7 +466,8 @@ class RollInOneState(GameState):
                         effect == "shed-penalty" and self.penalties[p] > 0):
                     out.append(mv.Play(card))
             elif window == "window":
-                kind, _ = self._pending_effect()
+                if kind is None:
+                    kind, _ = self._pending_effect()
                 if effect == "reroll":
                     out.append(mv.Play(card))
                 elif effect.startswith("ignore-") and not golfer and not self._ignores(p, effect[7:]):
