@@ -61,10 +61,11 @@ def target(
     ui: Ui,
     rect: pygame.Rect, wid: str, action: Callable[[], Any], bound: pygame.Rect | None = None
 ) -> Widget:
-    """A tappable area at least 9 mm each way (kept inside ``bound``)."""
+    """A tappable area at least 9 mm each way on this screen (kept inside ``bound``)."""
     r = pygame.Rect(rect)
-    if r.width < theme.MIN_TARGET or r.height < theme.MIN_TARGET:
-        r = r.inflate(max(0, theme.MIN_TARGET - r.width), max(0, theme.MIN_TARGET - r.height))
+    t = ui.metrics.target
+    if r.width < t or r.height < t:
+        r = r.inflate(max(0, t - r.width), max(0, t - r.height))
     if bound is not None:
         r.clamp_ip(bound)
     return Widget(r, wid, action, True, wid, kind="tile")
@@ -78,10 +79,14 @@ class HopNRollView(GameView):
         self.pick: tuple[str, str | None] | None = None  # a tapped sheet space (or area) with several moves
         self.hops: dict[str, dict[str, Any]] = {}
         self.names: dict[str, str] = {}
+        self.whose = ""
 
     def reset(self) -> None:
         super().reset()
         self.shown = self.row = self.pick = None
+
+    def focus(self, player: int | None) -> None:
+        self.shown = player
 
     # --- words --------------------------------------------------------------------------------
     def describe(self, move: Move) -> str:
@@ -130,7 +135,7 @@ class HopNRollView(GameView):
         writing = phase == "write" and shown == me
         pitch = min(inner.height // max(1, board.get("rows", 6)), 84 if m.portrait else 64)
         board_w = int(pitch * 3.3)
-        if not m.portrait and phase == "write":
+        if phase == "write":  # the whole width for the sheet: its spaces are 9 mm targets
             self.draw_sheet(ui, inner, sheets[shown], view, writing, state, actions)
             return
         left = pygame.Rect(inner.x, inner.y, board_w, inner.height)
@@ -184,6 +189,7 @@ class HopNRollView(GameView):
                     pygame.draw.rect(ui.surface, theme.SELECTED, sp, 4, border_radius=6)
                     arrow(ui, sp, hop_to == "right")
                 here = pawns.get((column, r), [])
+                ui.place(f"space:{column}:{r}", sp, tuple(here))
                 for k, p in enumerate(here):
                     col = actions.colour(p)
                     rad = max(8, pitch // 4)
@@ -194,6 +200,7 @@ class HopNRollView(GameView):
             d = pygame.Rect(rect.x + side_w + gap, y + 3, pitch - 6, pitch - 6)
             d.centerx = rect.centerx
             die = dice.get(r)
+            ui.place(f"die:{r}", d, None if die is None else (die["kind"], die["face"]))
             if die is None:
                 pygame.draw.rect(ui.surface, (44, 48, 60), d, border_radius=8)
             elif die["kind"] == "disco":
@@ -227,7 +234,8 @@ class HopNRollView(GameView):
         actions: TableActions,
     ) -> None:
         m = ui.metrics
-        line = ui.font(m.small).get_linesize()
+        self.whose = sheet["name"]  # the places of the sheet are named by whose it is
+        line = ui.font(m.body).get_linesize()  # the header gives the score: 3 mm
         pend = sheet.get("pending")
         todo = ""
         if pend is not None:
@@ -236,10 +244,10 @@ class HopNRollView(GameView):
         head = ui.words_that_fit(
             [f"{name}: {sheet['side']} sheet, {total} points{todo}", f"{name}: {total} points{todo}",
              f"{name}: {total} pts{todo.replace('to write', 'write')}", f"{name}: {total} pts"],
-            m.small,
+            m.body,
             rect.width,
         )
-        ui.text(head, (rect.x, rect.y), m.small, theme.ACCENT if live else theme.TEXT)
+        ui.text(head, (rect.x, rect.y), m.body, theme.ACCENT if live else theme.TEXT)
         top = rect.y + line + 2
         bands: list[list[dict[str, Any]]] = []
         for a in sheet["areas"]:
@@ -250,10 +258,10 @@ class HopNRollView(GameView):
         n_rows = sum(1 for b in bands if b[0]["shape"] == "row")
         levels = sum(max(len(a["levels"]) for a in b) for b in bands if b[0]["shape"] == "pyramid")
         avail = rect.bottom - top
-        rp = min(avail / (n_rows + 0.8 * levels), 72 if m.portrait else 60)
+        rp = min(avail / (n_rows + 0.8 * levels), max(m.target, 72 if m.portrait else 60))
         pp = rp * 0.8
-        if live and rp < theme.MIN_TARGET:
-            rp = theme.MIN_TARGET
+        if live and rp < m.target:
+            rp = m.target
             pp = (avail - n_rows * rp) / max(1, levels)
         y = float(top)
         label_w = min(int(rect.width * 0.2), 110)
@@ -310,7 +318,7 @@ class HopNRollView(GameView):
         actions: TableActions,
     ) -> None:
         m = ui.metrics
-        score_w = 32 if band.width > 330 else 0
+        score_w = ui.font(m.body).size("88")[0] + 4 if band.width > 330 else 0  # the row's score, 3 mm
         self._label(ui, pygame.Rect(band.x, band.y + 2, label_w - 4, band.height - 4), area)
         spaces = area["spaces"]
         breaks = sum(1 for i in range(1, len(spaces)) if spaces[i]["group"] != spaces[i - 1]["group"]
@@ -323,9 +331,10 @@ class HopNRollView(GameView):
                 x += 6
             cell = pygame.Rect(int(x) + 2, band.y + 3, int(cw) - 4, band.height - 6)
             self._cell(ui, cell, area, s, s["stars"])
+            ui.place(f"sheet:{self.whose}:{area['key']}:{s['id']}", cell, s["value"])
             x += cw
         if score_w:
-            ui.text(str(area["score"]), (band.right - 2, band.centery), m.small, theme.TEXT, "midright")
+            ui.text(str(area["score"]), (band.right - 2, band.centery), m.body, theme.TEXT, "midright")
         if live:
             ui.add(target(ui, pygame.Rect(x0, band.y, band.right - x0, band.height), f"sheet:{area['key']}",
                           lambda: self._tap_sheet(area, None, state, actions)))
@@ -346,7 +355,7 @@ class HopNRollView(GameView):
         for k, a in enumerate(areas):
             box = pygame.Rect(int(band.x + k * aw), band.y, int(aw) - 6, band.height)
             widest = max(a["levels"])
-            pc = min(max(pp * 1.3, theme.MIN_TARGET if live else 0), box.width / widest)
+            pc = min(max(pp * 1.3, m.target if live else 0), box.width / widest)
             room = box.width - widest * pc >= star_w
             n_lv = len(a["levels"])
             lab = pygame.Rect(box.x, box.y + 2, min(box.width // 3, 110), min(int(pp) - 4, 44))
@@ -365,6 +374,7 @@ class HopNRollView(GameView):
                     left = int(x0 + (s["position"] - 1) * pc)
                     r = pygame.Rect(left + 2, int(y) + 2, int(pc) - 4, int(pp) - 4)
                     self._cell(ui, r, a, s, None if beside or i else a["level_stars"][lv - 1])
+                    ui.place(f"sheet:{self.whose}:{a['key']}:{s['id']}", r, s["value"])
                     if live and s["open"]:
                         ui.add(target(ui, r, f"sheet:{a['key']}:{s['id']}",
                                       lambda a=a, s=s: self._tap_sheet(a, s["id"], state, actions), box))
