@@ -100,3 +100,32 @@ def test_a_group_of_one_is_the_move_itself():
         ui.widgets.clear()
         view.draw_choices(ui, rect, None, MOVES, table)
     assert table.played == [target]
+
+
+def test_a_long_label_wraps_at_3_mm_and_keeps_two_columns():
+    """A label too long for half the width at 3 mm (Doshboardgolf's "Aim 9 o'clock, straight") is wrapped
+    on two lines at 3 mm, not drawn on one line at 2.4 mm nor the list sent back to one column."""
+    from ui.views.base import paged_buttons
+
+    ui = Ui(pygame.Surface(PORTRAIT))
+    m = ui.metrics
+    rect = side_panel(ui, 2)
+    items = [(f"aim {n} ... (7)", lambda: None, f"group:aim {n}") for n in range(1, 13)]
+    items[8] = ("Aim 9 o'clock, straight", lambda: None, "move:aim 9")
+    assert ui.font(m.body).size(items[8][0])[0] > (rect.width - m.pad) // 2 - 12  # the case in point
+    page = 0
+    seen = []
+    for _ in range(12):
+        ui.widgets.clear()
+        ui.drawn = []
+        page = paged_buttons(ui, rect, items, page, lambda p: None)
+        shown = [w for w in ui.widgets if w.id.startswith(("group:", "move:"))]
+        assert len({w.rect.x for w in shown}) == 2 or len(shown) == 1, "one column"
+        for w in shown:
+            sizes = {s for t, s, r in ui.drawn if t and w.rect.contains(r)}
+            assert sizes == {m.body}, (w.label, sizes)
+        seen += [w.id for w in shown]
+        if "move:aim 9" in seen:
+            break
+        page += 1
+    assert "move:aim 9" in seen

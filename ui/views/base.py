@@ -167,6 +167,14 @@ def one_line_size(ui: Ui, label: str, width: int) -> int | None:
     return m.body if ui.font(m.body).size(label)[0] <= width else None
 
 
+def lines_at_body(ui: Ui, label: str, width: int) -> int:
+    """How many lines ``label`` takes wrapped into ``width`` at the body size (a big number when a word
+    is wider than that)."""
+    font = ui.font(ui.metrics.body)
+    lines = ui.wrap(label, ui.metrics.body, width)
+    return len(lines) if all(font.size(line)[0] <= width for line in lines) else 99
+
+
 def paged_buttons(
     ui: Ui,
     rect: pygame.Rect,
@@ -184,10 +192,10 @@ def paged_buttons(
     if middle is not None:
         return _paged_with_middle(ui, rect, items, page, set_page, columns, height, middle)
     h = max(height or m.button_h, m.target)  # buttons are never under 9 mm
-    if columns is None:  # portrait: two columns when every label fits half the width on one line
+    if columns is None:  # portrait: two columns when every label fits half the width at 3 mm
         half = (rect.width - m.pad) // 2 - 12
         two = m.portrait and rect.width > 500
-        cols = 2 if two and all(one_line_size(ui, label, half) for label, _, _ in items) else 1
+        cols = 2 if two and all(lines_at_body(ui, label, half) <= 2 for label, _, _ in items) else 1
     else:
         cols = columns
     bw = (rect.width - (cols - 1) * m.pad) // cols
