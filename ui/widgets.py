@@ -311,6 +311,9 @@ PIPS = {
 DIE_BODIES: dict[str, tuple[Colour, Colour]] = {  # kind id -> (body, pips)
     "rollers-purple": ((128, 70, 180), (255, 255, 255)),
     "rollers-black": ((20, 20, 24), (255, 255, 255)),
+    "dosh-blue": ((35, 80, 175), (255, 255, 255)),  # Doshboardgolf's d12s in their colours
+    "dosh-red": ((185, 35, 35), (255, 255, 255)),
+    "dosh-black": ((20, 20, 24), (255, 255, 255)),
 }
 
 
