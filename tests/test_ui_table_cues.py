@@ -172,3 +172,25 @@ def test_auto_confirm_counts_down_a_sure_read_and_a_tap_cancels_it():
             assert len(screen.game.events) == before + 1  # confirmed by itself
     finally:
         pygame.display.quit()
+
+
+@pytest.mark.parametrize("size", [LANDSCAPE, PORTRAIT], ids=["800x480", "720x1280"])
+def test_the_turn_banner_fits_a_single_row_of_scores(size):
+    """Portrait with two players gives the banner one row of scores: the name is drawn whole inside it,
+    at 3 mm at least (it was pushed under the shape and out of the banner)."""
+    from ui.screens.table_cues import TurnCue
+    from ui.theme import PALETTE
+    from ui.widgets import Ui
+
+    pygame.font.init()
+    ui = Ui(pygame.Surface(size))
+    m = ui.metrics
+    area = pygame.Rect(m.pad, 180, size[0] - 2 * m.pad, ui.font(m.body).get_linesize() * 2 + 16)
+    cue = TurnCue(clock=lambda: 10.0)
+    cue.since = 10.0
+    cue.draw(ui, area, "Anna", PALETTE[1])
+    words = [(t, s, r) for t, s, r in ui.drawn if t in ("Anna's turn", "Anna's", "turn")]
+    assert " ".join(t for t, _, _ in words) == "Anna's turn"
+    for _, s, r in words:
+        assert area.contains(r), (r, area)
+        assert s >= m.body
