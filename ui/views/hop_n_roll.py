@@ -20,6 +20,7 @@ from ui.views.base import GameView, TableActions, capacity, paged_buttons
 from ui.widgets import Ui, Widget, draw_die, star_points
 
 INK = (25, 25, 30)
+STAR_INK = (120, 85, 10)  # a space's stars (a star drawn and its number)
 BOARD_BG = (56, 62, 78)
 SPACE = (84, 92, 112)
 DISCO = {
@@ -298,8 +299,14 @@ class HopNRollView(GameView):
             pygame.draw.rect(ui.surface, INK, r.inflate(-8, -8), 1, border_radius=3)
         if stars is not None and r.height >= 30 and r.width >= 28:
             sr = max(4, min(7, r.height // 8))
-            pygame.draw.polygon(ui.surface, (150, 110, 20), star_points((r.x + sr + 3, r.y + sr + 3), sr))
-            ui.text(str(stars), (r.x + 2 * sr + 5, r.y + 1), m.small, INK)
+            words = str(stars)
+            # the star and its number inside the space: smaller, then the number alone when narrow
+            fits = [z for z in (m.small, m.tiny) if 2 * sr + 7 + ui.font(z).size(words)[0] <= r.width]
+            if fits:
+                pygame.draw.polygon(ui.surface, STAR_INK, star_points((r.x + sr + 3, r.y + sr + 3), sr))
+                ui.text(words, (r.x + 2 * sr + 5, r.y + 1), fits[0], INK)
+            else:
+                ui.text(words, (r.x + 2, r.y + 1), m.tiny, INK if s["bonus"] else STAR_INK)
         if s["value"] is not None:
             big = max(m.small, min(m.body + 8, int(r.height * 0.8)))
             ui.text(str(s["value"]), (r.centerx, r.bottom - 1), big, INK, "midbottom")
