@@ -1,0 +1,65 @@
+"""The end screen cuts nothing short (issue 55, defect 6): the outcome in the title, the buttons and the
+names beside the score chart are drawn whole at both sizes with five players."""
+
+from __future__ import annotations
+
+import os
+import random
+
+import pygame
+import pytest
+
+from companion.games import get_game
+from companion.protocol import ChooseMove, DrawCards, GameOver, RollDice
+from companion.session import Game
+from companion.sim import random_draw, random_roll
+from companion.store import Store
+from ui.app import LANDSCAPE, PORTRAIT, App
+from ui.reader import SimulatedReader
+from ui.screens.endgame import EndScreen
+from ui.settings import Settings
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+NAMES = ("Anna", "Ben", "Chloe", "Dev", "Elif")
+
+
+def finished(game_id: str) -> Game:
+    """A whole game of five players, played by the game's strategy through the session."""
+    game = Game.new(game_id, NAMES)
+    info = get_game(game_id)
+    rng = random.Random(3)
+    for _ in range(20_000):
+        state = game.state
+        req = state.request()
+        if isinstance(req, GameOver):
+            return game
+        if isinstance(req, RollDice):
+            game.roll(random_roll(req, rng))
+        elif isinstance(req, DrawCards):
+            game.draw(random_draw(req, rng))
+        elif isinstance(req, ChooseMove):
+            moves = list(state.legal_moves())
+            game.move(info.strategy(state, moves, rng) if info.strategy else rng.choice(moves))
+    raise AssertionError("the game did not end")
+
+
+@pytest.mark.parametrize("size", [LANDSCAPE, PORTRAIT], ids=["800x480", "720x1280"])
+def test_the_end_screen_cuts_nothing_short(size):
+    game = finished("hop-n-roll")
+    app = App(Store(":memory:"), SimulatedReader(1), size, settings=Settings(sound=False))
+    try:
+        app.go(EndScreen(app, 1, game))
+        app.ui.cut.clear()
+        app.step()
+        assert not app.errors, app.errors
+        assert app.ui.cut == [], app.ui.cut
+        words = [t for t, _, _ in app.ui.drawn]
+        assert any(t.startswith("Game over:") for t in words)
+        for name in NAMES:
+            assert sum(t == name for t in words) >= 1, name  # beside its line on the chart
+        for wid in ("end:home", "end:again", "end:undo"):
+            assert app.ui.find(wid) is not None
+    finally:
+        pygame.display.quit()
