@@ -1,6 +1,5 @@
-"""The end screen cuts nothing short (issue 55, defect 6): the outcome in the title, the buttons and the
-names beside the score chart are drawn whole at both sizes with five players."""
-
+"""Screens that cut nothing short (issue 55, defect 6): the end screen's outcome, buttons and chart names
+at both sizes with five players, and the note beside a history row of six dice."""
 from __future__ import annotations
 
 import os
@@ -61,5 +60,30 @@ def test_the_end_screen_cuts_nothing_short(size):
             assert sum(t == name for t in words) >= 1, name  # beside its line on the chart
         for wid in ("end:home", "end:again", "end:undo"):
             assert app.ui.find(wid) is not None
+    finally:
+        pygame.display.quit()
+
+
+def test_the_history_cuts_no_note_short():
+    """Six dice in a row of the history (Roll For It!, portrait): the note beside them is the fullest
+    wording that fits whole, never one cut with '...'."""
+    from test_ui_table_board import play_one, start
+
+    from companion.record import RollEvent
+
+    app, d = start(PORTRAIT, "roll-for-it", 8)
+    rng = random.Random(5)
+    try:
+        for _ in range(60):
+            events = app.screen.game.events
+            if any(isinstance(e, RollEvent) and len(e.roll.results) == 6 for e in events):
+                break
+            play_one(app, d, rng)
+        d.tap("table:history")
+        app.ui.cut.clear()
+        app.step()
+        assert app.screen.name == "history"
+        assert app.ui.cut == [], app.ui.cut
+        assert any(t.startswith("(simulated") for t, _, _ in app.ui.drawn)
     finally:
         pygame.display.quit()
