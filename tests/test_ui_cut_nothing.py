@@ -1,5 +1,6 @@
 """Screens that cut nothing short (issue 55, defect 6): the end screen's outcome, buttons and chart names
 at both sizes with five players, and the note beside a history row of six dice."""
+
 from __future__ import annotations
 
 import os
