@@ -129,3 +129,29 @@ def test_a_long_label_wraps_at_3_mm_and_keeps_two_columns():
             break
         page += 1
     assert "move:aim 9" in seen
+
+
+@pytest.mark.parametrize("height", [90, 130])
+def test_a_list_with_room_for_one_row_pages_it_without_overlap(height):
+    """Eight players' scores can leave the list room for one row of buttons: one move a page between
+    '<' and '>' (the paging row was laid over the moves)."""
+    from ui.views.base import paged_buttons
+
+    ui = Ui(pygame.Surface(PORTRAIT))
+    m = ui.metrics
+    rect = pygame.Rect(12, 1000, 696, height)
+    items = [(f"card 1: 4, 4; card 2: {n}; card 4: 3", lambda: None, f"move:{n}") for n in range(12)]
+    seen = set()
+    page = 0
+    for _ in range(12):
+        ui.widgets.clear()
+        page = paged_buttons(ui, rect, items, page, lambda p: None)
+        live = [w for w in ui.widgets if w.enabled]
+        for i, a in enumerate(live):
+            for b in live[i + 1 :]:
+                assert not a.rect.colliderect(b.rect), (a.id, b.id)
+        for w in ui.widgets:
+            assert m.mm(min(w.rect.size)) >= 9
+        seen |= {w.id for w in ui.widgets if w.id.startswith("move:")}
+        page += 1
+    assert len(seen) == 12

@@ -207,6 +207,8 @@ def paged_buttons(
     h = max(h, need * body.get_linesize() + 8) if need > 1 else h
     rows = max(1, (rect.height + m.pad) // (h + m.pad))
     per_page = rows * cols
+    if len(items) > per_page and (rect.height - h) // (h + m.pad) < 1:
+        return _one_row_paged(ui, rect, items, page, set_page, h)
     if len(items) > per_page:
         rows = max(1, (rect.height - h) // (h + m.pad))  # keep a row for the paging buttons
         per_page = rows * cols
@@ -245,6 +247,33 @@ def paged_buttons(
             enabled=page < pages - 1,
             id="page:next",
         )
+    return page
+
+
+def _one_row_paged(
+    ui: Ui,
+    rect: pygame.Rect,
+    items: Sequence[tuple[str, Callable[[], Any], str]],
+    page: int,
+    set_page: Callable[[int], None],
+    h: int,
+) -> int:
+    """Room for one row only: ``<`` and ``>`` either side of one item a page (not a row of paging
+    buttons laid over the items)."""
+    m = ui.metrics
+    t = m.target
+    page = min(max(page, 0), len(items) - 1)
+    label, action, wid = items[page]
+    bw = rect.width - 2 * (t + m.pad)
+    lines = lines_at_body(ui, label, bw - 12)
+    bh = max(h, lines * ui.font(m.body).get_linesize() + 8) if lines < 99 else h
+    bh = min(bh, max(h, rect.height))
+    ui.button(pygame.Rect(rect.x, rect.y, t, bh), "<", lambda: set_page(page - 1), enabled=page > 0,
+              id="page:prev")
+    ui.button(pygame.Rect(rect.x + t + m.pad, rect.y, bw, bh), label, action, id=wid,
+              size=label_size(ui, label, bw - 12, bh - 4))
+    ui.button(pygame.Rect(rect.right - t, rect.y, t, bh), ">", lambda: set_page(page + 1),
+              enabled=page < len(items) - 1, id="page:next")
     return page
 
 
