@@ -1,5 +1,6 @@
 """Screens that cut nothing short (issue 55, defect 6): the end screen's outcome, buttons and chart names
-at both sizes with five players, and the note beside a history row of six dice."""
+at both sizes with five players, the note beside a history row of six dice, the notes under many
+players' scores."""
 
 from __future__ import annotations
 
@@ -86,5 +87,27 @@ def test_the_history_cuts_no_note_short():
         assert app.screen.name == "history"
         assert app.ui.cut == [], app.ui.cut
         assert any(t.startswith("(simulated") for t, _, _ in app.ui.drawn)
+    finally:
+        pygame.display.quit()
+
+
+@pytest.mark.parametrize("game", ["roll-for-it", "hop-n-roll"])
+def test_the_score_notes_of_many_players_are_whole(game):
+    """Three columns of scores in portrait: each player's note is the fullest wording that fits whole
+    ("6 red in hand"), not "red dice, 6 i..."."""
+    from test_ui_table_board import start
+
+    info = get_game(game)
+    app, _ = start(PORTRAIT, game, min(8, info.max_players))
+    try:
+        app.ui.cut.clear()
+        app.step()
+        scores = app.screen.layout.scores
+        assert app.ui.cut == [], app.ui.cut
+        state_colours = app.screen.game.state.view().get("colours", [])
+        notes = [t for t, _, r in app.ui.drawn if scores.contains(r)
+                 and (" done" in t or any(c in t.split() for c in state_colours))]
+        assert state_colours or game == "hop-n-roll"
+        assert len(notes) == len(app.screen.game.state.players)
     finally:
         pygame.display.quit()

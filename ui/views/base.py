@@ -59,8 +59,9 @@ class GameView:
     def describe(self, move: Move) -> str:
         return str(move)
 
-    def score_note(self, view: dict[str, Any], player: int) -> str:
-        """A short line under each player's score in the score panel (e.g. chips)."""
+    def score_note(self, view: dict[str, Any], player: int) -> str | tuple[str, ...]:
+        """A short line under each player's score in the score panel (e.g. chips); or its wordings,
+        fullest first, of which the table draws the first that fits."""
         return ""
 
     # --- playing by taps -----------------------------------------------------------------------

@@ -110,11 +110,11 @@ class HopNRollView(GameView):
             return "Pass: it fits nowhere"
         return str(move)
 
-    def score_note(self, view: dict[str, Any], player: int) -> str:
+    def score_note(self, view: dict[str, Any], player: int) -> str | tuple[str, ...]:
         sheets = view.get("sheets", [])
         if player < len(sheets):
             s = sheets[player]
-            return f"{s['completed']} done, {s['sixes']} sixes"
+            return f"{s['completed']} done, {s['sixes']} sixes", f"{s['completed']} done, {s['sixes']} 6s"
         return ""
 
     # --- the whole board area -----------------------------------------------------------------

@@ -86,11 +86,12 @@ class RollForItView(GameView):
             return placement_words(move)
         return str(move)
 
-    def score_note(self, view: dict[str, Any], player: int) -> str:
+    def score_note(self, view: dict[str, Any], player: int) -> str | tuple[str, ...]:
         colours, hands = view.get("colours", []), view.get("dice_in_hand", [])
         if player >= len(colours) or player >= len(hands):
             return ""
-        return f"{colours[player]} dice, {hands[player]} in hand"
+        c, n = colours[player], hands[player]
+        return f"{c} dice, {n} in hand", f"{n} {c} in hand", f"{n} {c} dice", f"{n} {c}"
 
     # --- the placement being built --------------------------------------------------------------
     def pending(self, rolled: Sequence[int]) -> Place:
