@@ -290,8 +290,12 @@ def _paged_with_middle(
 ) -> int:
     m = ui.metrics
     h = max(height or m.button_h, m.target)
+    cols = columns or 1
+    bw = (rect.width - (cols - 1) * m.pad) // cols
+    need = max((min(lines_at_body(ui, label, bw - 12), 3) for label, _, _ in items), default=1)
+    h = max(h, need * ui.font(m.body).get_linesize() + 8) if need > 1 else h  # as the grid sizes them
     grid = pygame.Rect(rect.x, rect.y, rect.width, rect.height - h - m.pad)
-    per_page = capacity(ui, grid, columns, h)
+    per_page = capacity(ui, grid, cols, h)
     pages = max(1, -(-len(items) // per_page))
     page = min(max(page, 0), pages - 1)
     shown = items[page * per_page : (page + 1) * per_page]
