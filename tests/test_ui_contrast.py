@@ -52,3 +52,17 @@ def test_tiles_and_disabled_labels():
 def test_letters_on_roll_for_it_dice():
     for colour, rgb in DIE_RGB.items():
         assert contrast(ink(colour), rgb) >= 4.5, colour
+
+
+def test_dice_are_drawn_in_their_colours_with_readable_faces():
+    """Doshboardgolf's blue and red dice (and Rollers' coloured ones) are drawn in their own colours,
+    their pips or numbers at 4.5:1 at least on them (issue 55, defect 7)."""
+    from companion.games.doshboardgolf.state import DIE_KIND
+    from ui.widgets import die_colours
+
+    bodies = {colour: die_colours(kind)[0] for colour, kind in DIE_KIND.items()}
+    assert bodies["blue"][2] > bodies["blue"][0] + 80 and bodies["red"][0] > bodies["red"][2] + 80
+    assert max(bodies["black"]) < 60 and min(bodies["white"]) > 200
+    for kind in (*DIE_KIND.values(), "rollers-purple", "rollers-black", "d6"):
+        body, pip = die_colours(kind)
+        assert contrast(body, pip) >= 4.5, kind

@@ -76,3 +76,33 @@ def test_changed_places_are_gathered_into_boxes():
     assert boxes[0].contains(pygame.Rect(150, 80, 40, 20)) and boxes[1].contains(pygame.Rect(20, 10, 20, 20))
     assert all(b.width <= 60 and b.height <= 40 for b in boxes)
     assert changed_boxes(before, before) == []
+
+
+@pytest.mark.parametrize("size", [LANDSCAPE, PORTRAIT], ids=["800x480", "720x1280"])
+def test_hop_n_rolls_outline_marks_the_changed_spaces_not_the_sheets_header(size):
+    """The outline comes from the game state's change: the spaces written or hopped to, not the sheet's
+    header (its points and the number to write change with every move) nor the legal-space frames."""
+    app, d = start(size, "hop-n-roll", 3)
+    rng = random.Random(4)
+    seen = 0
+    try:
+        for _ in range(60):
+            play_one(app, d, rng)
+            if app.screen.name != "table":
+                break
+            app.step()
+            last = app.screen.game.events[-1]
+            boxes = outlined(app)
+            if not isinstance(last, MoveEvent) or not boxes:
+                continue
+            board = app.screen.layout.board
+            headers = [r for t, _, r in app.ui.drawn if board.contains(r) and (" points" in t or " pts" in t)]
+            assert headers, "the sheet's header is not drawn"
+            for r in boxes:
+                box = r.inflate(6, 6)
+                assert not any(box.colliderect(h) for h in headers), (r, headers)
+                assert r.width < board.width // 3 and r.height < board.height // 3, r  # a space, not a band
+            seen += 1
+        assert seen >= 4, "Hop'n'ROLL's moves were not outlined"
+    finally:
+        pygame.display.quit()

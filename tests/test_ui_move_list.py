@@ -100,3 +100,58 @@ def test_a_group_of_one_is_the_move_itself():
         ui.widgets.clear()
         view.draw_choices(ui, rect, None, MOVES, table)
     assert table.played == [target]
+
+
+def test_a_long_label_wraps_at_3_mm_and_keeps_two_columns():
+    """A label too long for half the width at 3 mm (Doshboardgolf's "Aim 9 o'clock, straight") is wrapped
+    on two lines at 3 mm, not drawn on one line at 2.4 mm nor the list sent back to one column."""
+    from ui.views.base import paged_buttons
+
+    ui = Ui(pygame.Surface(PORTRAIT))
+    m = ui.metrics
+    rect = side_panel(ui, 2)
+    items = [(f"aim {n} ... (7)", lambda: None, f"group:aim {n}") for n in range(1, 13)]
+    items[8] = ("Aim 9 o'clock, straight", lambda: None, "move:aim 9")
+    assert ui.font(m.body).size(items[8][0])[0] > (rect.width - m.pad) // 2 - 12  # the case in point
+    page = 0
+    seen = []
+    for _ in range(12):
+        ui.widgets.clear()
+        ui.drawn = []
+        page = paged_buttons(ui, rect, items, page, lambda p: None)
+        shown = [w for w in ui.widgets if w.id.startswith(("group:", "move:"))]
+        assert len({w.rect.x for w in shown}) == 2 or len(shown) == 1, "one column"
+        for w in shown:
+            sizes = {s for t, s, r in ui.drawn if t and w.rect.contains(r)}
+            assert sizes == {m.body}, (w.label, sizes)
+        seen += [w.id for w in shown]
+        if "move:aim 9" in seen:
+            break
+        page += 1
+    assert "move:aim 9" in seen
+
+
+@pytest.mark.parametrize("height", [90, 130])
+def test_a_list_with_room_for_one_row_pages_it_without_overlap(height):
+    """Eight players' scores can leave the list room for one row of buttons: one move a page between
+    '<' and '>' (the paging row was laid over the moves)."""
+    from ui.views.base import paged_buttons
+
+    ui = Ui(pygame.Surface(PORTRAIT))
+    m = ui.metrics
+    rect = pygame.Rect(12, 1000, 696, height)
+    items = [(f"card 1: 4, 4; card 2: {n}; card 4: 3", lambda: None, f"move:{n}") for n in range(12)]
+    seen = set()
+    page = 0
+    for _ in range(12):
+        ui.widgets.clear()
+        page = paged_buttons(ui, rect, items, page, lambda p: None)
+        live = [w for w in ui.widgets if w.enabled]
+        for i, a in enumerate(live):
+            for b in live[i + 1 :]:
+                assert not a.rect.colliderect(b.rect), (a.id, b.id)
+        for w in ui.widgets:
+            assert m.mm(min(w.rect.size)) >= 9
+        seen |= {w.id for w in ui.widgets if w.id.startswith("move:")}
+        page += 1
+    assert len(seen) == 12

@@ -172,3 +172,27 @@ def test_auto_confirm_counts_down_a_sure_read_and_a_tap_cancels_it():
             assert len(screen.game.events) == before + 1  # confirmed by itself
     finally:
         pygame.display.quit()
+
+
+@pytest.mark.parametrize("size", [LANDSCAPE, PORTRAIT], ids=["800x480", "720x1280"])
+def test_the_turn_banner_fits_a_single_row_of_scores(size):
+    """Portrait with two players gives the banner one row of scores: the name is drawn whole inside it,
+    at 3 mm at least (it was pushed under the shape and out of the banner)."""
+    from ui.screens.table_cues import TurnCue
+    from ui.theme import PALETTE
+    from ui.widgets import Ui
+
+    pygame.font.init()
+    ui = Ui(pygame.Surface(size))
+    m = ui.metrics
+    # the scores panel with one row: the table's score row (name and score, a note) and 8 px
+    row = ui.font(m.body).get_linesize() + ui.font(m.small).get_linesize() + 8
+    area = pygame.Rect(m.pad, 180, size[0] - 2 * m.pad, row + 8)
+    cue = TurnCue(clock=lambda: 10.0)
+    cue.since = 10.0
+    cue.draw(ui, area, "Anna", PALETTE[1])
+    words = [(t, s, r) for t, s, r in ui.drawn if t in ("Anna's turn", "Anna's", "turn")]
+    assert " ".join(t for t, _, _ in words) == "Anna's turn"
+    for _, s, r in words:
+        assert area.inflate(-12, -12).contains(r), (r, area)  # inside the banner's 6 px border
+        assert s >= m.body

@@ -92,3 +92,51 @@ def test_the_table_as_drawn_meets_the_millimetres(size):
             assert min(w.rect.size) / m.px_per_mm >= 9.0, f"{w.id} {w.rect} is under 9 mm"
     finally:
         pygame.display.quit()
+
+
+def mm_of(ui_metrics, size: int) -> float:
+    return theme.cap_height(max(size, ui_metrics.tiny)) / ui_metrics.px_per_mm
+
+
+@pytest.mark.parametrize("game", ["hop-n-roll", "roll-for-it", "doshboardgolf"])
+@pytest.mark.parametrize("size", [LANDSCAPE, PORTRAIT], ids=["800x480", "720x1280"])
+def test_each_games_table_meets_the_millimetres_as_it_is_played(game, size):
+    """Frame after frame of a game played by taps: every target at least 9 mm each way, the prompt, the
+    moves offered and the scores (text giving points) at least 3 mm, nothing under 2 mm."""
+    import sys
+
+    sys.path.insert(0, os.path.dirname(__file__))
+    from test_ui_table_board import play_one, start
+
+    app, d = start(size, game, 3)
+    rng = random.Random(4)
+    checked = {"prompt": 0, "move": 0, "score": 0}
+    try:
+        for _ in range(36):
+            if app.screen.name != "table":
+                break
+            app.step()
+            m = app.ui.metrics
+            drawn = app.ui.drawn
+            for w in app.ui.widgets:
+                assert m.mm(min(w.rect.size)) >= 9.0, f"{game}: {w.id} {w.rect} is under 9 mm"
+            for text, s, _ in drawn:
+                assert mm_of(m, s) >= 2.0, f"{game}: {text!r} is under 2 mm"
+            words = getattr(app.screen.game.state.request(), "prompt", "").split()
+            if words and app.overlay is None:
+                prompt = [s for t, s, _ in drawn if t.startswith(words[0])]
+                assert prompt and mm_of(m, max(prompt)) >= 3.0, f"{game}: the prompt is under 3 mm"
+                checked["prompt"] += 1
+            for w in app.ui.widgets:
+                if w.id.startswith("move:"):
+                    sizes = [s for t, s, r in drawn if t and w.rect.contains(r)]
+                    assert sizes and mm_of(m, max(sizes)) >= 3.0, f"{game}: move {w.label!r} under 3 mm"
+                    checked["move"] += 1
+            for text, s, _ in drawn:
+                if " points" in text or " pts" in text:
+                    assert mm_of(m, s) >= 3.0, f"{game}: score {text!r} is under 3 mm"
+                    checked["score"] += 1
+            play_one(app, d, rng)
+        assert checked["prompt"] >= 10 and checked["move"] + checked["score"] > 0, checked
+    finally:
+        pygame.display.quit()

@@ -210,6 +210,11 @@ def test_table_screenshots_region_by_region(size, quit_display):
     # the cards: one tappable tile per card left, and its Distance/Hook table on tap
     left = state.cards_left(state.current)
     assert all(f"move:card {c.number}" in d.ids() or "page:next" in d.ids() for c in left)
+    # four cards a page at both sizes (the page buttons share a row with the mode button), the board's
+    # cells as big as when aiming
+    shown = [w for w in app.ui.widgets if w.id.startswith("move:card ")]
+    assert len(shown) >= min(4, len(left)), [w.id for w in shown]
+    assert view.geometry.u >= (16 if size == LANDSCAPE else 26)
     d.tap("dosh:mode")
     app.ui.text_sizes.clear()
     app.step()

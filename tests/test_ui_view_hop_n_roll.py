@@ -245,3 +245,43 @@ def test_screens_at_both_sizes(size, tmp_path):
                 shutil.copy(png, os.environ["HOP_SHOTS"])
     finally:
         pygame.display.quit()
+
+
+class Quiet:
+    """The table's actions as the board needs them to draw (colours only)."""
+
+    def colour(self, player: int):
+        return theme.PALETTE[player]
+
+    def play(self, move) -> bool:
+        return True
+
+    def why_not(self, move) -> None: ...
+
+    def say(self, text: str) -> None: ...
+
+
+@pytest.mark.parametrize("size", [LANDSCAPE, PORTRAIT], ids=["800x480", "720x1280"])
+def test_the_sheets_star_numbers_stay_inside_their_spaces(size):
+    """Beside the dice board the sheet is narrow: a space's stars (up to 16) are drawn inside the space,
+    the star left out when the number alone fits (a "16" ran over into the next space)."""
+    from ui.widgets import Ui
+
+    pygame.font.init()
+    state = INFO.new(("Anna", "Ben", "Chloe"), {"sheet": "advanced", "board": "B"})
+    ui = Ui(pygame.Surface(size))
+    ui.places = {}
+    m = ui.metrics
+    rect = pygame.Rect(m.pad, 300, size[0] - 2 * m.pad, 440 if size == PORTRAIT else 320)
+    HopNRollView(INFO).draw_board(ui, rect, state, state.view(), Quiet())
+    spaces = [r for k, (r, _) in ui.places.items() if k.startswith("sheet:")]
+    assert len(spaces) > 20
+    checked = 0
+    for text, _, tr in ui.drawn:
+        if not text.isdigit():
+            continue
+        home = [r for r in spaces if r.collidepoint(tr.topleft)]
+        if home:
+            assert home[0].contains(tr), (text, tr, home[0])
+            checked += 1
+    assert checked > 20

@@ -296,3 +296,46 @@ def test_the_header_says_the_scored_holes_penalty_tokens_were_discarded():
     after = {"phase": "design", "hole": 2, "holes": 4, "penalties_discarded": [1, 0, 2]}
     assert "3 penalty tokens of hole 1 discarded" in view._header(after)
     assert "discarded" not in view._header({**after, "penalties_discarded": [0, 0, 0]})
+
+
+def targets_in_mm(app: App, where: str) -> list[float]:
+    """Every target's smaller side in millimetres (each checked to be 9 mm at least, none overlapping)."""
+    m = app.ui.metrics
+    sides = []
+    for w in app.ui.widgets:
+        side = min(w.rect.size) / m.px_per_mm
+        assert side >= 9.0, f"{where}: {w.id} {w.rect} is {side:.1f} mm"
+        sides.append(side)
+    live = [w for w in app.ui.widgets if w.enabled]
+    for i, a in enumerate(live):
+        for b in live[i + 1 :]:
+            assert not a.rect.colliderect(b.rect), f"{where}: {a.id} and {b.id} overlap"
+    return sides
+
+
+@pytest.mark.parametrize("size", [LANDSCAPE, PORTRAIT], ids=["landscape", "portrait"])
+def test_the_course_editors_targets_are_9_mm(make_app, size):
+    """Issue 55, defect 5: every target of the course editor (its + slots, the boards to zoom into, the
+    spaces of a zoomed board, the pickers) measures at least 9 mm each way at the screen's density."""
+    app, d = make_app(size)
+    start(d, {"golfers": "none"})
+    rng = random.Random(11)
+    advance(d, rng, designing_third_board)
+    targets_in_mm(app, "editor")
+    slots = [w.id for w in app.ui.widgets if w.id.startswith("rio:slot:") and w.id[9:10] in "-0123456789"]
+    if size == LANDSCAPE:  # at 800x480 the slots are far enough apart to be tapped on the course
+        assert slots
+    if slots:
+        d.tap(slots[0])
+    else:
+        d.tap("rio:slot:next")
+    d.tap("rio:board:next")
+    targets_in_mm(app, "a slot chosen")
+    d.tap("rio:place")
+    d.tap("rio:mode:green")
+    targets_in_mm(app, "green mode")
+    assert d.find("rio:zoom:2") is not None
+    d.tap("rio:zoom:2")
+    sides = targets_in_mm(app, "a board zoomed into")
+    assert len([w for w in app.ui.widgets if w.id.startswith("rio:space:")]) >= 15
+    assert min(sides) >= 9.0

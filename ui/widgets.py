@@ -46,6 +46,14 @@ class Ui:
         self.text_sizes: set[int] = set()  # every text size drawn (tests check readability)
         self.cut: list[str] = []  # every text shortened with '...' to fit (tests check none is)
         self.drawn: list[tuple[str, int, pygame.Rect]] = []  # this frame's texts: words, size, place
+        # the board's places (a cell, a piece) with what the game state holds there, when asked for
+        # (the last-move outline compares them); None: not recorded
+        self.places: dict[str, tuple[pygame.Rect, object]] | None = None
+
+    def place(self, key: str, rect: pygame.Rect, value: object) -> None:
+        """Record a place of the board drawn at ``rect`` holding ``value`` (when places are recorded)."""
+        if self.places is not None:
+            self.places[key] = (pygame.Rect(rect), value)
 
     def set_surface(self, surface: pygame.Surface) -> None:
         self.surface = surface
@@ -303,6 +311,9 @@ PIPS = {
 DIE_BODIES: dict[str, tuple[Colour, Colour]] = {  # kind id -> (body, pips)
     "rollers-purple": ((128, 70, 180), (255, 255, 255)),
     "rollers-black": ((20, 20, 24), (255, 255, 255)),
+    "dosh-blue": ((35, 80, 175), (255, 255, 255)),  # Doshboardgolf's d12s in their colours
+    "dosh-red": ((185, 35, 35), (255, 255, 255)),
+    "dosh-black": ((20, 20, 24), (255, 255, 255)),
 }
 
 

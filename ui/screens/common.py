@@ -25,7 +25,10 @@ def header(
             pygame.Rect(m.pad, m.pad, 140 if not m.portrait else 180, m.button_h), back_label, back, id="back"
         )
         x = b.rect.right + 2 * m.pad
-    ui.text(title, (x, bar_h // 2), m.title, theme.TEXT, "midleft", w - x - m.pad)
+    room = w - x - m.pad
+    # a long title (a game's outcome) is drawn smaller rather than cut, down to the body size (3 mm)
+    size = next((z for z in (m.title, m.prompt, m.body) if ui.font(z).size(title)[0] <= room), m.body)
+    ui.text(title, (x, bar_h // 2), size, theme.TEXT, "midleft", room)
     return pygame.Rect(m.pad, bar_h + m.pad, w - 2 * m.pad, h - bar_h - 2 * m.pad)
 
 

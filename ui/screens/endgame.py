@@ -81,18 +81,18 @@ class EndScreen(Screen):
             self._draw_scorecard(ui, chart, card)
         else:
             self._draw_chart(ui, chart)
-        bw = (area.width - 3 * m.pad) // 4
+        bw = (area.width - 2 * m.pad) // 3
         ui.button(pygame.Rect(area.x, buttons_y, bw, m.button_h), "Home", self.home, id="end:home")
         ui.button(
             pygame.Rect(area.x + bw + m.pad, buttons_y, bw, m.button_h),
-            "Play again",
+            ui.words_that_fit(("Play again", "Again"), m.body, bw - 12),
             self.again,
             id="end:again",
             colour=theme.GO,
         )
         ui.button(
             pygame.Rect(area.x + 2 * (bw + m.pad), buttons_y, bw, m.button_h),
-            "Undo last",
+            ui.words_that_fit(("Undo last", "Undo"), m.body, bw - 12),
             self.undo_last,
             id="end:undo",
             enabled=bool(self.game.actions()),
@@ -180,7 +180,10 @@ class EndScreen(Screen):
             m.small,
             theme.MUTED,
         )
-        plot = rect.inflate(-2 * m.pad - 110, -2 * m.pad - 40)
+        players = self.game.state.players
+        # room on the right for the longest name beside its line's end (a third of the chart at most)
+        names_w = min(rect.width // 3, max(ui.font(m.small).size(p)[0] for p in players) + 30)
+        plot = rect.inflate(-2 * m.pad - 40 - names_w, -2 * m.pad - 40)
         plot.x = rect.x + m.pad + 40
         plot.y = rect.y + 4 + ui.font(m.small).get_linesize() + 6
         series = self.series
@@ -192,7 +195,6 @@ class EndScreen(Screen):
         ui.text(f"{top:g}", (plot.x - 6, plot.y), m.small, theme.MUTED, "topright")
         ui.text(f"{low:g}", (plot.x - 6, plot.bottom), m.small, theme.MUTED, "bottomright")
         n = max(1, len(series) - 1)
-        players = self.game.state.players
         ends = []
         for i in range(len(players)):
             col = self.colour(i)

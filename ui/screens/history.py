@@ -125,14 +125,14 @@ class HistoryScreen(Screen):
                     draw_die(ui, w.rect.inflate(-6, -6), self.kind_of(res.slot, res.face), res.face)
                     x = w.rect.right + 6
                 src = {Source.CORRECTION: "corrected"}.get(roll.source, str(roll.source))
-                ui.text(
-                    f"({src}; tap a die to correct)",
-                    (x + 6, y + side // 2),
+                room = r.right - x - (100 if thumb is not None else 6 + m.pad)
+                # the fullest note that fits whole beside the dice (none rather than one cut short)
+                note = ui.words_that_fit(
+                    (f"({src}; tap a die to correct)", f"({src}; tap to correct)", f"({src})", ""),
                     m.small,
-                    theme.MUTED,
-                    "midleft",
-                    r.right - x - 100,
+                    room,
                 )
+                ui.text(note, (x + 6, y + side // 2), m.small, theme.MUTED, "midleft", room)
             elif isinstance(step.action, MoveEvent):
                 try:
                     text = self.table.view.describe(self.table.game.state.parse_move(step.action.move))

@@ -600,6 +600,8 @@ class TableScreen(Screen):
             player_label(ui, (cell.x + 6, cy), name, self.colour(i), m.body, cell.width - sw - 16, cur)
             ui.text(score_text, (cell.right - 6, cy), m.body, theme.TEXT, "midright")
             if note and roomy:
+                if not isinstance(note, str):  # wordings, fullest first: the first that fits whole
+                    note = ui.words_that_fit(note, m.small, cell.width - 12)
                 ui.text(note, (cell.x + 8, cy + line // 2), m.small, theme.MUTED, width=cell.width - 12)
 
     def sure_read(self) -> bool:

@@ -41,10 +41,16 @@ class TurnCue:
         m = ui.metrics
         ui.panel(area, theme.PANEL_HI, radius=12, border=colour.rgb, width=6)
         r = ui.font(m.prompt).get_linesize() // 2
-        ui.shape(colour.shape, (area.centerx, area.y + m.pad + r + 6), r, colour.rgb)
         box = area.inflate(-2 * m.pad - 12, -2 * m.pad - 12)
-        box.y += 2 * r + 8
-        box.height -= 2 * r + 8
+        if box.height - 2 * r - 8 >= ui.font(m.prompt).get_linesize():  # the shape above the name
+            ui.shape(colour.shape, (area.centerx, area.y + m.pad + r + 6), r, colour.rgb)
+            box.y += 2 * r + 8
+            box.height -= 2 * r + 8
+        else:  # a short area (one row of scores): the shape beside the name
+            r = min(r, box.height // 2)
+            ui.shape(colour.shape, (box.x + r, box.centery), r, colour.rgb)
+            box.x += 2 * r + 8
+            box.width -= 2 * r + 8
         ui.paragraph_fit(f"{name}'s turn", box, (m.title, m.prompt, m.body), theme.TEXT, "center")
 
 

@@ -1,7 +1,9 @@
 """The last move shown on the board, for every game: the places of the board that the move changed are
-outlined in the mover's colour until the next action. The places are found by drawing the board as it
-was before the move and as it is now (fresh views, off screen, at the board's rectangle) and comparing
-the two pictures, so every game's view gets it without knowing of it."""
+outlined in the mover's colour until the next action. The board is drawn as it was before the move and
+as it is now (fresh views, off screen, at the board's rectangle, as the mover sees it). A view that
+names its places while drawing (:meth:`ui.widgets.Ui.place`: a cell or a piece and what the game state
+holds there) gets the places whose state changed outlined, and nothing else (a header, a highlight);
+for any other view the two pictures are compared, so every game's view gets it without knowing of it."""
 
 from __future__ import annotations
 
@@ -70,18 +72,32 @@ def changed_boxes(before: np.ndarray, after: np.ndarray, cell: int = CELL) -> li
     return [r for n, r in boxes if n >= 4][:MAX_BOXES]  # a speck of a few squares is a line's edge
 
 
+Places = dict[str, tuple[pygame.Rect, object]]
+
+
 def board_picture(
-    state: GameState, rect: pygame.Rect, size: tuple[int, int], dpi: float | None, actions: TableActions
-) -> tuple[np.ndarray, dict[str, pygame.Rect]]:
-    """The board of ``state`` drawn by a fresh view (no selection) at ``rect`` of a blank screen, and
-    the targets it drew (by id, in the board's pixels)."""
+    state: GameState, rect: pygame.Rect, size: tuple[int, int], dpi: float | None, actions: TableActions,
+    mover: int | None = None,
+) -> tuple[np.ndarray, dict[str, pygame.Rect], Places]:
+    """The board of ``state`` drawn by a fresh view (no selection, as ``mover`` sees it) at ``rect`` of a
+    blank screen, the targets it drew (by id, in the board's pixels) and the places it named (in the
+    screen's pixels)."""
     surface = pygame.Surface(size)
     surface.fill(theme.BG)
     ui = Ui(surface, dpi)
-    view_for(state.info).draw_board(ui, rect, state, state.view(), actions)
+    ui.places = {}
+    view = view_for(state.info)
+    view.focus(mover)
+    view.draw_board(ui, rect, state, state.view(), actions)
     arr = pygame.surfarray.array3d(surface).swapaxes(0, 1)
     targets = {w.id: pygame.Rect(w.rect).move(-rect.x, -rect.y) for w in ui.widgets}
-    return arr[rect.top : rect.bottom, rect.left : rect.right], targets
+    return arr[rect.top : rect.bottom, rect.left : rect.right], targets, ui.places
+
+
+def changed_places(before: Places, after: Places) -> list[pygame.Rect]:
+    """Where the places drawn on both boards hold different things (a place drawn on one board only
+    came or went with a change of what is shown, not with the move)."""
+    return [rect for key, (rect, value) in after.items() if key in before and before[key][1] != value]
 
 
 def overlays(a: dict[str, pygame.Rect], b: dict[str, pygame.Rect]) -> list[pygame.Rect]:
@@ -117,8 +133,11 @@ class LastMove:
             return []
         key = (tuple(rect), ui.size)
         if self._found is None or self._found[0] != key:
-            a, ta = board_picture(self.before, rect, ui.size, ui.dpi, actions)
-            b, tb = board_picture(state, rect, ui.size, ui.dpi, actions)
+            a, ta, pa = board_picture(self.before, rect, ui.size, ui.dpi, actions, self.mover)
+            b, tb, pb = board_picture(state, rect, ui.size, ui.dpi, actions, self.mover)
+            if pa and pb:  # the view names its places: the state's change, not the pictures'
+                self._found = (key, changed_places(pa, pb))
+                return self._found[1]
             for r in overlays(ta, tb):  # the same there on both: no change counted
                 r = r.clip(pygame.Rect(0, 0, rect.width, rect.height))
                 a[r.top : r.bottom, r.left : r.right] = b[r.top : r.bottom, r.left : r.right]

@@ -59,8 +59,9 @@ class GameView:
     def describe(self, move: Move) -> str:
         return str(move)
 
-    def score_note(self, view: dict[str, Any], player: int) -> str:
-        """A short line under each player's score in the score panel (e.g. chips)."""
+    def score_note(self, view: dict[str, Any], player: int) -> str | tuple[str, ...]:
+        """A short line under each player's score in the score panel (e.g. chips); or its wordings,
+        fullest first, of which the table draws the first that fits."""
         return ""
 
     # --- playing by taps -----------------------------------------------------------------------
@@ -68,6 +69,10 @@ class GameView:
         """Play ``move`` with ``finger`` the way a player would on this view (the headless demo uses
         it). The default reaches it through the list of moves; views with their own buttons override."""
         finger.choose(str(move))
+
+    def focus(self, player: int | None) -> None:
+        """Draw the board as ``player`` (the last move's mover) sees it, e.g. their own sheet; by
+        default the board looks the same to everyone."""
 
     # --- drawing ------------------------------------------------------------------------------
     def side_height(self, ui: Ui, state: GameState) -> int | None:
@@ -149,11 +154,8 @@ def capacity(ui: Ui, rect: pygame.Rect, columns: int | None = None, height: int 
 
 
 def label_size(ui: Ui, label: str, width: int, height: int) -> int:
-    """The largest text size at which the label fits the button on one line (moves read at 3 mm), else
-    the body size when its wrapped lines fit, else small."""
-    one = one_line_size(ui, label, width)
-    if one is not None:
-        return one
+    """The body size (moves read at 3 mm) when the label fits the button on one line or wrapped, else
+    the small size (a word wider than the button)."""
     m = ui.metrics
     lines = ui.wrap(label, m.body, width)
     fits = all(ui.font(m.body).size(line)[0] <= width for line in lines)
@@ -161,10 +163,17 @@ def label_size(ui: Ui, label: str, width: int, height: int) -> int:
 
 
 def one_line_size(ui: Ui, label: str, width: int) -> int | None:
-    """The body size (3 mm capitals) when ``label`` fits ``width`` on one line, else the small size when it
-    fits so, else None."""
+    """The body size (3 mm capitals) when ``label`` fits ``width`` on one line, else None."""
     m = ui.metrics
-    return next((size for size in (m.body, m.small) if ui.font(size).size(label)[0] <= width), None)
+    return m.body if ui.font(m.body).size(label)[0] <= width else None
+
+
+def lines_at_body(ui: Ui, label: str, width: int) -> int:
+    """How many lines ``label`` takes wrapped into ``width`` at the body size (a big number when a word
+    is wider than that)."""
+    font = ui.font(ui.metrics.body)
+    lines = ui.wrap(label, ui.metrics.body, width)
+    return len(lines) if all(font.size(line)[0] <= width for line in lines) else 99
 
 
 def paged_buttons(
@@ -175,25 +184,32 @@ def paged_buttons(
     set_page: Callable[[int], None],
     columns: int | None = None,
     height: int | None = None,
+    middle: tuple[str, Callable[[], Any], str] | None = None,
 ) -> int:
-    """Buttons in a grid filling ``rect``, with Prev/Next when they do not all fit. Returns the page."""
+    """Buttons in a grid filling ``rect``, with Prev/Next when they do not all fit. Returns the page.
+    ``middle`` (label, action, id) is a button on the bottom row, between Prev and Next when paged (the
+    page count under its label), else the row's whole width."""
     m = ui.metrics
+    if middle is not None:
+        return _paged_with_middle(ui, rect, items, page, set_page, columns, height, middle)
     h = max(height or m.button_h, m.target)  # buttons are never under 9 mm
-    if columns is None:  # portrait: two columns when every label fits half the width on one line
+    if columns is None:  # portrait: two columns when every label fits half the width at 3 mm
         half = (rect.width - m.pad) // 2 - 12
         two = m.portrait and rect.width > 500
-        cols = 2 if two and all(one_line_size(ui, label, half) for label, _, _ in items) else 1
+        cols = 2 if two and all(lines_at_body(ui, label, half) <= 2 for label, _, _ in items) else 1
     else:
         cols = columns
     bw = (rect.width - (cols - 1) * m.pad) // cols
-    # rows tall enough for every label whole, wrapped at the small size only if one line cannot hold it
-    small = ui.font(m.small)
-    lines = [1 if one_line_size(ui, label, bw - 12) else len(ui.wrap(label, m.small, bw - 12))
+    # rows tall enough for every label whole at 3 mm, wrapped when one line cannot hold it
+    body = ui.font(m.body)
+    lines = [1 if one_line_size(ui, label, bw - 12) else len(ui.wrap(label, m.body, bw - 12))
              for label, _, _ in items]
     need = max(lines, default=1)
-    h = max(h, need * small.get_linesize() + 8) if need > 1 else h
+    h = max(h, need * body.get_linesize() + 8) if need > 1 else h
     rows = max(1, (rect.height + m.pad) // (h + m.pad))
     per_page = rows * cols
+    if len(items) > per_page and (rect.height - h) // (h + m.pad) < 1:
+        return _one_row_paged(ui, rect, items, page, set_page, h)
     if len(items) > per_page:
         rows = max(1, (rect.height - h) // (h + m.pad))  # keep a row for the paging buttons
         per_page = rows * cols
@@ -232,4 +248,69 @@ def paged_buttons(
             enabled=page < pages - 1,
             id="page:next",
         )
+    return page
+
+
+def _one_row_paged(
+    ui: Ui,
+    rect: pygame.Rect,
+    items: Sequence[tuple[str, Callable[[], Any], str]],
+    page: int,
+    set_page: Callable[[int], None],
+    h: int,
+) -> int:
+    """Room for one row only: ``<`` and ``>`` either side of one item a page (not a row of paging
+    buttons laid over the items)."""
+    m = ui.metrics
+    t = m.target
+    page = min(max(page, 0), len(items) - 1)
+    label, action, wid = items[page]
+    bw = rect.width - 2 * (t + m.pad)
+    lines = lines_at_body(ui, label, bw - 12)
+    bh = max(h, lines * ui.font(m.body).get_linesize() + 8) if lines < 99 else h
+    bh = min(bh, max(h, rect.height))
+    ui.button(pygame.Rect(rect.x, rect.y, t, bh), "<", lambda: set_page(page - 1), enabled=page > 0,
+              id="page:prev")
+    ui.button(pygame.Rect(rect.x + t + m.pad, rect.y, bw, bh), label, action, id=wid,
+              size=label_size(ui, label, bw - 12, bh - 4))
+    ui.button(pygame.Rect(rect.right - t, rect.y, t, bh), ">", lambda: set_page(page + 1),
+              enabled=page < len(items) - 1, id="page:next")
+    return page
+
+
+def _paged_with_middle(
+    ui: Ui,
+    rect: pygame.Rect,
+    items: Sequence[tuple[str, Callable[[], Any], str]],
+    page: int,
+    set_page: Callable[[int], None],
+    columns: int | None,
+    height: int | None,
+    middle: tuple[str, Callable[[], Any], str],
+) -> int:
+    m = ui.metrics
+    h = max(height or m.button_h, m.target)
+    cols = columns or 1
+    bw = (rect.width - (cols - 1) * m.pad) // cols
+    need = max((min(lines_at_body(ui, label, bw - 12), 3) for label, _, _ in items), default=1)
+    h = max(h, need * ui.font(m.body).get_linesize() + 8) if need > 1 else h  # as the grid sizes them
+    grid = pygame.Rect(rect.x, rect.y, rect.width, rect.height - h - m.pad)
+    per_page = capacity(ui, grid, cols, h)
+    pages = max(1, -(-len(items) // per_page))
+    page = min(max(page, 0), pages - 1)
+    shown = items[page * per_page : (page + 1) * per_page]
+    # the grid alone: everything on it fits one page, so it draws no paging row of its own
+    paged_buttons(ui, grid, shown, 0, lambda p: None, columns, h)
+    label, action, wid = middle
+    y = rect.bottom - h
+    if pages == 1:
+        ui.button(pygame.Rect(rect.x, y, rect.width, h), label, action, id=wid, size=m.small)
+        return page
+    third = (rect.width - 2 * m.pad) // 3
+    ui.button(pygame.Rect(rect.x, y, third, h), "Prev", lambda: set_page(page - 1), enabled=page > 0,
+              id="page:prev")
+    ui.button(pygame.Rect(rect.x + third + m.pad, y, rect.width - 2 * third - 2 * m.pad, h), label, action,
+              id=wid, size=m.small, sub=f"{page + 1} of {pages}")
+    ui.button(pygame.Rect(rect.right - third, y, third, h), "Next", lambda: set_page(page + 1),
+              enabled=page < pages - 1, id="page:next")
     return page

@@ -48,7 +48,13 @@ LEG_COLOUR = {
     "roll-away": (200, 160, 255),
 }
 CARD_FILL = {"yellow": (200, 170, 40), "red": (180, 60, 60), "blue": (60, 100, 180), "green": (60, 140, 80)}
-DIAL_R = 134  # px: twelve 48 px targets around the ball without overlapping
+DIAL_R = 134  # px: the least radius of the aiming dial (twelve 48 px targets around the ball)
+
+
+def dial_radius(t: int) -> int:
+    """The aiming dial's radius for ``t`` px targets: neighbouring clock numbers 30 degrees apart are
+    at least (sqrt 3 - 1) / 2 of the radius apart in x or y, so their squares never overlap."""
+    return max(DIAL_R, math.ceil(t * 2 / (math.sqrt(3) - 1)))
 
 
 def cell_xy(name: str) -> tuple[float, float] | None:
@@ -199,7 +205,7 @@ class DoshView(GameView):
         self._draw_dogleg(ui, g, view)
         self._draw_countdown(ui, area, state, view)
         aiming = view.get("phase") == "aim" and me is not None
-        reach = DIAL_R + max(theme.MIN_TARGET // 2, (20 if not m.portrait else 24) + 3)
+        reach = dial_radius(m.target) + max(m.target // 2, (20 if not m.portrait else 24) + 3)
         if not aiming or not self._dial_box(g, view["lies"][me], rect, reach).colliderect(status):
             self._draw_status(ui, status, view, mine)  # (the dial may cover it: then it is left out)
         if aiming:
@@ -480,8 +486,9 @@ class DoshView(GameView):
         if ball is None:
             return
         r = 20 if not ui.metrics.portrait else 24  # a clock number's disc
-        reach = DIAL_R + max(theme.MIN_TARGET // 2, r + 3)
-        radius = DIAL_R
+        t = ui.metrics.target
+        radius = dial_radius(t)
+        reach = radius + max(t // 2, r + 3)
         cx = min(max(ball[0], rect.x + reach), rect.right - reach)
         cy = min(max(ball[1], rect.y + reach), rect.bottom - reach)
         if rect.width < 2 * reach or rect.height < 2 * reach:  # too small: the middle of the board
@@ -494,7 +501,7 @@ class DoshView(GameView):
         for d in range(1, 13):
             vx, vy = clock_vector(d)
             p = (round(cx + vx * radius), round(cy + vy * radius))
-            box = pygame.Rect(0, 0, theme.MIN_TARGET, theme.MIN_TARGET)
+            box = pygame.Rect(0, 0, t, t)
             box.center = p
             chosen = d == self.direction
             ui.add(
@@ -633,14 +640,11 @@ class DoshView(GameView):
         phase = getattr(state, "phase", "")
         bh = m.target
         toggle = pygame.Rect(rect.x, rect.bottom - bh, rect.width, bh)
-        if self.mode == "board":
-            ui.button(
-                toggle, "Card tables", lambda: setattr(self, "mode", "cards"), id="dosh:mode", size=m.small
-            )
-        else:
-            ui.button(
-                toggle, "Show the board", lambda: setattr(self, "mode", "board"), id="dosh:mode", size=m.small
-            )
+        other = "cards" if self.mode == "board" else "board"
+        mode = ("Card tables" if other == "cards" else "Show the board",
+                lambda: setattr(self, "mode", other), "dosh:mode")
+        if phase not in ("card", "keep"):  # there it shares the page buttons' row
+            ui.button(toggle, mode[0], mode[1], id=mode[2], size=m.small)
         area = pygame.Rect(rect.x, rect.y, rect.width, rect.height - bh - m.pad)
         extra = [mv for mv in moves if isinstance(mv, TimePenalty)]
         items = [(self.describe(mv), (lambda mv=mv: actions.play(mv)), f"move:{mv}") for mv in extra]
@@ -677,7 +681,7 @@ class DoshView(GameView):
             hint = "Tap a card to play it" if phase == "card" else "Tap a card to keep it"
             ui.text(hint, area.topleft, m.small, theme.MUTED, width=area.width)
             top = ui.font(m.small).get_linesize() + 4
-            grid = pygame.Rect(area.x, area.y + top, area.width, area.height - top)
+            grid = pygame.Rect(area.x, area.y + top, area.width, rect.bottom - area.y - top)
             key = ("cards", *(t[2] for t in tiles))
             if key != self._moves_key:
                 self._moves_key, self.page = key, 0
@@ -688,7 +692,8 @@ class DoshView(GameView):
                 self.page,
                 lambda p: setattr(self, "page", p),
                 columns=2,
-                height=theme.MIN_TARGET,
+                height=ui.metrics.target,
+                middle=mode,
             )
             return
         super().draw_choices(ui, area, state, moves, actions)

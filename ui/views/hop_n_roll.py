@@ -20,6 +20,7 @@ from ui.views.base import GameView, TableActions, capacity, paged_buttons
 from ui.widgets import Ui, Widget, draw_die, star_points
 
 INK = (25, 25, 30)
+STAR_INK = (120, 85, 10)  # a space's stars (a star drawn and its number)
 BOARD_BG = (56, 62, 78)
 SPACE = (84, 92, 112)
 DISCO = {
@@ -61,10 +62,11 @@ def target(
     ui: Ui,
     rect: pygame.Rect, wid: str, action: Callable[[], Any], bound: pygame.Rect | None = None
 ) -> Widget:
-    """A tappable area at least 9 mm each way (kept inside ``bound``)."""
+    """A tappable area at least 9 mm each way on this screen (kept inside ``bound``)."""
     r = pygame.Rect(rect)
-    if r.width < theme.MIN_TARGET or r.height < theme.MIN_TARGET:
-        r = r.inflate(max(0, theme.MIN_TARGET - r.width), max(0, theme.MIN_TARGET - r.height))
+    t = ui.metrics.target
+    if r.width < t or r.height < t:
+        r = r.inflate(max(0, t - r.width), max(0, t - r.height))
     if bound is not None:
         r.clamp_ip(bound)
     return Widget(r, wid, action, True, wid, kind="tile")
@@ -78,10 +80,14 @@ class HopNRollView(GameView):
         self.pick: tuple[str, str | None] | None = None  # a tapped sheet space (or area) with several moves
         self.hops: dict[str, dict[str, Any]] = {}
         self.names: dict[str, str] = {}
+        self.whose = ""
 
     def reset(self) -> None:
         super().reset()
         self.shown = self.row = self.pick = None
+
+    def focus(self, player: int | None) -> None:
+        self.shown = player
 
     # --- words --------------------------------------------------------------------------------
     def describe(self, move: Move) -> str:
@@ -104,11 +110,11 @@ class HopNRollView(GameView):
             return "Pass: it fits nowhere"
         return str(move)
 
-    def score_note(self, view: dict[str, Any], player: int) -> str:
+    def score_note(self, view: dict[str, Any], player: int) -> str | tuple[str, ...]:
         sheets = view.get("sheets", [])
         if player < len(sheets):
             s = sheets[player]
-            return f"{s['completed']} done, {s['sixes']} sixes"
+            return f"{s['completed']} done, {s['sixes']} sixes", f"{s['completed']} done, {s['sixes']} 6s"
         return ""
 
     # --- the whole board area -----------------------------------------------------------------
@@ -130,7 +136,7 @@ class HopNRollView(GameView):
         writing = phase == "write" and shown == me
         pitch = min(inner.height // max(1, board.get("rows", 6)), 84 if m.portrait else 64)
         board_w = int(pitch * 3.3)
-        if not m.portrait and phase == "write":
+        if phase == "write":  # the whole width for the sheet: its spaces are 9 mm targets
             self.draw_sheet(ui, inner, sheets[shown], view, writing, state, actions)
             return
         left = pygame.Rect(inner.x, inner.y, board_w, inner.height)
@@ -184,6 +190,7 @@ class HopNRollView(GameView):
                     pygame.draw.rect(ui.surface, theme.SELECTED, sp, 4, border_radius=6)
                     arrow(ui, sp, hop_to == "right")
                 here = pawns.get((column, r), [])
+                ui.place(f"space:{column}:{r}", sp, tuple(here))
                 for k, p in enumerate(here):
                     col = actions.colour(p)
                     rad = max(8, pitch // 4)
@@ -194,6 +201,7 @@ class HopNRollView(GameView):
             d = pygame.Rect(rect.x + side_w + gap, y + 3, pitch - 6, pitch - 6)
             d.centerx = rect.centerx
             die = dice.get(r)
+            ui.place(f"die:{r}", d, None if die is None else (die["kind"], die["face"]))
             if die is None:
                 pygame.draw.rect(ui.surface, (44, 48, 60), d, border_radius=8)
             elif die["kind"] == "disco":
@@ -227,7 +235,8 @@ class HopNRollView(GameView):
         actions: TableActions,
     ) -> None:
         m = ui.metrics
-        line = ui.font(m.small).get_linesize()
+        self.whose = sheet["name"]  # the places of the sheet are named by whose it is
+        line = ui.font(m.body).get_linesize()  # the header gives the score: 3 mm
         pend = sheet.get("pending")
         todo = ""
         if pend is not None:
@@ -236,10 +245,10 @@ class HopNRollView(GameView):
         head = ui.words_that_fit(
             [f"{name}: {sheet['side']} sheet, {total} points{todo}", f"{name}: {total} points{todo}",
              f"{name}: {total} pts{todo.replace('to write', 'write')}", f"{name}: {total} pts"],
-            m.small,
+            m.body,
             rect.width,
         )
-        ui.text(head, (rect.x, rect.y), m.small, theme.ACCENT if live else theme.TEXT)
+        ui.text(head, (rect.x, rect.y), m.body, theme.ACCENT if live else theme.TEXT)
         top = rect.y + line + 2
         bands: list[list[dict[str, Any]]] = []
         for a in sheet["areas"]:
@@ -250,10 +259,10 @@ class HopNRollView(GameView):
         n_rows = sum(1 for b in bands if b[0]["shape"] == "row")
         levels = sum(max(len(a["levels"]) for a in b) for b in bands if b[0]["shape"] == "pyramid")
         avail = rect.bottom - top
-        rp = min(avail / (n_rows + 0.8 * levels), 72 if m.portrait else 60)
+        rp = min(avail / (n_rows + 0.8 * levels), max(m.target, 72 if m.portrait else 60))
         pp = rp * 0.8
-        if live and rp < theme.MIN_TARGET:
-            rp = theme.MIN_TARGET
+        if live and rp < m.target:
+            rp = m.target
             pp = (avail - n_rows * rp) / max(1, levels)
         y = float(top)
         label_w = min(int(rect.width * 0.2), 110)
@@ -290,8 +299,14 @@ class HopNRollView(GameView):
             pygame.draw.rect(ui.surface, INK, r.inflate(-8, -8), 1, border_radius=3)
         if stars is not None and r.height >= 30 and r.width >= 28:
             sr = max(4, min(7, r.height // 8))
-            pygame.draw.polygon(ui.surface, (150, 110, 20), star_points((r.x + sr + 3, r.y + sr + 3), sr))
-            ui.text(str(stars), (r.x + 2 * sr + 5, r.y + 1), m.small, INK)
+            words = str(stars)
+            # the star and its number inside the space: smaller, then the number alone when narrow
+            fits = [z for z in (m.small, m.tiny) if 2 * sr + 7 + ui.font(z).size(words)[0] <= r.width]
+            if fits:
+                pygame.draw.polygon(ui.surface, STAR_INK, star_points((r.x + sr + 3, r.y + sr + 3), sr))
+                ui.text(words, (r.x + 2 * sr + 5, r.y + 1), fits[0], INK)
+            else:
+                ui.text(words, (r.x + 2, r.y + 1), m.tiny, INK if s["bonus"] else STAR_INK)
         if s["value"] is not None:
             big = max(m.small, min(m.body + 8, int(r.height * 0.8)))
             ui.text(str(s["value"]), (r.centerx, r.bottom - 1), big, INK, "midbottom")
@@ -310,7 +325,7 @@ class HopNRollView(GameView):
         actions: TableActions,
     ) -> None:
         m = ui.metrics
-        score_w = 32 if band.width > 330 else 0
+        score_w = ui.font(m.body).size("88")[0] + 4 if band.width > 330 else 0  # the row's score, 3 mm
         self._label(ui, pygame.Rect(band.x, band.y + 2, label_w - 4, band.height - 4), area)
         spaces = area["spaces"]
         breaks = sum(1 for i in range(1, len(spaces)) if spaces[i]["group"] != spaces[i - 1]["group"]
@@ -323,9 +338,10 @@ class HopNRollView(GameView):
                 x += 6
             cell = pygame.Rect(int(x) + 2, band.y + 3, int(cw) - 4, band.height - 6)
             self._cell(ui, cell, area, s, s["stars"])
+            ui.place(f"sheet:{self.whose}:{area['key']}:{s['id']}", cell, s["value"])
             x += cw
         if score_w:
-            ui.text(str(area["score"]), (band.right - 2, band.centery), m.small, theme.TEXT, "midright")
+            ui.text(str(area["score"]), (band.right - 2, band.centery), m.body, theme.TEXT, "midright")
         if live:
             ui.add(target(ui, pygame.Rect(x0, band.y, band.right - x0, band.height), f"sheet:{area['key']}",
                           lambda: self._tap_sheet(area, None, state, actions)))
@@ -346,7 +362,7 @@ class HopNRollView(GameView):
         for k, a in enumerate(areas):
             box = pygame.Rect(int(band.x + k * aw), band.y, int(aw) - 6, band.height)
             widest = max(a["levels"])
-            pc = min(max(pp * 1.3, theme.MIN_TARGET if live else 0), box.width / widest)
+            pc = min(max(pp * 1.3, m.target if live else 0), box.width / widest)
             room = box.width - widest * pc >= star_w
             n_lv = len(a["levels"])
             lab = pygame.Rect(box.x, box.y + 2, min(box.width // 3, 110), min(int(pp) - 4, 44))
@@ -365,6 +381,7 @@ class HopNRollView(GameView):
                     left = int(x0 + (s["position"] - 1) * pc)
                     r = pygame.Rect(left + 2, int(y) + 2, int(pc) - 4, int(pp) - 4)
                     self._cell(ui, r, a, s, None if beside or i else a["level_stars"][lv - 1])
+                    ui.place(f"sheet:{self.whose}:{a['key']}:{s['id']}", r, s["value"])
                     if live and s["open"]:
                         ui.add(target(ui, r, f"sheet:{a['key']}:{s['id']}",
                                       lambda a=a, s=s: self._tap_sheet(a, s["id"], state, actions), box))

@@ -86,11 +86,12 @@ class RollForItView(GameView):
             return placement_words(move)
         return str(move)
 
-    def score_note(self, view: dict[str, Any], player: int) -> str:
+    def score_note(self, view: dict[str, Any], player: int) -> str | tuple[str, ...]:
         colours, hands = view.get("colours", []), view.get("dice_in_hand", [])
         if player >= len(colours) or player >= len(hands):
             return ""
-        return f"{colours[player]} dice, {hands[player]} in hand"
+        c, n = colours[player], hands[player]
+        return f"{c} dice, {n} in hand", f"{n} {c} in hand", f"{n} {c} dice", f"{n} {c}"
 
     # --- the placement being built --------------------------------------------------------------
     def pending(self, rolled: Sequence[int]) -> Place:
@@ -223,7 +224,7 @@ class RollForItView(GameView):
         rolled: list[int] = list(view.get("rolled", []))
         matching = phase == "match"
         # the bottom: the roll (when there is one), then the players
-        die = min(72 if m.portrait else 52, max(theme.MIN_TARGET, inner.height // 6))
+        die = min(max(m.target, 72 if m.portrait else 52), max(m.target, inner.height // 6))
         roll_h = die + line + 4 if rolled else 0
         players = view.get("players", [])
         cols = 2 if m.portrait and len(players) > 4 else 1
@@ -231,7 +232,7 @@ class RollForItView(GameView):
         spare = inner.height - roll_h - 2 * m.pad
         # the cards come first: room for three rows of die images a finger can hit (a 15 shows six)
         head = ui.font(m.body).get_linesize() + 2
-        cards_need = head + 10 + 3 * (theme.MIN_TARGET + 4) + (0 if not m.portrait else 60)
+        cards_need = head + 10 + 3 * (m.target + 4) + (0 if not m.portrait else 60)
         fits = max(1, min(legend_rows, (spare - cards_need) // (line + 2)))
         legend_h = fits * (line + 2)
         cards_h = inner.height - roll_h - legend_h - (m.pad if roll_h else 0) - m.pad
@@ -268,12 +269,12 @@ class RollForItView(GameView):
             side = min(
                 (cw - 12 - (cols - 1) * 4) // cols,
                 (rect.height - head - 10 - (rows - 1) * 4) // rows,
-                72 if m.portrait else 60,
+                max(m.target, 72 if m.portrait else 60),
             )
             layouts.append((side, -abs(cols - rows), -cols, cols))
         side, _, _, cols = max(layouts)
         side = max(side, 12)
-        per_image = side >= theme.MIN_TARGET
+        per_image = side >= m.target
         pend = self.pending(rolled) if matching else Place(())
         pending = {pos: Counter(int(f) for f in faces) for pos, faces in pend.cards}
         for k, c in enumerate(cards):
@@ -371,7 +372,7 @@ class RollForItView(GameView):
         label = "Rolled:" if matching else "Roll:"
         side = rect.height - line - 4
         lw = ui.font(m.small).size(label)[0]
-        if rect.width - lw - m.pad >= len(rolled) * (theme.MIN_TARGET + m.pad):
+        if rect.width - lw - m.pad >= len(rolled) * (m.target + m.pad):
             ui.text(label, (rect.x, rect.y + (rect.height - line) // 2), m.small, theme.MUTED, "midleft")
             x = rect.x + lw + m.pad
         else:  # no room for the word: the dice come first
@@ -482,7 +483,7 @@ class RollForItView(GameView):
             )
             + 4
         )
-        bw = rect.width - m.pad - max(theme.MIN_TARGET + 24, rect.width // 3)
+        bw = rect.width - m.pad - max(m.target + 24, rect.width // 3)
         ui.button(
             pygame.Rect(rect.x, y, bw, m.button_h),
             "Play",

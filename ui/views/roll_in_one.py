@@ -15,7 +15,7 @@ import pygame
 
 from companion.games.roll_in_one.course import Placement, cells_of
 from companion.games.roll_in_one.data import load_boards, load_cards, load_clubs
-from companion.games.roll_in_one.hexgrid import DIRECTION_NAMES, rotate, slot_centre
+from companion.games.roll_in_one.hexgrid import DIRECTION_NAMES, SLOT_A, SLOT_B, rotate, slot_centre
 from companion.games.roll_in_one.moves import (
     Adjust,
     Bump,
@@ -51,7 +51,6 @@ TERRAIN = {
     "water": ((55, 110, 200), (190, 220, 255), "water"),
 }
 GREEN_FILL = (150, 235, 120)
-TARGET = theme.MIN_TARGET
 BALL_MIN = 15  # px: the drawn ball's least radius with its ring (``_ball``)
 
 
@@ -166,7 +165,18 @@ def face_word(label: str) -> str:
     return label.replace("-", " ")
 
 
-def target_rect(centre: tuple[int, int], side: int = TARGET) -> pygame.Rect:
+def slot_gap(s: float) -> float:
+    """The side of the largest square targets centred on board slots that never overlap at hex size
+    ``s``: the least, over neighbouring slots, of the larger of their x and y gaps."""
+    a, b = SLOT_A, SLOT_B
+    steps = (a, b, (a[0] - b[0], a[1] - b[1]))
+    return s * min(max(abs(x), abs(y)) for x, y in (hex_xy(q, r, 1.0) for q, r in steps))
+
+
+SPACE_GAP = 1.5  # the same for neighbouring spaces, in hex sizes (rows are 1.5 apart, a row's spaces 1.73)
+
+
+def target_rect(centre: tuple[int, int], side: int) -> pygame.Rect:
     r = pygame.Rect(0, 0, side, side)
     r.center = centre
     return r
@@ -291,18 +301,22 @@ class RollInOneView(GameView):
         line = ui.font(m.small).get_linesize()
         phase = view.get("phase")
         y = inner.y
-        ui.text(self._header(view), (inner.x, y), m.small, theme.ACCENT, width=inner.width)
-        y += line
+        # a board zoomed into for its green takes the whole panel: its spaces are 9 mm targets
+        zoomed = phase == "design" and self.zoom is not None
+        if not zoomed:
+            ui.text(ui.words_that_fit(self._headers(view), m.small, inner.width), (inner.x, y), m.small,
+                    theme.ACCENT)
+            y += line
         shot = view.get("shot")
         if shot and shot.get("club"):
             ui.text(self._shot_line(shot), (inner.x, y), m.small, theme.TEXT, width=inner.width)
             y += line
-        elif phase == "design" and not self.listing and self.zoom is None:
+        elif phase == "design" and not self.listing and not zoomed:
             ui.text(self._design_hint(), (inner.x, y), m.small, theme.MUTED, width=inner.width)
             y += line
         fits = self._token_w(ui, line) * len(view.get("players", [])) <= inner.width
         footer = line + 6 if view.get("players") and phase != "design" and fits else 0
-        legend = line * self._legend_rows(ui, inner.width) if m.portrait else 0
+        legend = line * self._legend_rows(ui, inner.width) if m.portrait and not zoomed else 0
         area = pygame.Rect(inner.x, y + 2, inner.width, inner.bottom - y - 2 - footer - legend)
         self.area, self.ball_at = area, None
         if phase == "design":
@@ -317,6 +331,10 @@ class RollInOneView(GameView):
             self._tokens(ui, pygame.Rect(inner.x, inner.bottom - line, inner.width, line), view, actions)
 
     def _header(self, view: dict[str, Any]) -> str:
+        return self._headers(view)[0]
+
+    def _headers(self, view: dict[str, Any]) -> list[str]:
+        """The board's header line, fullest first, then shorter wordings for a narrower board."""
         parts = [f"Hole {view.get('hole', 1)} of {view.get('holes', 1)}"]
         course = view.get("course")
         if course and view.get("phase") != "design":
@@ -326,9 +344,12 @@ class RollInOneView(GameView):
             parts.append("design")
             gone = sum(view.get("penalties_discarded") or [])
             if gone:  # the hole just scored: its penalty tokens went back to the box
-                parts.append(f"{gone} penalty token{'s' if gone != 1 else ''} of hole "
-                             f"{view.get('hole', 2) - 1} discarded")
-        return ", ".join(parts)
+                tokens = f"{gone} penalty token{'s' if gone != 1 else ''}"
+                hole = view.get("hole", 2) - 1
+                return [", ".join([*parts, f"{tokens} of hole {hole} discarded"]),
+                        ", ".join([*parts, f"hole {hole}'s {tokens} discarded"]),
+                        ", ".join([*parts, f"{gone} tokens discarded"]), ", ".join(parts)]
+        return [", ".join(parts)]
 
     def _shot_line(self, shot: dict[str, Any]) -> str:
         clubs = load_clubs()
@@ -637,9 +658,11 @@ class RollInOneView(GameView):
             cells += [(cq + q, cr + r) for q, r in ((2, 0), (-2, 0), (0, 2), (0, -2), (2, -2), (-2, 2))]
         frame = Frame(cells or [(0, 0)], area, max_size=26)
         s = frame.s
-        # neighbouring slots are at least 6 hex sizes apart: below this, their targets would overlap and
-        # the slot and board arrows in the choices panel do the choosing alone
-        tappable = s >= 8.2
+        t = ui.metrics.target
+        # slots too close for 9 mm targets that do not overlap are not tappable: the slot and board
+        # arrows in the choices panel do the choosing alone
+        gap = slot_gap(s)
+        tappable = gap >= t
         for c in spaces:
             self._hex(ui, frame.xy((c["q"], c["r"])), s * 0.96, c["terrain"], c["green"])
         if self.green_mode:
@@ -649,7 +672,7 @@ class RollInOneView(GameView):
                 centre = (sum(p[0] for p in pts) // len(pts), sum(p[1] for p in pts) // len(pts))
                 ui.add(
                     Widget(
-                        target_rect(centre),
+                        target_rect(centre, t),
                         f"rio:zoom:{b}",
                         lambda b=b: self._zoom(b),
                         True,
@@ -657,8 +680,8 @@ class RollInOneView(GameView):
                         kind="tile",
                     )
                 )
-                pygame.draw.circle(ui.surface, (30, 30, 30), centre, 16)
-                pygame.draw.circle(ui.surface, theme.SELECTED, centre, 16, 2)
+                pygame.draw.circle(ui.surface, (30, 30, 30), centre, max(16, t // 4))
+                pygame.draw.circle(ui.surface, theme.SELECTED, centre, max(16, t // 4), 2)
                 ui.text("+", centre, ui.metrics.small, theme.SELECTED, "center")
             return
         for sl in slots:
@@ -678,7 +701,7 @@ class RollInOneView(GameView):
                 continue
             ui.add(
                 Widget(
-                    target_rect(centre, min(64, max(TARGET, round(s * 5)))),
+                    target_rect(centre, int(min(gap, t + 16, max(t, s * 5)))),
                     f"rio:slot:{sl[0]},{sl[1]}",
                     lambda sl=sl: self._pick_slot(sl),
                     True,
@@ -691,8 +714,8 @@ class RollInOneView(GameView):
         self, ui: Ui, area: pygame.Rect, state: GameState, mine: list[dict[str, Any]], actions: TableActions
     ) -> None:
         frame = Frame([(c["q"], c["r"]) for c in mine], area, max_size=60)
-        side = min(TARGET + 8, round(frame.s * 1.5))
-        side = max(TARGET, side)
+        t = ui.metrics.target
+        side = max(t, int(min(t + 8, frame.s * SPACE_GAP)))  # 9 mm, and no overlap while they fit
         for c in mine:
             pos = (c["q"], c["r"])
             centre = frame.xy(pos)

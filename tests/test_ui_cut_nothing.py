@@ -1,0 +1,113 @@
+"""Screens that cut nothing short (issue 55, defect 6): the end screen's outcome, buttons and chart names
+at both sizes with five players, the note beside a history row of six dice, the notes under many
+players' scores."""
+
+from __future__ import annotations
+
+import os
+import random
+
+import pygame
+import pytest
+
+from companion.games import get_game
+from companion.protocol import ChooseMove, DrawCards, GameOver, RollDice
+from companion.session import Game
+from companion.sim import random_draw, random_roll
+from companion.store import Store
+from ui.app import LANDSCAPE, PORTRAIT, App
+from ui.reader import SimulatedReader
+from ui.screens.endgame import EndScreen
+from ui.settings import Settings
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+NAMES = ("Anna", "Ben", "Chloe", "Dev", "Elif")
+
+
+def finished(game_id: str) -> Game:
+    """A whole game of five players, played by the game's strategy through the session."""
+    game = Game.new(game_id, NAMES)
+    info = get_game(game_id)
+    rng = random.Random(3)
+    for _ in range(20_000):
+        state = game.state
+        req = state.request()
+        if isinstance(req, GameOver):
+            return game
+        if isinstance(req, RollDice):
+            game.roll(random_roll(req, rng))
+        elif isinstance(req, DrawCards):
+            game.draw(random_draw(req, rng))
+        elif isinstance(req, ChooseMove):
+            moves = list(state.legal_moves())
+            game.move(info.strategy(state, moves, rng) if info.strategy else rng.choice(moves))
+    raise AssertionError("the game did not end")
+
+
+@pytest.mark.parametrize("size", [LANDSCAPE, PORTRAIT], ids=["800x480", "720x1280"])
+def test_the_end_screen_cuts_nothing_short(size):
+    game = finished("hop-n-roll")
+    app = App(Store(":memory:"), SimulatedReader(1), size, settings=Settings(sound=False))
+    try:
+        app.go(EndScreen(app, 1, game))
+        app.ui.cut.clear()
+        app.step()
+        assert not app.errors, app.errors
+        assert app.ui.cut == [], app.ui.cut
+        words = [t for t, _, _ in app.ui.drawn]
+        assert any(t.startswith("Game over:") for t in words)
+        for name in NAMES:
+            assert sum(t == name for t in words) >= 1, name  # beside its line on the chart
+        for wid in ("end:home", "end:again", "end:undo"):
+            assert app.ui.find(wid) is not None
+    finally:
+        pygame.display.quit()
+
+
+def test_the_history_cuts_no_note_short():
+    """Six dice in a row of the history (Roll For It!, portrait): the note beside them is the fullest
+    wording that fits whole, never one cut with '...'."""
+    from test_ui_table_board import play_one, start
+
+    from companion.record import RollEvent
+
+    app, d = start(PORTRAIT, "roll-for-it", 8)
+    rng = random.Random(5)
+    try:
+        for _ in range(60):
+            events = app.screen.game.events
+            if any(isinstance(e, RollEvent) and len(e.roll.results) == 6 for e in events):
+                break
+            play_one(app, d, rng)
+        d.tap("table:history")
+        app.ui.cut.clear()
+        app.step()
+        assert app.screen.name == "history"
+        assert app.ui.cut == [], app.ui.cut
+        assert any(t.startswith("(simulated") for t, _, _ in app.ui.drawn)
+    finally:
+        pygame.display.quit()
+
+
+@pytest.mark.parametrize("game", ["roll-for-it", "hop-n-roll"])
+def test_the_score_notes_of_many_players_are_whole(game):
+    """Three columns of scores in portrait: each player's note is the fullest wording that fits whole
+    ("6 red in hand"), not "red dice, 6 i..."."""
+    from test_ui_table_board import start
+
+    info = get_game(game)
+    app, _ = start(PORTRAIT, game, min(8, info.max_players))
+    try:
+        app.ui.cut.clear()
+        app.step()
+        scores = app.screen.layout.scores
+        assert app.ui.cut == [], app.ui.cut
+        state_colours = app.screen.game.state.view().get("colours", [])
+        notes = [t for t, _, r in app.ui.drawn if scores.contains(r)
+                 and (" done" in t or any(c in t.split() for c in state_colours))]
+        assert state_colours or game == "hop-n-roll"
+        assert len(notes) == len(app.screen.game.state.players)
+    finally:
+        pygame.display.quit()
