@@ -84,19 +84,26 @@ def test_on_the_shared_rendered_throws_no_die_is_read_wrong_as_sure(shared, nets
 
 # the share of the shared development throws read right by the shipped models (docs/benchmarks.md,
 # "Learnt reader"), less a margin: a model or policy change that loses more fails here
-FLOOR = 0.53
+FLOOR = 0.62
 
 
 def test_a_point_between_two_touching_dice_is_never_read_as_sure(shared, nets):
     # throwbench-dev 0020: two white dice side by side, the locator's point for one of them near
-    # their common edge. Cut there, the reader named a 1 surely (margin 0.38) where a 2 lies: the
-    # crops cut a little aside do not all read 1, so the reading is held back.
+    # their common edge. Cut there, a reader named a 1 surely (margin 0.38) where a 2 lies: the
+    # crops cut a little aside do not all read the same, so such a reading is held back.
+    from vision import facereader
     from vision.learnt_eval import enrol_folder
     from vision.learnt_reader import LearntReader
     from vision.locator import Spot
 
     reader = LearntReader(enrol_folder(shared / "throwbench-dev" / "enroll", *nets), *nets)
     image = cv2.imread(str(shared / "throwbench-dev" / "throws" / "0020.jpg"))
-    (centred,) = reader.read_spots(image, [Spot((243.0, 244.0), 40.0, 0.5, "d6", 0.9)])
+    spot = Spot((243.0, 244.0), 40.0, 0.5, "d6", 0.9)
+    (centred,) = reader.read_spots(image, [spot])
     assert not (centred.status == OK and centred.face != "2")
-    assert centred.status != OK and "a little aside" in centred.notes[-1]
+    # the check itself, whatever the model's nearness there: cut at that point the nearest face is
+    # not the 2 that lies there, and the crops aside say the reading is not steady
+    (seen,) = facereader.embed(nets[1], [facereader.cut(image, spot.center, spot.size)])
+    match = reader.gallery.read(seen)
+    assert match is not None and match.face != "2"
+    assert reader._steady(image, [spot], [match]) == [False]
