@@ -97,14 +97,11 @@ def learnt_reader() -> object | None:
     folders, nets = both_sets(), models()
     if folders is None or nets is None:
         return None
-    with tempfile.TemporaryDirectory() as tmp:
-        for folder in folders:
-            for die in folder.iterdir():
-                if die.is_dir():
-                    (Path(tmp) / die.name).symlink_to(die)
-        t = time.thread_time()
-        gallery = enrol_folder(Path(tmp), *nets)
-        print(f"  (learnt reader: both sets' enroll/ enrolled in {time.thread_time() - t:.0f} s of CPU)")
+    t = time.thread_time()
+    gallery = None
+    for folder in folders:  # one gallery of both sets' dice, each folder enrolled into it
+        gallery = enrol_folder(folder, *nets, gallery)
+    print(f"  (learnt reader: both sets' enroll/ enrolled in {time.thread_time() - t:.0f} s of CPU)")
     return LearntReader(gallery, *nets)
 
 

@@ -25,6 +25,19 @@ def outlined(app) -> list[pygame.Rect]:
     return table.last.boxes(app.ui, table.layout.board, table.game.state, table)
 
 
+def outlined_moves(app, d, rng, steps):
+    """Play up to ``steps`` random steps; after each move that left an outline, yield its event and boxes."""
+    for _ in range(steps):
+        play_one(app, d, rng)
+        if app.screen.name != "table":
+            return
+        app.step()
+        last = app.screen.game.events[-1]
+        boxes = outlined(app)
+        if isinstance(last, MoveEvent) and boxes:
+            yield last, boxes
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_the_last_move_is_outlined_in_the_movers_colour(game):
     size = PORTRAIT if game == "rollers" else LANDSCAPE
@@ -32,15 +45,7 @@ def test_the_last_move_is_outlined_in_the_movers_colour(game):
     rng = random.Random(4)
     seen = 0
     try:
-        for _ in range(80):
-            play_one(app, d, rng)
-            if app.screen.name != "table":
-                break
-            app.step()
-            last = app.screen.game.events[-1]
-            boxes = outlined(app)
-            if not isinstance(last, MoveEvent) or not boxes:
-                continue
+        for last, boxes in outlined_moves(app, d, rng, 80):
             board = app.screen.layout.board
             colour = np.array(app.screen.colour(last.player).rgb)
             arr = pygame.surfarray.array3d(app.logical).swapaxes(0, 1).astype(int)
@@ -86,15 +91,7 @@ def test_hop_n_rolls_outline_marks_the_changed_spaces_not_the_sheets_header(size
     rng = random.Random(4)
     seen = 0
     try:
-        for _ in range(60):
-            play_one(app, d, rng)
-            if app.screen.name != "table":
-                break
-            app.step()
-            last = app.screen.game.events[-1]
-            boxes = outlined(app)
-            if not isinstance(last, MoveEvent) or not boxes:
-                continue
+        for _, boxes in outlined_moves(app, d, rng, 60):
             board = app.screen.layout.board
             headers = [r for t, _, r in app.ui.drawn if board.contains(r) and (" points" in t or " pts" in t)]
             assert headers, "the sheet's header is not drawn"

@@ -79,10 +79,11 @@ class LearntReader:
             match = self.gallery.read(seen)
             judged.append((match, *judge(match, seen)))
         sure = [i for i, (_, status, _, _) in enumerate(judged) if status == OK]
-        steady = self._steady(image, [spots[i] for i in sure], [judged[i][0] for i in sure])
+        held = self._steady(image, [spots[i] for i in sure], [judged[i][0] for i in sure])
+        steady = dict(zip(sure, held, strict=True))
         out = []
         for i, (spot, (match, status, confidence, notes)) in enumerate(zip(spots, judged, strict=True)):
-            if i in sure and not steady[sure.index(i)]:
+            if not steady.get(i, True):
                 status, confidence = UNCERTAIN, min(confidence, 0.6)
                 notes = [*notes, "the reading changes when the die is cut a little aside"]
             die = match.die if match else "?"
