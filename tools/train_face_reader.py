@@ -179,6 +179,10 @@ def photo_dice(shared: Path, locator_model: Path | None = None) -> tuple[list[np
     return out, names
 
 
+#: the locator's centre is off by this share of the die (standard deviation); ``--centre-jitter``
+CENTRE_JITTER = 0.06
+
+
 def coarsen(rng: np.random.Generator, crop: np.ndarray) -> np.ndarray:
     """The stored crop as a camera sees a die 28-56 px across (the tray camera's dice are 30-45 px;
     the renders draw them larger): shrunk to that scale, JPEG-compressed there, and enlarged back."""
@@ -198,7 +202,7 @@ def augment(rng: np.random.Generator, crop: np.ndarray, top: np.ndarray) -> np.n
         crop = coarsen(rng, crop)
     # the locator's size and centre are off by up to a fifth and a tenth of the die now and then
     jitter = float(np.exp(rng.uniform(np.log(0.8), np.log(1.25))))
-    c = CROP / 2 + top + rng.normal(0, 0.06 * CROP * SPAN / CROP_SPAN, 2)
+    c = CROP / 2 + top + rng.normal(0, CENTRE_JITTER * CROP * SPAN / CROP_SPAN, 2)
     turn = float(rng.uniform(0, 360))
     views = []
     for span in (SPAN, TOP_SPAN):
@@ -260,7 +264,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--photo-repeat", type=int, default=3, help="times an epoch shows each photo's die")
     ap.add_argument("--margin", type=float, default=0.25, help="CosFace margin between a face and the others")
     ap.add_argument("--scale", type=float, default=24.0, help="CosFace scale (inverse temperature)")
+    ap.add_argument("--centre-jitter", type=float, default=CENTRE_JITTER,
+                    help="standard deviation of the crop centre's offset, in die sizes")
     args = ap.parse_args(argv)
+    global CENTRE_JITTER
+    CENTRE_JITTER = args.centre_jitter
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     args.work.mkdir(parents=True, exist_ok=True)
