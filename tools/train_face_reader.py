@@ -267,8 +267,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--centre-jitter", type=float, default=CENTRE_JITTER,
                     help="standard deviation of the crop centre's offset, in die sizes")
     args = ap.parse_args(argv)
-    global CENTRE_JITTER
-    CENTRE_JITTER = args.centre_jitter
+    globals()["CENTRE_JITTER"] = args.centre_jitter  # read by augment()
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     args.work.mkdir(parents=True, exist_ok=True)
