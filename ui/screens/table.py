@@ -118,7 +118,7 @@ class TableScreen(Screen):
         if key == self._key:
             return
         self._key = key
-        self.last.track(self.game.events, self.game.state)
+        self.last.track(self.game.events, self.game.state, self.view.rolls_settle_moves)
         self.view.reset()
         self.entries = {}
         self.read = None

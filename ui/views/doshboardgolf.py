@@ -159,6 +159,20 @@ class DoshView(GameView):
         where = "holed" if player < len(holed) and holed[player] else f"at {lies[player]}"
         return f"hole {view.get('hole', 1)}: {here}, {where}"
 
+    rolls_settle_moves = True  # the dice thrown after the aim and the card move the ball
+
+    def touched(self, move: Move, player: int, before: dict[str, Any], changed: list[str]) -> list[str]:
+        """A shot's choices (aim, card, level, call, time) act on the mover's ball; a hole's alternate
+        tee and target, or its dog-leg marker, on their cells; and whatever they changed."""
+        match move:
+            case HoleCells(tee, target):
+                return [*changed, f"cell:{tee}", f"cell:{target}"]
+            case Dogleg(cell):
+                return [*changed, f"cell:{cell}"] if cell else changed
+            case Aim() | Club() | Keep() | Level() | Call() | TimePenalty():
+                return [*changed, f"ball:{player}"]
+        return changed
+
     # --- board --------------------------------------------------------------------------------
     def draw_board(
         self, ui: Ui, rect: pygame.Rect, state: GameState, view: dict[str, Any], actions: TableActions
@@ -229,6 +243,9 @@ class DoshView(GameView):
             fill = tuple(min(255, v + lift) for v in fill)
             poly = g.hexagon(p)
             pygame.draw.polygon(s, fill, poly)
+            half = round(R_HEX * g.u)
+            ui.place(f"cell:{c['cell']}", pygame.Rect(p[0] - half, p[1] - half, 2 * half, 2 * half),
+                     (kind, c.get("level", 0)))
             pygame.draw.polygon(s, (40, 60, 40), poly, 1)
             self._symbol(ui, g, p, kind)
             if c["cell"] in number:
@@ -382,6 +399,7 @@ class DoshView(GameView):
                 if i == me:
                     pygame.draw.circle(ui.surface, theme.SELECTED, p, r + 6, 3)
                 ui.shape(col.shape, p, r, col.rgb)
+                ui.place(f"ball:{i}", pygame.Rect(p[0] - r - 3, p[1] - r - 3, 2 * r + 6, 2 * r + 6), lie)
 
     def _draw_wind(self, ui: Ui, area: pygame.Rect, view: dict[str, Any]) -> None:
         wind = view.get("wind")
