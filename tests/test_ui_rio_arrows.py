@@ -85,6 +85,9 @@ def aim_twice(app: App, d: Driver) -> None:
         cells = [(c["q"], c["r"]) for c in state["course"]["spaces"]]
         alone = Frame(cells, view.area, 60.0).s
         assert view.hex_size >= 0.75 * alone, (view.hex_size, alone)
+        # and the board gives the course room (issue 55, defect 4: in portrait it was drawn 0.4 mm a
+        # hex, the ring of arrows filling the course's area): spaces at least 4 mm across at both sizes
+        assert m.mm(view.hex_size) >= 2.0, (view.hex_size, m.mm(view.hex_size), view.area)
         fill = np.zeros(arr.shape[:2], bool)
         for colour, _, _ in TERRAIN.values():
             fill |= (np.abs(arr - np.array(colour)).max(axis=2) <= 8)

@@ -783,10 +783,18 @@ class RollInOneView(GameView):
 
     # --- choices --------------------------------------------------------------------------------
     def side_height(self, ui: Ui, state: GameState) -> int | None:
-        """Portrait: room for the course editor's five rows of 9 mm buttons (the aiming panel's clubs
-        take less), in every state so that the course keeps its place."""
+        """Portrait: room for the course editor's five rows of 9 mm buttons while a hole is designed;
+        in play the aiming panel's hint, two rows of clubs and the list button (and the caddie cards
+        when they are open), so that the course in play gets the rest. The same in every state of a
+        phase, so the course keeps its place."""
         m = ui.metrics
-        return 5 * m.target + 4 * m.pad if m.portrait else None
+        if not m.portrait:
+            return None
+        if getattr(state, "phase", "") in ("deal", "play", "over"):
+            line = ui.font(m.small).get_linesize()
+            cards = 2 * line if state.options.get("cards") == "open" else 0
+            return line + 4 + 3 * (m.button_h + m.pad) + cards
+        return 5 * m.target + 4 * m.pad
 
     def draw_choices(
         self, ui: Ui, rect: pygame.Rect, state: GameState, moves: Sequence[Move], actions: TableActions
