@@ -103,7 +103,7 @@ def test_a_group_of_one_is_the_move_itself():
 
 
 def test_a_long_label_wraps_at_3_mm_and_keeps_two_columns():
-    """A label too long for half the width at 3 mm (Doshboardgolf's "Aim 9 o'clock, straight") is wrapped
+    """A label too long for half the width at 3 mm ("Aim 9 o'clock, straight") is wrapped
     on two lines at 3 mm, not drawn on one line at 2.4 mm nor the list sent back to one column."""
     from ui.views.base import paged_buttons
 

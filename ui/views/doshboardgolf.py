@@ -20,7 +20,7 @@ import pygame
 from companion.games.doshboardgolf.moves import Aim, Call, Club, Dogleg, HoleCells, Keep, Level, TimePenalty
 from companion.protocol import GameState, Move
 from ui import theme
-from ui.views.base import GameView, TableActions, paged_buttons
+from ui.views.base import Finger, GameView, TableActions, paged_buttons
 from ui.widgets import Ui, Widget
 
 SQ3 = math.sqrt(3)
@@ -124,7 +124,7 @@ class DoshView(GameView):
     def describe(self, move: Move) -> str:
         match move:
             case Aim(d, None, _):
-                return f"Aim {d} o'clock, straight"
+                return f"Aim {d} o'clock"
             case Aim(d, elbow, t):
                 return f"Aim {d}, elbow {elbow}, then {t}"
             case Club(n):
@@ -148,6 +148,18 @@ class DoshView(GameView):
             case Dogleg(cell):
                 return f"Dog-leg marker on {cell}"
         return str(move)
+
+    def tap_move(self, finger: Finger, move: Move, state: GameState) -> None:
+        """An aim by its direction's button, then straight or its elbow's cell and turn."""
+        if isinstance(move, Aim):
+            finger.tap_paged(f"dosh:dir:{move.direction}")
+            if move.elbow is None:
+                finger.tap("dosh:straight")
+            else:
+                finger.tap_paged(f"dosh:elbow:{move.elbow}")
+                finger.tap_paged(f"move:{move}")
+            return
+        super().tap_move(finger, move, state)
 
     def score_note(self, view: dict[str, Any], player: int) -> str:
         strokes = view.get("strokes", [])
@@ -661,7 +673,8 @@ class DoshView(GameView):
         other = "cards" if self.mode == "board" else "board"
         mode = ("Card tables" if other == "cards" else "Show the board",
                 lambda: setattr(self, "mode", other), "dosh:mode")
-        if phase not in ("card", "keep"):  # there it shares the page buttons' row
+        listing = phase in ("card", "keep") or (phase == "aim" and self.direction is None)
+        if not listing:  # else it shares the page buttons' row
             ui.button(toggle, mode[0], mode[1], id=mode[2], size=m.small)
         area = pygame.Rect(rect.x, rect.y, rect.width, rect.height - bh - m.pad)
         extra = [mv for mv in moves if isinstance(mv, TimePenalty)]
@@ -669,11 +682,21 @@ class DoshView(GameView):
         if phase == "aim":
             if self.direction is None:
                 h = ui.paragraph(
-                    "Tap a clock number around the ball to aim", area, m.small, theme.MUTED, max_lines=3
+                    "Tap a clock number around the ball, or here, to aim", area, m.small, theme.MUTED,
+                    max_lines=3,
                 )
-                # or from the list: every aim grouped by direction (and the time penalty, if played)
-                rest = pygame.Rect(area.x, area.y + h + m.pad, area.width, area.height - h - m.pad)
-                super().draw_choices(ui, rest, state, moves, actions)
+                # or from the list: the directions as the dial has them (and the time penalty, if
+                # played), three a row in portrait, the mode button in the page buttons' row
+                rest = pygame.Rect(rect.x, area.y + h + m.pad, rect.width, rect.bottom - area.y - h - m.pad)
+                legal = sorted({mv.direction for mv in moves if isinstance(mv, Aim)})
+                dirs = [(f"{d} o'clock", (lambda d=d: self._pick(d, state, actions)), f"dosh:dir:{d}")
+                        for d in legal]
+                key = ("dirs", *(t[2] for t in dirs + items))
+                if key != self._moves_key:
+                    self._moves_key, self.page = key, 0
+                turn = lambda p: setattr(self, "page", p)  # noqa: E731
+                self.page = paged_buttons(ui, rest, dirs + items, self.page, turn,
+                                          columns=3 if m.portrait else None, height=m.target, middle=mode)
                 return
             d = self.direction
             straight = Aim(d)

@@ -59,7 +59,7 @@ def ink(colour: str) -> tuple[int, int, int]:
 def placement_words(move: Place) -> str:
     if not move.cards:
         return "Place nothing"
-    return "; ".join(f"card {pos}: {', '.join(faces)}" for pos, faces in move.cards)
+    return "; ".join(f"#{pos}: {', '.join(faces)}" for pos, faces in move.cards)  # "#2" as on the card
 
 
 class RollForItView(GameView):

@@ -211,7 +211,7 @@ class RollInOneView(GameView):
             case Shot(club, direction):
                 return f"{clubs[club].name} {d[direction]}" if club in clubs else str(move)
             case Curve(direction, fore):
-                return f"Curve {d[direction]}" + (" (Fore card)" if fore else "")
+                return f"Curve {d[direction]}" + (" (Fore)" if fore else "")
             case Play(card, target, direction):
                 name = cards[card].name if card in cards else card
                 words = [f"Play {name}"]
@@ -223,7 +223,7 @@ class RollInOneView(GameView):
             case Land():
                 return "Land here"
             case Pass():
-                return "Pass (no card)"
+                return "No card"
             case Keep():
                 return "Keep the roll"
             case Adjust(n):

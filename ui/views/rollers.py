@@ -44,11 +44,11 @@ class RollersView(GameView):
         if isinstance(move, ApplyMove):
             parts = []
             both = set(move.opens) & set(move.closes)
-            parts += [f"Open and close {n}s" for n in sorted(both)]
+            parts += [f"Open & close {n}s" for n in sorted(both)]
             parts += [f"Open {n}s" for n in move.opens if n not in both]
             parts += [f"Close {n}s" for n in move.closes if n not in both]
             parts += [f"Collect {n}s x{k}" for n, k in move.collects]
-            text = ", ".join(parts) or "Pass (apply nothing)"
+            text = ", ".join(parts) or "Apply nothing"
             if not move.stars:
                 return text
             word = "STAR" if len(move.stars) == 1 else "STARs"
