@@ -673,7 +673,8 @@ class DoshView(GameView):
         other = "cards" if self.mode == "board" else "board"
         mode = ("Card tables" if other == "cards" else "Show the board",
                 lambda: setattr(self, "mode", other), "dosh:mode")
-        listing = phase in ("card", "keep") or (phase == "aim" and self.direction is None)
+        directions = phase == "aim" and self.direction is None
+        listing = phase in ("card", "keep") or (directions and m.portrait)
         if not listing:  # else it shares the page buttons' row
             ui.button(toggle, mode[0], mode[1], id=mode[2], size=m.small)
         area = pygame.Rect(rect.x, rect.y, rect.width, rect.height - bh - m.pad)
@@ -686,17 +687,20 @@ class DoshView(GameView):
                     max_lines=3,
                 )
                 # or from the list: the directions as the dial has them (and the time penalty, if
-                # played), three a row in portrait, the mode button in the page buttons' row
-                rest = pygame.Rect(rect.x, area.y + h + m.pad, rect.width, rect.bottom - area.y - h - m.pad)
+                # played), three a row, the mode button in the page buttons' row in portrait
+                bottom = rect.bottom if m.portrait else area.bottom
+                rest = pygame.Rect(rect.x, area.y + h + m.pad, rect.width, bottom - area.y - h - m.pad)
                 legal = sorted({mv.direction for mv in moves if isinstance(mv, Aim)})
-                dirs = [(f"{d} o'clock", (lambda d=d: self._pick(d, state, actions)), f"dosh:dir:{d}")
+                word = " o'clock" if m.portrait else ""  # landscape: the clock numbers alone, as on the dial
+                dirs = [(f"{d}{word}", (lambda d=d: self._pick(d, state, actions)), f"dosh:dir:{d}")
                         for d in legal]
                 key = ("dirs", *(t[2] for t in dirs + items))
                 if key != self._moves_key:
                     self._moves_key, self.page = key, 0
                 turn = lambda p: setattr(self, "page", p)  # noqa: E731
                 self.page = paged_buttons(ui, rest, dirs + items, self.page, turn,
-                                          columns=3 if m.portrait else None, height=m.target, middle=mode)
+                                          columns=3 if m.portrait or not items else None, height=m.target,
+                                          middle=mode if m.portrait else None)
                 return
             d = self.direction
             straight = Aim(d)
