@@ -51,6 +51,7 @@ def aim_twice(app: App, d: Driver) -> None:
     for stroke in (0, 1):
         advance(d, rng, aiming(stroke))
         d.tap("rio:club:wood")
+        app.ui.cut.clear()
         app.step()
         m = app.ui.metrics
         view = app.screen.view
@@ -60,6 +61,7 @@ def aim_twice(app: App, d: Driver) -> None:
         clubs = [w for w in app.ui.widgets if w.id.startswith(("rio:club:", "rio:list"))]
         assert clubs and all(m.mm(min(w.rect.size)) >= 9 for w in clubs), [w.rect for w in clubs]
         assert all(app.screen.layout.side.contains(w.rect) for w in clubs)
+        assert not app.ui.cut, app.ui.cut  # the clubs' dice and top numbers whole ('d12, top ...' was cut)
         arr = pixels(app)
         bx, by = view.ball_at
         angles = []

@@ -859,7 +859,8 @@ class RollInOneView(GameView):
                 selected=chosen,
                 size=m.small,
                 colour=theme.GO if chosen else None,
-                sub=f"d{len(die.faces)}, top {top}" if h >= 2 * line else "",
+                sub=ui.words_that_fit([f"d{len(die.faces)}, top {top}", f"d{len(die.faces)} top {top}",
+                                       f"d{len(die.faces)}"], m.small, bw - 12) if h >= 2 * line else "",
             )
         y += rows * (h + m.pad)
         others = [mv for mv in moves if not isinstance(mv, Shot)]
