@@ -51,6 +51,8 @@ def aim_twice(app: App, d: Driver) -> None:
     for stroke in (0, 1):
         advance(d, rng, aiming(stroke))
         d.tap("rio:club:wood")
+        dealing = [c for c in app.ui.cut if c.startswith("Tap the")]  # the caddie cards dealt before it
+        assert not dealing, dealing  # wrapped, not cut
         app.ui.cut.clear()
         app.step()
         m = app.ui.metrics
