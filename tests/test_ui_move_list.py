@@ -220,3 +220,28 @@ def test_doshboardgolfs_aim_list_shows_six_directions_a_page_in_portrait():
         assert str(app.screen.game.events[-1].move) == "aim 3"
     finally:
         pygame.display.quit()
+
+
+@pytest.mark.parametrize("size", [(800, 480), PORTRAIT], ids=["800x480", "720x1280"])
+def test_doshboardgolfs_card_list_cuts_nothing(size):
+    """Choosing a card: the mode button shares the page row only in portrait (at 800x480 a third of the
+    side panel cut 'Card tables' to 'Car...')."""
+    from companion.store import Store
+    from ui.app import App
+    from ui.driver import Driver
+    from ui.reader import SimulatedReader
+    from ui.settings import Settings
+
+    app = App(Store(":memory:"), SimulatedReader(7), size, settings=Settings(sound=False))
+    d = Driver(app)
+    try:
+        d.new_game("doshboardgolf", 2)
+        d.tap("dosh:dir:3")
+        d.tap("dosh:straight")
+        assert app.screen.game.state.phase == "card"
+        app.ui.cut.clear()
+        app.step()
+        assert app.ui.find("dosh:mode") is not None
+        assert not app.ui.cut, app.ui.cut
+    finally:
+        pygame.display.quit()

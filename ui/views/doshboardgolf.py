@@ -674,7 +674,7 @@ class DoshView(GameView):
         mode = ("Card tables" if other == "cards" else "Show the board",
                 lambda: setattr(self, "mode", other), "dosh:mode")
         directions = phase == "aim" and self.direction is None
-        listing = phase in ("card", "keep") or (directions and m.portrait)
+        listing = (phase in ("card", "keep") or directions) and m.portrait  # 800x480: a third is too narrow
         if not listing:  # else it shares the page buttons' row
             ui.button(toggle, mode[0], mode[1], id=mode[2], size=m.small)
         area = pygame.Rect(rect.x, rect.y, rect.width, rect.height - bh - m.pad)
@@ -726,7 +726,8 @@ class DoshView(GameView):
             hint = "Tap a card to play it" if phase == "card" else "Tap a card to keep it"
             ui.text(hint, area.topleft, m.small, theme.MUTED, width=area.width)
             top = ui.font(m.small).get_linesize() + 4
-            grid = pygame.Rect(area.x, area.y + top, area.width, rect.bottom - area.y - top)
+            bottom = rect.bottom if listing else area.bottom
+            grid = pygame.Rect(area.x, area.y + top, area.width, bottom - area.y - top)
             key = ("cards", *(t[2] for t in tiles))
             if key != self._moves_key:
                 self._moves_key, self.page = key, 0
@@ -738,7 +739,7 @@ class DoshView(GameView):
                 lambda p: setattr(self, "page", p),
                 columns=2,
                 height=ui.metrics.target,
-                middle=mode,
+                middle=mode if listing else None,
             )
             return
         super().draw_choices(ui, area, state, moves, actions)
