@@ -208,8 +208,8 @@ def test_roll_in_ones_outline_follows_the_ball_shot(size):
             assert near and all(colour_share(app, b, rgb) > 0.04 for b in shown), (boxes, (x, y))
             for b in boxes:
                 assert b.width <= max(4 * frame.s, 40), (b, frame.s)
-            headers = board_texts(app, "Hole", "hole", "par", "Par")
-            assert not any(b.inflate(6, 6).colliderect(h) for b in boxes for h in headers), (boxes, headers)
+            headers = board_texts(app, "Hole", "hole", "par", "Par")  # a ball on the top row may touch it
+            assert not any(b.colliderect(h) for b in boxes for h in headers), (boxes, headers)
             seen += 1
         assert seen >= 6, seen
     finally:
