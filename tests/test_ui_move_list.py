@@ -103,7 +103,7 @@ def test_a_group_of_one_is_the_move_itself():
 
 
 def test_a_long_label_wraps_at_3_mm_and_keeps_two_columns():
-    """A label too long for half the width at 3 mm (Doshboardgolf's "Aim 9 o'clock, straight") is wrapped
+    """A label too long for half the width at 3 mm ("Aim 9 o'clock, straight") is wrapped
     on two lines at 3 mm, not drawn on one line at 2.4 mm nor the list sent back to one column."""
     from ui.views.base import paged_buttons
 
@@ -155,3 +155,93 @@ def test_a_list_with_room_for_one_row_pages_it_without_overlap(height):
         seen |= {w.id for w in ui.widgets if w.id.startswith("move:")}
         page += 1
     assert len(seen) == 12
+
+
+@pytest.mark.parametrize("size", [(800, 480), PORTRAIT], ids=["800x480", "720x1280"])
+def test_common_move_labels_fit_one_line_at_3_mm(size):
+    """The moves played most are labelled in words short enough for one line at 3 mm where each size
+    puts them: the 216 px side panel at 800x480, half the width (two columns) at 720x1280. (They were
+    'Pass (apply nothing)', 'Open and close 3s', "Aim 3 o'clock, straight", 'card 1: 4; card 3: 2',
+    'Curve NW (Fore card)', 'Pass (no card)': two lines each.)"""
+    from companion.games.doshboardgolf.moves import Aim
+    from companion.games.roll_for_it import Place
+    from companion.games.roll_in_one.moves import Curve, Pass
+    from companion.games.rollers import ApplyMove
+    from ui.screens.table_layout import SIDE_W
+    from ui.views.doshboardgolf import DoshView
+    from ui.views.roll_for_it import placement_words
+    from ui.views.roll_in_one import RollInOneView
+    from ui.views.rollers import RollersView
+
+    ui = Ui(pygame.Surface(size))
+    m = ui.metrics
+    width = (SIDE_W if not m.portrait else (size[0] - 2 * m.pad - m.pad) // 2) - 12
+    rollers = RollersView(get_game("rollers"))
+    dosh = DoshView(get_game("doshboardgolf"))
+    rio = RollInOneView(get_game("roll-in-one"))
+    labels = [
+        rollers.describe(ApplyMove()),
+        rollers.describe(ApplyMove(opens=(3,), closes=(3,))),
+        rollers.describe(ApplyMove(collects=((2, 4),))),
+        dosh.describe(Aim(12)),
+        placement_words(Place(((1, ("4",)), (3, ("1", "2"))))),
+        rio.describe(Curve(0, True)),
+        rio.describe(Pass()),
+    ]
+    font = ui.font(m.body)
+    for label in labels:
+        assert font.size(label)[0] <= width, (label, font.size(label)[0], width)
+
+
+def test_doshboardgolfs_aim_list_shows_six_directions_a_page_in_portrait():
+    """Aiming from the list (the dial on the board is the other way): the directions as the dial has
+    them, six a page on one line each at 3 mm, where the grouped list showed two a page."""
+    from companion.store import Store
+    from ui.app import App
+    from ui.driver import Driver
+    from ui.reader import SimulatedReader
+    from ui.settings import Settings
+
+    app = App(Store(":memory:"), SimulatedReader(7), PORTRAIT, settings=Settings(sound=False))
+    d = Driver(app)
+    try:
+        d.new_game("doshboardgolf", 4)
+        app.step()
+        side = app.screen.layout.side
+        shown = [w for w in app.ui.widgets if w.id.startswith("dosh:dir:")]
+        assert len(shown) >= 6, [w.id for w in app.ui.widgets]
+        for w in shown:
+            assert side.contains(w.rect), (w.rect, side)
+            texts = [(t, s) for t, s, r in app.ui.drawn if w.rect.contains(r)]
+            assert texts == [(w.label, app.ui.metrics.body)], texts  # one line at 3 mm
+        d.tap("dosh:dir:3")
+        assert app.screen.view.direction == 3
+        d.tap("dosh:straight")
+        assert str(app.screen.game.events[-1].move) == "aim 3"
+    finally:
+        pygame.display.quit()
+
+
+@pytest.mark.parametrize("size", [(800, 480), PORTRAIT], ids=["800x480", "720x1280"])
+def test_doshboardgolfs_card_list_cuts_nothing(size):
+    """Choosing a card: the mode button shares the page row only in portrait (at 800x480 a third of the
+    side panel cut 'Card tables' to 'Car...')."""
+    from companion.store import Store
+    from ui.app import App
+    from ui.driver import Driver
+    from ui.reader import SimulatedReader
+    from ui.settings import Settings
+
+    app = App(Store(":memory:"), SimulatedReader(7), size, settings=Settings(sound=False))
+    d = Driver(app)
+    try:
+        d.new_game("doshboardgolf", 2)
+        d.tap("dosh:dir:3")
+        d.tap("dosh:straight")
+        assert app.screen.game.state.phase == "card"
+        app.ui.cut.clear()
+        app.step()
+        assert app.ui.find("dosh:mode") is not None
+        assert not app.ui.cut, app.ui.cut
+    finally:
+        pygame.display.quit()

@@ -51,6 +51,9 @@ def aim_twice(app: App, d: Driver) -> None:
     for stroke in (0, 1):
         advance(d, rng, aiming(stroke))
         d.tap("rio:club:wood")
+        dealing = [c for c in app.ui.cut if c.startswith("Tap the")]  # the caddie cards dealt before it
+        assert not dealing, dealing  # wrapped, not cut
+        app.ui.cut.clear()
         app.step()
         m = app.ui.metrics
         view = app.screen.view
@@ -60,6 +63,7 @@ def aim_twice(app: App, d: Driver) -> None:
         clubs = [w for w in app.ui.widgets if w.id.startswith(("rio:club:", "rio:list"))]
         assert clubs and all(m.mm(min(w.rect.size)) >= 9 for w in clubs), [w.rect for w in clubs]
         assert all(app.screen.layout.side.contains(w.rect) for w in clubs)
+        assert not app.ui.cut, app.ui.cut  # the clubs' dice and top numbers whole ('d12, top ...' was cut)
         arr = pixels(app)
         bx, by = view.ball_at
         angles = []
@@ -85,6 +89,9 @@ def aim_twice(app: App, d: Driver) -> None:
         cells = [(c["q"], c["r"]) for c in state["course"]["spaces"]]
         alone = Frame(cells, view.area, 60.0).s
         assert view.hex_size >= 0.75 * alone, (view.hex_size, alone)
+        # and the board gives the course room (issue 55, defect 4: in portrait it was drawn 0.4 mm a
+        # hex, the ring of arrows filling the course's area): spaces at least 4 mm across at both sizes
+        assert m.mm(view.hex_size) >= 2.0, (view.hex_size, m.mm(view.hex_size), view.area)
         fill = np.zeros(arr.shape[:2], bool)
         for colour, _, _ in TERRAIN.values():
             fill |= (np.abs(arr - np.array(colour)).max(axis=2) <= 8)

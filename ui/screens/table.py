@@ -118,7 +118,7 @@ class TableScreen(Screen):
         if key == self._key:
             return
         self._key = key
-        self.last.track(self.game.events, self.game.state)
+        self.last.track(self.game.events, self.game.state, self.view.rolls_settle_moves)
         self.view.reset()
         self.entries = {}
         self.read = None
@@ -373,14 +373,13 @@ class TableScreen(Screen):
             return
         ui.panel(rect, theme.PANEL)
         inner = rect.inflate(-2 * m.pad, -2 * m.pad)
-        ui.text(
+        top = ui.paragraph(  # wrapped, not cut (issue 55, defect 6)
             f"Tap the {_cards(req.count)} turned up ({len(self.cards)} chosen)",
-            inner.topleft,
+            inner,
             m.small,
             theme.MUTED,
-            width=inner.width,
-        )
-        top = ui.font(m.small).get_linesize() + 4
+            max_lines=2,
+        ) + 4
         buttons_y = inner.bottom - m.button_h
         area = pygame.Rect(inner.x, inner.y + top, inner.width, buttons_y - inner.y - top - m.pad)
         widest = max((ui.font(m.body).size("[x] " + c)[0] for c in req.candidates), default=0)

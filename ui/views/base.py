@@ -70,6 +70,15 @@ class GameView:
         it). The default reaches it through the list of moves; views with their own buttons override."""
         finger.choose(str(move))
 
+    rolls_settle_moves = False  # a throw just after a move settles it (a shot): its outline stays
+
+    def touched(self, move: Move, player: int, before: dict[str, Any], changed: list[str]) -> list[str]:
+        """The places (named with :meth:`ui.widgets.Ui.place`) to outline after ``player``'s ``move``;
+        ``before`` is the game's view before it, ``changed`` the places whose state it changed, which are
+        the default. A view adds places the move acted on though they hold the same (the ball a shot is
+        played from) or keeps to the move's own places when it changed the whole board."""
+        return changed
+
     def focus(self, player: int | None) -> None:
         """Draw the board as ``player`` (the last move's mover) sees it, e.g. their own sheet; by
         default the board looks the same to everyone."""

@@ -20,7 +20,7 @@ import pygame
 from companion.games.doshboardgolf.moves import Aim, Call, Club, Dogleg, HoleCells, Keep, Level, TimePenalty
 from companion.protocol import GameState, Move
 from ui import theme
-from ui.views.base import GameView, TableActions, paged_buttons
+from ui.views.base import Finger, GameView, TableActions, paged_buttons
 from ui.widgets import Ui, Widget
 
 SQ3 = math.sqrt(3)
@@ -124,7 +124,7 @@ class DoshView(GameView):
     def describe(self, move: Move) -> str:
         match move:
             case Aim(d, None, _):
-                return f"Aim {d} o'clock, straight"
+                return f"Aim {d} o'clock"
             case Aim(d, elbow, t):
                 return f"Aim {d}, elbow {elbow}, then {t}"
             case Club(n):
@@ -149,6 +149,18 @@ class DoshView(GameView):
                 return f"Dog-leg marker on {cell}"
         return str(move)
 
+    def tap_move(self, finger: Finger, move: Move, state: GameState) -> None:
+        """An aim by its direction's button, then straight or its elbow's cell and turn."""
+        if isinstance(move, Aim):
+            finger.tap_paged(f"dosh:dir:{move.direction}")
+            if move.elbow is None:
+                finger.tap("dosh:straight")
+            else:
+                finger.tap_paged(f"dosh:elbow:{move.elbow}")
+                finger.tap_paged(f"move:{move}")
+            return
+        super().tap_move(finger, move, state)
+
     def score_note(self, view: dict[str, Any], player: int) -> str:
         strokes = view.get("strokes", [])
         lies = view.get("lies", [])
@@ -158,6 +170,20 @@ class DoshView(GameView):
         here = strokes[player][-1]
         where = "holed" if player < len(holed) and holed[player] else f"at {lies[player]}"
         return f"hole {view.get('hole', 1)}: {here}, {where}"
+
+    rolls_settle_moves = True  # the dice thrown after the aim and the card move the ball
+
+    def touched(self, move: Move, player: int, before: dict[str, Any], changed: list[str]) -> list[str]:
+        """A shot's choices (aim, card, level, call, time) act on the mover's ball; a hole's alternate
+        tee and target, or its dog-leg marker, on their cells; and whatever they changed."""
+        match move:
+            case HoleCells(tee, target):
+                return [*changed, f"cell:{tee}", f"cell:{target}"]
+            case Dogleg(cell):
+                return [*changed, f"cell:{cell}"] if cell else changed
+            case Aim() | Club() | Keep() | Level() | Call() | TimePenalty():
+                return [*changed, f"ball:{player}"]
+        return changed
 
     # --- board --------------------------------------------------------------------------------
     def draw_board(
@@ -229,6 +255,9 @@ class DoshView(GameView):
             fill = tuple(min(255, v + lift) for v in fill)
             poly = g.hexagon(p)
             pygame.draw.polygon(s, fill, poly)
+            half = round(R_HEX * g.u)
+            ui.place(f"cell:{c['cell']}", pygame.Rect(p[0] - half, p[1] - half, 2 * half, 2 * half),
+                     (kind, c.get("level", 0)))
             pygame.draw.polygon(s, (40, 60, 40), poly, 1)
             self._symbol(ui, g, p, kind)
             if c["cell"] in number:
@@ -382,6 +411,7 @@ class DoshView(GameView):
                 if i == me:
                     pygame.draw.circle(ui.surface, theme.SELECTED, p, r + 6, 3)
                 ui.shape(col.shape, p, r, col.rgb)
+                ui.place(f"ball:{i}", pygame.Rect(p[0] - r - 3, p[1] - r - 3, 2 * r + 6, 2 * r + 6), lie)
 
     def _draw_wind(self, ui: Ui, area: pygame.Rect, view: dict[str, Any]) -> None:
         wind = view.get("wind")
@@ -643,7 +673,9 @@ class DoshView(GameView):
         other = "cards" if self.mode == "board" else "board"
         mode = ("Card tables" if other == "cards" else "Show the board",
                 lambda: setattr(self, "mode", other), "dosh:mode")
-        if phase not in ("card", "keep"):  # there it shares the page buttons' row
+        directions = phase == "aim" and self.direction is None
+        listing = (phase in ("card", "keep") or directions) and m.portrait  # 800x480: a third is too narrow
+        if not listing:  # else it shares the page buttons' row
             ui.button(toggle, mode[0], mode[1], id=mode[2], size=m.small)
         area = pygame.Rect(rect.x, rect.y, rect.width, rect.height - bh - m.pad)
         extra = [mv for mv in moves if isinstance(mv, TimePenalty)]
@@ -651,11 +683,24 @@ class DoshView(GameView):
         if phase == "aim":
             if self.direction is None:
                 h = ui.paragraph(
-                    "Tap a clock number around the ball to aim", area, m.small, theme.MUTED, max_lines=3
+                    "Tap a clock number around the ball, or here, to aim", area, m.small, theme.MUTED,
+                    max_lines=3,
                 )
-                # or from the list: every aim grouped by direction (and the time penalty, if played)
-                rest = pygame.Rect(area.x, area.y + h + m.pad, area.width, area.height - h - m.pad)
-                super().draw_choices(ui, rest, state, moves, actions)
+                # or from the list: the directions as the dial has them (and the time penalty, if
+                # played), three a row, the mode button in the page buttons' row in portrait
+                bottom = rect.bottom if m.portrait else area.bottom
+                rest = pygame.Rect(rect.x, area.y + h + m.pad, rect.width, bottom - area.y - h - m.pad)
+                legal = sorted({mv.direction for mv in moves if isinstance(mv, Aim)})
+                word = " o'clock" if m.portrait else ""  # landscape: the clock numbers alone, as on the dial
+                dirs = [(f"{d}{word}", (lambda d=d: self._pick(d, state, actions)), f"dosh:dir:{d}")
+                        for d in legal]
+                key = ("dirs", *(t[2] for t in dirs + items))
+                if key != self._moves_key:
+                    self._moves_key, self.page = key, 0
+                turn = lambda p: setattr(self, "page", p)  # noqa: E731
+                self.page = paged_buttons(ui, rest, dirs + items, self.page, turn,
+                                          columns=3 if m.portrait or not items else None, height=m.target,
+                                          middle=mode if m.portrait else None)
                 return
             d = self.direction
             straight = Aim(d)
@@ -681,7 +726,8 @@ class DoshView(GameView):
             hint = "Tap a card to play it" if phase == "card" else "Tap a card to keep it"
             ui.text(hint, area.topleft, m.small, theme.MUTED, width=area.width)
             top = ui.font(m.small).get_linesize() + 4
-            grid = pygame.Rect(area.x, area.y + top, area.width, rect.bottom - area.y - top)
+            bottom = rect.bottom if listing else area.bottom
+            grid = pygame.Rect(area.x, area.y + top, area.width, bottom - area.y - top)
             key = ("cards", *(t[2] for t in tiles))
             if key != self._moves_key:
                 self._moves_key, self.page = key, 0
@@ -693,7 +739,7 @@ class DoshView(GameView):
                 lambda p: setattr(self, "page", p),
                 columns=2,
                 height=ui.metrics.target,
-                middle=mode,
+                middle=mode if listing else None,
             )
             return
         super().draw_choices(ui, area, state, moves, actions)

@@ -107,7 +107,7 @@ class HopNRollView(GameView):
             name = self.names.get(move.area, move.area)
             return f"Write {move.value} in {name} {move.space}"
         if isinstance(move, Pass):
-            return "Pass: it fits nowhere"
+            return "Pass (fits nowhere)"
         return str(move)
 
     def score_note(self, view: dict[str, Any], player: int) -> str | tuple[str, ...]:

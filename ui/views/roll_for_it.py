@@ -59,7 +59,7 @@ def ink(colour: str) -> tuple[int, int, int]:
 def placement_words(move: Place) -> str:
     if not move.cards:
         return "Place nothing"
-    return "; ".join(f"card {pos}: {', '.join(faces)}" for pos, faces in move.cards)
+    return "; ".join(f"#{pos}: {', '.join(faces)}" for pos, faces in move.cards)  # "#2" as on the card
 
 
 class RollForItView(GameView):
@@ -279,6 +279,7 @@ class RollForItView(GameView):
         pending = {pos: Counter(int(f) for f in faces) for pos, faces in pend.cards}
         for k, c in enumerate(cards):
             r = pygame.Rect(rect.x + k * (cw + gap), rect.y, cw, rect.height)
+            ui.place(f"card:{k}", r, None if c is None else c["card"])
             if c is None:
                 pygame.draw.rect(ui.surface, CARD_EDGE, r, 2, border_radius=8)
                 phase = view.get("phase")
@@ -332,6 +333,7 @@ class RollForItView(GameView):
                         )
                     )
                 self._image(ui, ir, face, im["dice"], mine if new else None)
+                ui.place(f"image:{k}:{j}", ir, (c["card"], tuple(im["dice"])))
 
     def _image(self, ui: Ui, r: pygame.Rect, face: int, dice: list[str], new: str | None) -> None:
         """A printed die image, with a letter chip for every colour of dice beside it."""

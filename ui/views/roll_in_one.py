@@ -211,7 +211,7 @@ class RollInOneView(GameView):
             case Shot(club, direction):
                 return f"{clubs[club].name} {d[direction]}" if club in clubs else str(move)
             case Curve(direction, fore):
-                return f"Curve {d[direction]}" + (" (Fore card)" if fore else "")
+                return f"Curve {d[direction]}" + (" (Fore)" if fore else "")
             case Play(card, target, direction):
                 name = cards[card].name if card in cards else card
                 words = [f"Play {name}"]
@@ -223,7 +223,7 @@ class RollInOneView(GameView):
             case Land():
                 return "Land here"
             case Pass():
-                return "Pass (no card)"
+                return "No card"
             case Keep():
                 return "Keep the roll"
             case Adjust(n):
@@ -553,10 +553,39 @@ class RollInOneView(GameView):
             placed.append((i == current, i, (x + off, y - off)))
         for is_current, i, centre in sorted(placed):  # the ball in play is drawn last, on top
             self._ball(ui, centre, s, i, players[i], actions, is_current)
+            half = round(max(s, 11 / 0.7))  # the ball's space (the ball is at least 11 px across)
+            ui.place(f"ball:{i}", pygame.Rect(centre[0] - half, centre[1] - half, 2 * half, 2 * half),
+                     tuple(balls[i]))
         if ball is not None:
             self.ball_at = frame.xy(ball)
         if aiming:
             self._arrows(ui, area, frame.xy(ball), s, state, shot["stage"], actions)
+
+    @staticmethod
+    def _place_spaces(ui: Ui, frame: Frame, spaces: Sequence[dict[str, Any]]) -> None:
+        """Name each space (its terrain and green) and each board of a course being designed (its spaces'
+        bounds) as places of the board."""
+        h = round(frame.s)
+        boards: dict[int, pygame.Rect] = {}
+        for c in spaces:
+            x, y = frame.xy((c["q"], c["r"]))
+            r = pygame.Rect(x - h, y - h, 2 * h, 2 * h)
+            ui.place(f"space:{c['q']},{c['r']}", r, (c["terrain"], c["green"]))
+            boards[c["board"]] = boards[c["board"]].union(r) if c["board"] in boards else r
+        for b, r in boards.items():
+            ui.place(f"board:{b}", r, b)
+
+    rolls_settle_moves = True  # the dice thrown after a shot move the ball
+
+    def touched(self, move: Move, player: int, before: dict[str, Any], changed: list[str]) -> list[str]:
+        """A board placed (the next of the design's boards); in play, the ball of the shot being played
+        (the shot, its curve, a card on it, its landing) too."""
+        if isinstance(move, PlaceBoard):
+            return [f"board:{len(before.get('design', {}).get('boards', []))}"]
+        shot = before.get("shot") or {}
+        if "course" in before and shot.get("player") is not None and before.get("phase") == "play":
+            return [*changed, f"ball:{shot['player']}"]
+        return changed
 
     @property
     def hex_size(self) -> float:
@@ -663,6 +692,7 @@ class RollInOneView(GameView):
         # arrows in the choices panel do the choosing alone
         gap = slot_gap(s)
         tappable = gap >= t
+        self._place_spaces(ui, frame, spaces)
         for c in spaces:
             self._hex(ui, frame.xy((c["q"], c["r"])), s * 0.96, c["terrain"], c["green"])
         if self.green_mode:
@@ -753,10 +783,18 @@ class RollInOneView(GameView):
 
     # --- choices --------------------------------------------------------------------------------
     def side_height(self, ui: Ui, state: GameState) -> int | None:
-        """Portrait: room for the course editor's five rows of 9 mm buttons (the aiming panel's clubs
-        take less), in every state so that the course keeps its place."""
+        """Portrait: room for the course editor's five rows of 9 mm buttons while a hole is designed;
+        in play the aiming panel's hint, two rows of clubs and the list button (and the caddie cards
+        when they are open), so that the course in play gets the rest. The same in every state of a
+        phase, so the course keeps its place."""
         m = ui.metrics
-        return 5 * m.target + 4 * m.pad if m.portrait else None
+        if not m.portrait:
+            return None
+        if getattr(state, "phase", "") in ("deal", "play", "over"):
+            line = ui.font(m.small).get_linesize()
+            cards = 2 * line if state.options.get("cards") == "open" else 0
+            return line + 4 + 3 * (m.button_h + m.pad) + cards
+        return 5 * m.target + 4 * m.pad
 
     def draw_choices(
         self, ui: Ui, rect: pygame.Rect, state: GameState, moves: Sequence[Move], actions: TableActions
@@ -821,7 +859,8 @@ class RollInOneView(GameView):
                 selected=chosen,
                 size=m.small,
                 colour=theme.GO if chosen else None,
-                sub=f"d{len(die.faces)}, top {top}" if h >= 2 * line else "",
+                sub=ui.words_that_fit([f"d{len(die.faces)}, top {top}", f"d{len(die.faces)} top {top}",
+                                       f"d{len(die.faces)}"], m.small, bw - 12) if h >= 2 * line else "",
             )
         y += rows * (h + m.pad)
         others = [mv for mv in moves if not isinstance(mv, Shot)]

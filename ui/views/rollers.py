@@ -44,11 +44,11 @@ class RollersView(GameView):
         if isinstance(move, ApplyMove):
             parts = []
             both = set(move.opens) & set(move.closes)
-            parts += [f"Open and close {n}s" for n in sorted(both)]
+            parts += [f"Open & close {n}s" for n in sorted(both)]
             parts += [f"Open {n}s" for n in move.opens if n not in both]
             parts += [f"Close {n}s" for n in move.closes if n not in both]
             parts += [f"Collect {n}s x{k}" for n, k in move.collects]
-            text = ", ".join(parts) or "Pass (apply nothing)"
+            text = ", ".join(parts) or "Apply nothing"
             if not move.stars:
                 return text
             word = "STAR" if len(move.stars) == 1 else "STARs"
@@ -61,6 +61,14 @@ class RollersView(GameView):
             c = chips[player]
             return f"chips {c['value']} ({c['purple']}P {c['white']}W)"
         return ""
+
+    def touched(self, move: Move, player: int, before: dict[str, Any], changed: list[str]) -> list[str]:
+        """Applied dice: the mover's sections the move used (a collect leaves its section as it was, and a
+        move that ends the round clears every board); else the dice that changed."""
+        if isinstance(move, ApplyMove):
+            used = {*move.opens, *move.closes, *(n for n, _ in move.collects)}
+            return [f"section:{player}:{n}" for n in sorted(used)]
+        return changed
 
     # --- board --------------------------------------------------------------------------------
     def tap_move(self, finger: Finger, move: Move, state: GameState) -> None:
@@ -99,6 +107,7 @@ class RollersView(GameView):
             if slot in saved:
                 r = pygame.Rect(x, y, die, die)
                 draw_die(ui, r, KINDS[slot], saved[slot])
+                ui.place(f"die:{slot}", r, ("kept", saved[slot]))
                 ui.text("kept", (r.centerx, r.bottom + 2), m.small, theme.MUTED, "midtop")
                 x += die + m.pad
         if saved and showing:
@@ -113,6 +122,7 @@ class RollersView(GameView):
             if phase == "decide":
                 ui.add(_die_widget(ui, r, f"keep:{slot}", lambda s=slot: self._toggle(s, state, actions)))
             draw_die(ui, r, KINDS[slot], showing[slot])
+            ui.place(f"die:{slot}", r, ("showing", showing[slot]))
             if chosen:
                 pygame.draw.rect(ui.surface, theme.SELECTED, r.inflate(6, 6), 4, border_radius=die // 5)
             word = "KEEP" if chosen else ("ZAP!" if zapped else "")
@@ -149,6 +159,7 @@ class RollersView(GameView):
                     pick = lambda n=n: self._pick_section(n, state, actions)  # noqa: E731
                     ui.add(_die_widget(ui, r, f"section:{n}", pick))
                 self._cell(ui, r, n, boards[me][str(n)], True, selected=self.section == n)
+                ui.place(f"section:{me}:{n}", r, boards[me][str(n)])
             y += h + m.pad
         others = [i for i in range(len(players)) if i != me]
         if not others:
@@ -165,7 +176,9 @@ class RollersView(GameView):
             x = inner.x + name_w
             for n in range(1, 6):
                 status = boards[i][str(n)] if i < len(boards) else "empty"
-                self._cell(ui, pygame.Rect(x + (n - 1) * (cw + 4), y, cw, h), n, status, False, False)
+                cell = pygame.Rect(x + (n - 1) * (cw + 4), y, cw, h)
+                self._cell(ui, cell, n, status, False, False)
+                ui.place(f"section:{i}:{n}", cell, status)
             x += 5 * (cw + 4) + 6
             if i < len(chips):
                 ui.text(
