@@ -9,7 +9,7 @@ import pytest
 
 from vision import learnt_sets
 from vision.learnt_eval import score_sets, set_readers
-from vision.types import OK
+from vision.types import OK, VisionError
 
 pytestmark = pytest.mark.skipif(
     learnt_sets.models() is None, reason="the learnt models are not in vision/models"
@@ -26,8 +26,8 @@ def test_an_enrolled_set_is_read_with_its_own_faces_first(shared, tmp_path, nets
     enroll = tmp_path / "enroll"
     for die in ("rollers-purple", "rollers-black"):
         shutil.copytree(shared / "throwbench-dev" / "enroll" / die, enroll / die)
-    path = learnt_sets.learn("rollers", enroll, sets=tmp_path / "sets")
-    assert path is not None and path.is_file()
+    learnt_sets.learn("rollers", enroll, sets=tmp_path / "sets")
+    assert learnt_sets.gallery_path("rollers", tmp_path / "sets").is_file()
     reader = learnt_sets.reader_for("rollers", sets=tmp_path / "sets")
     own = [i for i, d in enumerate(reader.gallery.dice) if d == "rollers-purple"]
     assert {reader.gallery.faces[i] for i in own} == {"1", "2", "3", "4", "5", "star"}
@@ -41,7 +41,7 @@ def test_an_enrolled_set_is_read_with_its_own_faces_first(shared, tmp_path, nets
     assert (reading.die, reading.face, reading.value) == ("rollers-purple", "star", None)
 
 
-def test_enroll_then_read_learnt_from_the_command_line(shared, tmp_path, monkeypatch, capsys):
+def test_enroll_then_read_from_the_command_line(shared, tmp_path, monkeypatch, capsys):
     import json
 
     from dice_companion.cli import main
@@ -53,16 +53,19 @@ def test_enroll_then_read_learnt_from_the_command_line(shared, tmp_path, monkeyp
     assert (tmp_path / "data" / "sets" / "learnt" / "dosh.npz").is_file()
     capsys.readouterr()
     photo = enroll / "dosh-red" / "12" / "2.jpg"
-    assert main(["read", "--learnt", "--set", "dosh", "--json", str(photo)]) == 0
+    assert main(["read", "--set", "dosh", "--json", str(photo)]) == 0
     out = json.loads(capsys.readouterr().out)
     assert [d["face"] for d in out["dice"] if d["status"] == OK] in ([], ["12"])  # never a sure wrong face
     assert main(["sets", "delete", "dosh"]) == 0
     assert not (tmp_path / "data" / "sets" / "learnt" / "dosh.npz").exists()
-    assert main(["read", "--learnt", "--set", "dosh", "--json", str(photo)]) == 2  # said plainly
+    capsys.readouterr()
+    assert main(["read", "--set", "dosh", "--json", str(photo)]) == 2  # said plainly
+    assert "no enrolled set 'dosh'" in capsys.readouterr().err
 
 
-def test_a_set_enrolled_without_the_learnt_models_is_not_read_by_them(tmp_path):
-    assert learnt_sets.reader_for("never-enrolled", sets=tmp_path) is None
+def test_a_set_never_enrolled_is_named(tmp_path):
+    with pytest.raises(VisionError, match="no enrolled set 'never-enrolled'"):
+        learnt_sets.reader_for("never-enrolled", sets=tmp_path)
 
 
 def test_a_damaged_set_file_is_named(tmp_path):

@@ -26,9 +26,14 @@ THROWBENCH = ("throwbench-dev", "throwbench-dev-poly")
 
 
 def enrol_folder(
-    folder: Path, locator_net: object, face_net: object, gallery: Gallery | None = None
+    folder: Path,
+    locator_net: object,
+    face_net: object,
+    gallery: Gallery | None = None,
+    skipped: list[str] | None = None,
 ) -> Gallery:
-    """A gallery of ``folder/<die>/<face>/*.jpg|png``: each photo's surest die, embedded."""
+    """A gallery of ``folder/<die>/<face>/*.jpg|png``: each photo's surest die, embedded. Photos in
+    which no die is found are listed in ``skipped``."""
     gallery = gallery or Gallery()
     photos = sorted(p for p in folder.glob("*/*/*") if p.suffix.lower() in (".jpg", ".jpeg", ".png"))
     if not photos:
@@ -37,6 +42,8 @@ def enrol_folder(
         image = decode_image_file(str(path))  # checked as every photo read is (vision/imagefile.py)
         spots = locator.locate(locator_net, image)
         if not spots:
+            if skipped is not None:
+                skipped.append(f"{path}: no die found")
             continue
         s = spots[0]
         crops = [facereader.cut(image, s.center, s.size * k) for k in (0.92, 1.0, 1.08)]
