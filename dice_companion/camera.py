@@ -42,9 +42,9 @@ import numpy as np
 from companion.protocol import DieSpec, Source
 from hardware.config import Camera
 from ui.reader import NoCamera, ReadDie, ReadResult, SimulatedReader
-from vision import learnt_sets
+from vision import sets
 from vision.facereader import Gallery
-from vision.learnt_reader import LearntReader
+from vision.reader import LearntReader
 from vision.sources import (
     FrameSource,
     SourceError,
@@ -128,9 +128,9 @@ def load_set(data_dir: Path) -> Gallery | None:
     """The app's enrolled faces, or None (none yet, or damaged: logged and ignored). Photos enrolled
     without a set of faces (an older version kept another kind of set) are learnt again here."""
     folder = sets_folder(data_dir)
-    if learnt_sets.gallery_path(SET_NAME, folder).exists():
+    if sets.gallery_path(SET_NAME, folder).exists():
         try:
-            return learnt_sets.load_set(SET_NAME, folder)
+            return sets.load_set(SET_NAME, folder)
         except VisionError as exc:
             log.warning("enrolled set ignored", extra={"event": "camera", "reason": str(exc)})
             return None
@@ -138,7 +138,7 @@ def load_set(data_dir: Path) -> Gallery | None:
     if not photos.is_dir() or not any(photos.glob("*/*/*")):
         return None
     try:
-        gallery = learnt_sets.learn(SET_NAME, photos, folder)
+        gallery = sets.learn(SET_NAME, photos, folder)
     except (VisionError, OSError) as exc:
         log.warning("enrolment photos not learnt", extra={"event": "camera", "reason": str(exc)})
         return None
@@ -163,7 +163,7 @@ def vision_reader(enrolled: Gallery | None) -> VisionReader:
     """The reader of the shipped models with the ``enrolled`` faces; without the models a stand-in
     whose reads say so (the table falls back to entering dice by hand)."""
     try:
-        return learnt_sets.reader_for(None, own=enrolled)
+        return sets.reader_for(None, own=enrolled)
     except VisionError as exc:
         log.warning("dice reader not loaded", extra={"event": "camera", "reason": str(exc)})
         return NoModels(str(exc))

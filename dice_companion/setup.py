@@ -27,7 +27,7 @@ import numpy as np
 from companion.dice import DieKind, die_kind
 from dice_companion.camera import SET_NAME, Calibration, CameraReader, enrol_photos, rgb, sets_folder
 from ui.reader import Progress, SimulatedSetup
-from vision import integrity, learnt_sets
+from vision import integrity, sets
 from vision.sources import SourceError
 from vision.tray import small_copy
 from vision.types import OK, VisionError
@@ -301,7 +301,7 @@ class CameraSetup:
             pressed = bool(sent)
 
     def _wrong_face(self, kind: DieKind, label: str, frame: np.ndarray, background: np.ndarray) -> str:
-        """For a pipped face, a sure pip count of another number: the die is the wrong way up."""
+        """For a numbered face, a sure reading of another number: the die is the wrong way up."""
         face = kind.face(label)
         if face.number is None or not 1 <= face.number <= 6 or len(kind.faces) > 6:
             return ""
@@ -327,10 +327,10 @@ class CameraSetup:
             target.rename(old)
         shutil.copytree(staging, target)
         try:
-            sets = sets_folder(self.data_dir)
-            kept = learnt_sets.gallery_path(SET_NAME, sets)
+            folder = sets_folder(self.data_dir)
+            kept = sets.gallery_path(SET_NAME, folder)
             before = kept.read_bytes() if kept.is_file() else None
-            learned = learnt_sets.learn(SET_NAME, self.photos, sets)
+            learned = sets.learn(SET_NAME, self.photos, folder)
             faces = {f for d, f in zip(learned.dice, learned.faces, strict=True) if d == kind.id}
             missing = [f for f in kind.labels if f not in faces]
             if missing:

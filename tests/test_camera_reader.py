@@ -96,9 +96,9 @@ def test_without_the_models_each_read_says_so_and_play_goes_on(monkeypatch):
     """The dice models missing or damaged (vision/models): the camera still shows the tray, and each
     read comes back with no dice and the reason, so the table asks for the dice by hand."""
     from dice_companion import camera
-    from vision import learnt_sets
+    from vision import sets
 
-    monkeypatch.setattr(learnt_sets, "models", lambda: None)  # as when a model file is gone
+    monkeypatch.setattr(sets, "models", lambda: None)  # as when a model file is gone
     reader = CameraReader(lambda: SimulatedSource(("d6",) * 2, seed=4))
     assert isinstance(reader.vision, camera.NoModels)
     result = reader.read(SIX[:2])
@@ -109,7 +109,7 @@ def test_without_the_models_each_read_says_so_and_play_goes_on(monkeypatch):
 
 def test_a_die_told_from_another_only_by_chance_is_asked_about():
     """Two enrolled dice alike (same print, colours close): the reader keeps the die `uncertain` and
-    names the other (vision.enroll, ``rival_die``); the table says which two dice to tell apart."""
+    names the other (vision.reader, ``rival_die``); the table says which two dice to tell apart."""
     from dice_companion.camera import RIVAL, to_result
     from vision.types import DieReading
 

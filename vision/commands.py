@@ -54,10 +54,10 @@ def register(subparsers: Any) -> None:
 
 
 def _reader(set_name: str | None):
-    """The reader with the enrolled set's faces if named (vision/learnt_sets.py)."""
-    from vision import learnt_sets
+    """The reader with the enrolled set's faces if named (vision/sets.py)."""
+    from vision import sets
 
-    return learnt_sets.reader_for(set_name)
+    return sets.reader_for(set_name)
 
 
 def _fail(msg: str) -> int:
@@ -118,28 +118,28 @@ def cmd_watch(args: argparse.Namespace) -> int:
 
 
 def cmd_enroll(args: argparse.Namespace) -> int:
-    from vision import learnt_sets
+    from vision import sets
 
     skipped: list[str] = []
     try:
-        gallery = learnt_sets.learn(args.set_name, args.dir, skipped=skipped)
+        gallery = sets.learn(args.set_name, args.dir, skipped=skipped)
     except VisionError as exc:
         return _fail(str(exc))
     for line in skipped:
         print(f"skipped {line}", file=sys.stderr)
     dice = sorted(set(gallery.dice))
     faces = len(set(zip(gallery.dice, gallery.faces, strict=True)))
-    path = learnt_sets.gallery_path(args.set_name)
+    path = sets.gallery_path(args.set_name)
     print(f"enrolled set {args.set_name!r}: {len(dice)} dice, {faces} faces -> {path}")
     return 0
 
 
 def cmd_sets_list(args: argparse.Namespace) -> int:
-    from vision import learnt_sets
+    from vision import sets
 
-    for name in learnt_sets.list_sets():
+    for name in sets.list_sets():
         try:
-            own = learnt_sets.load_set(name)
+            own = sets.load_set(name)
             counts: dict[str, set[str]] = {}
             for die, face in zip(own.dice, own.faces, strict=True):
                 counts.setdefault(die, set()).add(face)
@@ -151,10 +151,10 @@ def cmd_sets_list(args: argparse.Namespace) -> int:
 
 
 def cmd_sets_delete(args: argparse.Namespace) -> int:
-    from vision import learnt_sets
+    from vision import sets
 
     try:
-        learnt_sets.delete(args.name)
+        sets.delete(args.name)
     except VisionError as exc:
         return _fail(str(exc))
     print(f"deleted set {args.name!r}")

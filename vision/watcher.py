@@ -44,7 +44,7 @@ from vision.tray import TrayModel, small_copy
 from vision.types import DieReading, VisionError
 
 if TYPE_CHECKING:
-    from vision.learnt_reader import LearntReader
+    from vision.reader import LearntReader
 
 log = logging.getLogger(__name__)
 
@@ -172,7 +172,7 @@ class ThrowWatcher:
     def reader(self) -> LearntReader:
         """The reader of settled throws (the shipped one unless given)."""
         if self._reader is None:
-            from vision.learnt_sets import reader_for
+            from vision.sets import reader_for
 
             reader = reader_for(None)
             if reader is None:

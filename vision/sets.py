@@ -12,12 +12,15 @@ from __future__ import annotations
 
 import os
 import re
+import zipfile
 from pathlib import Path
+
+import numpy as np
 
 from vision import facereader, integrity, locator
 from vision.facereader import DEFAULT_GALLERY, Gallery
-from vision.learnt_eval import enrol_folder
-from vision.learnt_reader import LearntReader
+from vision.imagefile import decode_image_file
+from vision.reader import LearntReader
 from vision.types import VisionError
 
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
@@ -59,6 +62,33 @@ def models() -> tuple[object, object] | None:
     return None if loc is None or face is None else (loc, face)
 
 
+def enrol_folder(
+    folder: Path,
+    locator_net: object,
+    face_net: object,
+    gallery: Gallery | None = None,
+    skipped: list[str] | None = None,
+) -> Gallery:
+    """A gallery of ``folder/<die>/<face>/*.jpg|png``: each photo's surest die, embedded. Photos in
+    which no die is found are listed in ``skipped``."""
+    gallery = gallery or Gallery()
+    photos = sorted(p for p in folder.glob("*/*/*") if p.suffix.lower() in (".jpg", ".jpeg", ".png"))
+    if not photos:
+        raise VisionError(f"{folder}: no photos laid out as <die>/<face>/<photo>")
+    for path in photos:
+        image = decode_image_file(str(path))  # checked as every photo read is (vision/imagefile.py)
+        spots = locator.locate(locator_net, image)
+        if not spots:
+            if skipped is not None:
+                skipped.append(f"{path}: no die found")
+            continue
+        s = spots[0]
+        crops = [facereader.cut(image, s.center, s.size * k) for k in (0.92, 1.0, 1.08)]
+        vectors = np.stack([seen.embedding for seen in facereader.embed(face_net, crops)])
+        gallery.add(path.parent.parent.name, path.parent.name, vectors)
+    return gallery
+
+
 def learn(
     name: str, folder: str | Path, sets: Path | None = None, skipped: list[str] | None = None
 ) -> Gallery:
@@ -95,7 +125,7 @@ def default_gallery() -> Gallery:
     try:
         integrity.check(DEFAULT_GALLERY, required=True)
         return Gallery.load(DEFAULT_GALLERY)
-    except (OSError, ValueError, KeyError) as exc:
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
         raise VisionError(f"{DEFAULT_GALLERY}: damaged ({exc})") from None
 
 
@@ -107,7 +137,7 @@ def load_set(name: str, sets: Path | None = None) -> Gallery:
     try:
         integrity.check(path, required=False)
         return Gallery.load(path)
-    except (OSError, ValueError, KeyError) as exc:
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
         raise VisionError(f"set {name!r}: {path.name} is damaged ({exc}); enrol it again") from None
 
 
