@@ -1,4 +1,4 @@
-"""The learnt reader (vision/learnt_reader.py) on the shared rendered throws: a table per die kind
+"""The reader (vision/reader.py) on the shared rendered throws: a table per die kind
 (right, wrong with status ok, wrong but flagged, unsure, missed) after enrolling each set's
 ``enroll/`` photos; the held-out half of the real webcam photos read with the default gallery's
 plain d6; and the time to read a settled 640x480 throw on one core.
@@ -28,11 +28,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from vision import facereader, locator  # noqa: E402
-from vision.evaluate import evaluate, matteop65  # noqa: E402
+from vision.evaluate import evaluate, matteop65, score_sets, set_readers, table  # noqa: E402  # noqa: E402
 from vision.facereader import Gallery  # noqa: E402
-from vision.learnt_eval import score_sets, set_readers, table  # noqa: E402
-from vision.learnt_reader import LearntReader  # noqa: E402
-from vision.learnt_sets import default_gallery  # noqa: E402
+from vision.reader import LearntReader  # noqa: E402
+from vision.sets import default_gallery  # noqa: E402
 
 
 def main(argv: list[str]) -> int:
@@ -43,7 +42,7 @@ def main(argv: list[str]) -> int:
     cv2.setNumThreads(1)
     loc, face = locator.load(args.locator), facereader.load(args.face)
     if loc is None or face is None:
-        print("learnt models missing: nothing to bench")
+        print("the dice models are missing: nothing to bench")
         return 0
     shared = Path(os.environ.get("DICE_COMPANION_SHARED", ROOT.parent / "shared"))
     t0 = time.perf_counter()
@@ -51,7 +50,7 @@ def main(argv: list[str]) -> int:
     if readers:
         views = sum(len(r.gallery.dice) for r in readers.values())
         print(f"enrolled {len(readers)} sets, {views} views in {time.perf_counter() - t0:.1f} s")
-        print(f"== learnt reader on {', '.join(readers)} (each read with its own enroll/ photos)")
+        print(f"== the reader on {', '.join(readers)} (each read with its own enroll/ photos)")
         print(table(score_sets(shared, readers)))
     else:
         print(f"no shared sets under {shared}: accuracy skipped")

@@ -171,16 +171,11 @@ class Timed:
     """The real vision reader, timing each read and noting the thread it ran on."""
 
     def __init__(self) -> None:
-        from vision.reader import DiceReader as VisionReader
+        from vision.sets import reader_for
 
-        self.inner = VisionReader()
+        self.inner = reader_for(None)
         self.spans: list[tuple[float, float]] = []
         self.threads: set[str] = set()
-
-    @property
-    def tray_dice(self) -> object:
-        """The die size learnt on the tray (the camera reader keeps it across restarts)."""
-        return self.inner.tray_dice
 
     def read(self, image: np.ndarray, background: np.ndarray | None = None):
         t = time.perf_counter()

@@ -1,9 +1,8 @@
 """Throw watcher benchmark: time per frame (one core, 640x480), the settle-to-reading latency, and the
 rendered videos of ../shared played from four starts (on the empty tray, while the dice come in,
 while they roll, with them lying still): throws seen (one each), frames from rest to settle, and
-the faces read with the set enrolled from the videos' dice (``enroll/`` of both rendered sets), by the
-classical reader (``watch --set``) and by the learnt one (``watch --learnt --set``), and how long each
-read took from the settle.
+the faces read with the set enrolled from the videos' dice (``enroll/`` of both rendered sets, as
+``watch --set`` reads them), and how long each read took from the settle.
 
     .venv/bin/python bench/bench_watcher.py            # everything
     .venv/bin/python bench/bench_watcher.py --quick    # no enrolment, no faces (under a minute)
@@ -26,7 +25,6 @@ for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
 
 import argparse  # noqa: E402
 import statistics  # noqa: E402
-import tempfile  # noqa: E402
 import time  # noqa: E402
 from pathlib import Path  # noqa: E402
 
@@ -38,7 +36,6 @@ sys.path.insert(0, str(ROOT))
 SHARED = Path(os.environ.get("DICE_COMPANION_SHARED", ROOT.parent / "shared"))
 
 from vision.evaluate import Item, Label, Score, score_item  # noqa: E402
-from vision.reader import DiceReader  # noqa: E402
 from vision.sequences import ON_TIME, Sequence, load, starts, watch  # noqa: E402
 from vision.simcam import SimulatedCamera  # noqa: E402
 from vision.watcher import ThrowWatcher  # noqa: E402
@@ -58,7 +55,7 @@ def simulated() -> None:
     for _ in range(5):
         frames += [f.image for f in cam.throw(kinds, still=20)]
     watcher = ThrowWatcher(defer=True)
-    reader = DiceReader()
+    reader = watcher.reader  # the shipped models and faces, as ``watch`` without ``--set``
     per_frame, latency = [], []
     for f in frames:
         t = time.thread_time()
@@ -70,7 +67,7 @@ def simulated() -> None:
             latency.append((time.thread_time() - t) * 1000)
     print(f"simulated camera, {len(frames)} frames 640x480, {len(latency)} throws (six dice), one core")
     print(f"  watcher per frame: {ms(per_frame)}, max {max(per_frame):.2f} ms")
-    print(f"  settle to reading (d6 reader, against the tray): {ms(latency)}")
+    print(f"  settle to reading: {ms(latency)}")
 
 
 def labels(seq: Sequence) -> Item:
@@ -88,11 +85,10 @@ def both_sets() -> list[Path] | None:
     return folders if all(f.is_dir() for f in folders) else None
 
 
-def learnt_reader() -> object | None:
-    """The learnt reader (``watch --learnt --set``) with every die of both sets enrolled, or None."""
-    from vision.learnt_eval import enrol_folder
-    from vision.learnt_reader import LearntReader
-    from vision.learnt_sets import models
+def enrolled_reader() -> object | None:
+    """The reader (``watch --set``) with every die of both sets enrolled, or None."""
+    from vision.reader import LearntReader
+    from vision.sets import enrol_folder, models
 
     folders, nets = both_sets(), models()
     if folders is None or nets is None:
@@ -101,27 +97,8 @@ def learnt_reader() -> object | None:
     gallery = None
     for folder in folders:  # one gallery of both sets' dice, each folder enrolled into it
         gallery = enrol_folder(folder, *nets, gallery)
-    print(f"  (learnt reader: both sets' enroll/ enrolled in {time.thread_time() - t:.0f} s of CPU)")
+    print(f"  (both sets' enroll/ enrolled in {time.thread_time() - t:.0f} s of CPU)")
     return LearntReader(gallery, *nets)
-
-
-def enrolled_reader() -> DiceReader | None:
-    """A reader with every die of both rendered sets enrolled (their ``enroll/`` folders), or None."""
-    from vision.enroll import EnrolledSet
-
-    folders = both_sets()
-    if folders is None:
-        return None
-    with tempfile.TemporaryDirectory() as tmp:
-        for folder in folders:
-            for die in folder.iterdir():
-                if die.is_dir():
-                    (Path(tmp) / die.name).symlink_to(die)
-        t = time.thread_time()
-        enrolled = EnrolledSet.learn("throwbench-all", tmp)
-        took = time.thread_time() - t
-        print(f"  (enrolled {len(enrolled.dice)} dice from both sets' enroll/ in {took:.0f} s of CPU)")
-    return DiceReader(enrolled)
 
 
 def videos(faces: bool) -> None:
@@ -131,13 +108,11 @@ def videos(faces: bool) -> None:
         return
     seqs = load(folder)
     reader = enrolled_reader() if faces else None
-    learnt = learnt_reader() if faces else None
     print(f"rendered videos ({folder}), 640x480, one core")
-    print("| video | stream starts | throws | settled - still_from (frames) | tray | classical: dice right "
-          "| read in | learnt: dice right | read in |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("| video | stream starts | throws | settled - still_from (frames) | tray | dice right | read in |")
+    print("|---|---|---|---|---|---|---|")
     per_frame, checks, late, wrong_count = [], [], 0, 0
-    score, learnt_score, took_ms, learnt_ms = Score("videos"), Score("learnt"), [], []
+    score, took_ms = Score("videos"), []
     for seq in seqs:
         for start, first in starts(seq).items():
             run = watch(seq, first)
@@ -146,13 +121,13 @@ def videos(faces: bool) -> None:
             checks += [t for k, t in enumerate(run.times_ms) if k in looked]
             wrong_count += len(run.settles) != 1
             if not run.settles:
-                print(f"| {seq.name} | {start} | 0 | - | - | - | - | - | - |")
+                print(f"| {seq.name} | {start} | 0 | - | - | - | - |")
                 continue
             s = run.settles[0]
             delay = s.settled_frame - max(first, seq.still_from)
             late += delay > ON_TIME
             cells = []
-            for r, total, times in ((reader, score, took_ms), (learnt, learnt_score, learnt_ms)):
+            for r, total, times in ((reader, score, took_ms),):
                 if r is None:
                     cells += ["-", "-"]
                     continue
@@ -170,11 +145,9 @@ def videos(faces: bool) -> None:
           f"throws settled later than {ON_TIME} frames: {late}")
     print(f"  watcher per frame: {ms(per_frame)} ({len(per_frame)} frames)")
     print(f"  frames that looked for dice with the locator (no tray known yet): {len(checks)}, {ms(checks)}")
-    readers = (("classical", reader, score, took_ms), ("learnt", learnt, learnt_score, learnt_ms))
-    for name, r, sc, times in readers:
-        if r is not None:
-            print(f"  faces, {name} reader: {sc.right} of {sc.labelled} dice right, {sc.silent} wrong but ok "
-                  f"(silent), {sc.missed} missed; settle to reading {ms(times)}")
+    if reader is not None:
+        print(f"  faces: {score.right} of {score.labelled} dice right, {score.silent} wrong but ok "
+              f"(silent), {score.missed} missed; settle to reading {ms(took_ms)}")
 
 
 def main(argv: list[str]) -> int:

@@ -5,7 +5,7 @@ Every preview frame goes through vision's :class:`~vision.watcher.ThrowWatcher` 
 frame): when a throw settles it is read once, and :meth:`CameraReader.settled` hands that read (with the
 frame it was read from, the evidence photo) to the table. A hand over the tray is motion, not a throw.
 
-Reads (40-110 ms a frame) never run on the screen's thread: the watcher defers them (a
+Reads (about 50 ms a frame on one core) never run on the screen's thread: the watcher defers them (a
 :class:`~vision.watcher.Settle`), and they run one at a time on a single worker thread; the screen
 picks the result up on a later frame. A generation number drops reads that went stale meanwhile (a
 new throw, the camera lost or reopened, a new calibration or dice set, :meth:`CameraReader.forget`);
@@ -13,9 +13,9 @@ a throw's read that finishes while the tray moves again is held until it is stil
 dice changed.
 
 The empty tray learned by calibration (:class:`Calibration`, kept in the data directory) and the dice
-set learned by enrolment (``<data dir>/sets/table.npz``) are loaded at start, so they survive a restart;
-so does the dice's size learnt from the throws read on this tray (``calibration/dice.json``), with
-which the first throw after a restart can already split dice that all touch one another.
+set learned by enrolment (``<data dir>/sets/learnt/table.npz``) are loaded at start, so they survive a
+restart. A data directory holding enrolment photos but no such set (enrolled by an older version) has
+them learnt again at start.
 
 A camera that disappears or stalls never blocks the app: the reader says so (``live`` False, a
 message for the screen), the table falls back to manual entry, and the source is reopened in the
@@ -42,9 +42,9 @@ import numpy as np
 from companion.protocol import DieSpec, Source
 from hardware.config import Camera
 from ui.reader import NoCamera, ReadDie, ReadResult, SimulatedReader
-from vision.enroll import GLARE_NOTE, EnrolledSet
-from vision.reader import PIP_DIE, DieSize
-from vision.reader import DiceReader as VisionReader
+from vision import sets
+from vision.facereader import Gallery
+from vision.reader import LearntReader
 from vision.sources import (
     FrameSource,
     SourceError,
@@ -59,7 +59,7 @@ from vision.watcher import CALIBRATING, EMPTY, MOVING, READ, REMOVED, SETTLED, S
 
 log = logging.getLogger(__name__)
 
-SET_NAME = "table"  # the enrolled set the app keeps (``<data dir>/sets/table.npz``)
+SET_NAME = "table"  # the enrolled set the app keeps (``<data dir>/sets/learnt/table.npz``)
 
 
 def sets_folder(data_dir: Path) -> Path:
@@ -119,49 +119,54 @@ class Calibration:
         return model
 
 
-DIE_SIZE_FILE = "dice.json"  # in the calibration folder: the dice's size learnt on this tray
-DIE_SIZE_CHANGE = 0.03  # the kept size is rewritten when the learnt one moves by more than this part
+def enrol_photos(data_dir: Path) -> Path:
+    """Where the enrolment wizard keeps its photos: ``<data dir>/enrol/<die id>/<face>/<n>.png``."""
+    return Path(data_dir) / "enrol"
 
 
-def load_die_size(data_dir: Path, size: DieSize) -> None:
-    """Seed ``size`` from the file an earlier run kept; a missing file is no size, a damaged one is
-    logged and ignored (the size is learnt again from the next throws)."""
-    path = Calibration.folder(data_dir) / DIE_SIZE_FILE
-    if not path.exists():
-        return
-    try:
-        meta = json.loads(path.read_text())
-        shape = tuple(int(v) for v in meta["frame"])
-        side = float(meta["side"])
-        if len(shape) != 3 or min(shape) < 1 or not 4.0 <= side <= max(shape):
-            raise ValueError(f"frame {shape} and side {side} do not fit together")
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        log.warning("die size ignored", extra={"event": "camera", "reason": f"{path}: {exc}"})
-        return
-    size.seed(shape, side)
-
-
-def save_die_size(data_dir: Path, size: DieSize) -> float | None:
-    """Keep ``size`` (replaced whole, never half written); the side kept, or None if none is known."""
-    state = size.state()
-    if state is None:
-        return None
-    shape, side = state
-    folder = Calibration.folder(data_dir)
-    folder.mkdir(parents=True, exist_ok=True)
-    tmp = folder / f".{DIE_SIZE_FILE}.tmp"
-    tmp.write_text(json.dumps({"frame": list(shape), "side": round(side, 2)}))
-    os.replace(tmp, folder / DIE_SIZE_FILE)
-    return side
-
-
-def load_set(data_dir: Path) -> EnrolledSet | None:
-    try:
-        return EnrolledSet.load(SET_NAME, sets_folder(data_dir))
-    except VisionError as exc:
-        if (sets_folder(data_dir) / f"{SET_NAME}.npz").exists():
+def load_set(data_dir: Path) -> Gallery | None:
+    """The app's enrolled faces, or None (none yet, or damaged: logged and ignored). Photos enrolled
+    without a set of faces (an older version kept another kind of set) are learnt again here."""
+    folder = sets_folder(data_dir)
+    if sets.gallery_path(SET_NAME, folder).exists():
+        try:
+            return sets.load_set(SET_NAME, folder)
+        except VisionError as exc:
             log.warning("enrolled set ignored", extra={"event": "camera", "reason": str(exc)})
+            return None
+    photos = enrol_photos(data_dir)
+    if not photos.is_dir() or not any(photos.glob("*/*/*")):
         return None
+    try:
+        gallery = sets.learn(SET_NAME, photos, folder)
+    except (VisionError, OSError) as exc:
+        log.warning("enrolment photos not learnt", extra={"event": "camera", "reason": str(exc)})
+        return None
+    log.info("enrolled set learnt again", extra={"event": "camera", "reason": f"{len(gallery.dice)} photos"})
+    return gallery
+
+
+class NoModels:
+    """Stands in for the reader when the models cannot be loaded: every read says why."""
+
+    def __init__(self, why: str) -> None:
+        self.why = why
+
+    def read(self, image: np.ndarray, background: np.ndarray | None = None) -> list[DieReading]:
+        raise VisionError(self.why)
+
+
+VisionReader = LearntReader | NoModels
+
+
+def vision_reader(enrolled: Gallery | None) -> VisionReader:
+    """The reader of the shipped models with the ``enrolled`` faces; without the models a stand-in
+    whose reads say so (the table falls back to entering dice by hand)."""
+    try:
+        return sets.reader_for(None, own=enrolled)
+    except VisionError as exc:
+        log.warning("dice reader not loaded", extra={"event": "camera", "reason": str(exc)})
+        return NoModels(str(exc))
 
 
 def rgb(frame: np.ndarray | None) -> np.ndarray | None:
@@ -169,35 +174,16 @@ def rgb(frame: np.ndarray | None) -> np.ndarray | None:
     return None if frame is None else np.ascontiguousarray(frame[..., ::-1])
 
 
-# the face classifier's model file is missing or unreadable: a plain die is read by its pip count
-# alone, which gave sure but wrong faces on held-out photos (docs/benchmarks.md, "pip count alone"),
-# so each such die is to be checked (an enrolled die still has its appearance beside its pips)
-ONE_READER = "The face check is not loaded (reinstall Dice Companion): check each die read by its pips alone."
-
-
 # two enrolled dice print the same faces in colours alike: the face may be sure, which die it is not
 RIVAL = "The {0} die or the {1}? Tap the die to say which."
 
 
-# a glossy coloured die under a lamp's glare: its colour named the die, the face is to be checked
-GLARE = "Glare on the {0} die: check its face, or move the lamp."
-
-
-def to_result(
-    readings: Sequence[DieReading], frame: np.ndarray, message: str = "", one_reader: bool = False
-) -> ReadResult:
-    """Vision readings on a BGR frame -> the app's read (RGB frame kept as the evidence photo).
-    ``one_reader``: read without the face classifier; no plain die is passed on as sure (ONE_READER)."""
-
-    def alone(r: DieReading) -> bool:
-        return one_reader and r.die == PIP_DIE
-
+def to_result(readings: Sequence[DieReading], frame: np.ndarray, message: str = "") -> ReadResult:
+    """Vision readings on a BGR frame -> the app's read (RGB frame kept as the evidence photo)."""
     dice = tuple(ReadDie(r.face, float(r.confidence), (float(r.center[0]), float(r.center[1])), kind=r.die,
-                         status="uncertain" if alone(r) and r.status == "ok" else r.status) for r in readings)
+                         status=r.status) for r in readings)
     rivals = sorted({(r.die, r.rival_die) for r in readings if r.rival_die is not None})
-    glare_lit = sorted({r.die for r in readings if GLARE_NOTE in r.notes and r.status != "ok"})
-    said = [message, ONE_READER if any(alone(r) for r in readings) else ""]
-    said += [RIVAL.format(*pair) for pair in rivals] + [GLARE.format(die) for die in glare_lit]
+    said = [message] + [RIVAL.format(*pair) for pair in rivals]
     return ReadResult(dice, rgb(frame), Source.CAMERA, " ".join(m for m in said if m))
 
 
@@ -207,14 +193,17 @@ def read_frame(reader: VisionReader, frame: np.ndarray, background: np.ndarray |
         readings = reader.read(frame, background=background)
     except VisionError as exc:
         return ReadResult((), rgb(frame), Source.CAMERA, f"could not read the tray: {exc}")
-    return to_result(readings, frame, one_reader=reader.net is None)
+    return to_result(readings, frame)
 
 
 def read_settle(reader: VisionReader, settle: Settle) -> ReadResult:
-    """A settled throw read against the tray it settled on (any thread)."""
-    throw = settle.read(reader)
+    """A settled throw read (any thread); a reader's refusal becomes the message."""
+    try:
+        throw = settle.read(reader)
+    except VisionError as exc:
+        return ReadResult((), rgb(settle.image), Source.CAMERA, f"could not read the tray: {exc}")
     log.info("throw settled", extra={"event": "camera", "reason": f"{len(throw.dice)} dice read"})
-    return to_result(throw.dice, throw.image, one_reader=reader.net is None)
+    return to_result(throw.dice, throw.image)
 
 
 @dataclass(slots=True)
@@ -241,15 +230,11 @@ class CameraReader:
                  data_dir: Path | str | None = None, stall_s: float = 2.0) -> None:
         self._opener = opener
         self.data_dir = Path(data_dir) if data_dir is not None else None
-        self._reader = reader or VisionReader(load_set(self.data_dir) if self.data_dir else None)
+        self._reader = reader or vision_reader(load_set(self.data_dir) if self.data_dir else None)
         self._retry_s = retry_s
         self._stall_s = stall_s
         self._clock = clock
         self.calibration = Calibration.load(self.data_dir) if self.data_dir else None
-        if self.data_dir is not None:
-            load_die_size(self.data_dir, self._reader.tray_dice)
-        kept = self._reader.tray_dice.state()
-        self._kept_side = kept[1] if kept else None
         self.watcher = self._new_watcher()
         self._source: FrameSource | None = None
         self._opening: threading.Thread | None = None
@@ -383,11 +368,9 @@ class CameraReader:
         self.watcher = self._new_watcher()
         self.forget()
 
-    def use_enrolled(self, enrolled: EnrolledSet | None) -> None:
-        """Read with a newly enrolled set from now on (the dice's size learnt on this tray is kept)."""
-        size = self._reader.tray_dice
-        self._reader = VisionReader(enrolled)
-        self._reader.tray_dice = size
+    def use_enrolled(self, enrolled: Gallery | None) -> None:
+        """Read with a newly enrolled set of faces from now on."""
+        self._reader = vision_reader(enrolled)
         self.watcher.reader = self._reader
         self.forget()
 
@@ -423,24 +406,7 @@ class CameraReader:
             if job.asked:
                 return ReadResult((), rgb(job.frame), Source.CAMERA, f"could not read the tray: {exc}")
             return None
-        self._keep_die_size()
         return result
-
-    def _keep_die_size(self) -> None:
-        """Write the dice's size learnt on this tray when it moved (so the first throw after a restart
-        can split dice that all touch); a failed write is logged, play goes on."""
-        if self.data_dir is None:
-            return
-        state = self._reader.tray_dice.state()
-        if state is None:
-            return
-        kept = self._kept_side
-        if kept is not None and abs(state[1] - kept) <= DIE_SIZE_CHANGE * kept:
-            return
-        try:
-            self._kept_side = save_die_size(self.data_dir, self._reader.tray_dice)
-        except OSError as exc:
-            log.warning("die size not kept", extra={"event": "camera", "reason": str(exc)})
 
     def _collect(self) -> None:
         """Take a finished read: offer it, or hold a throw's read while the tray moves again."""

@@ -25,10 +25,9 @@ import cv2
 import numpy as np
 
 from companion.dice import DieKind, die_kind
-from dice_companion.camera import SET_NAME, Calibration, CameraReader, rgb, sets_folder
+from dice_companion.camera import SET_NAME, Calibration, CameraReader, enrol_photos, rgb, sets_folder
 from ui.reader import Progress, SimulatedSetup
-from vision.enroll import EnrolledSet
-from vision.reader import DiceReader as VisionReader
+from vision import integrity, sets
 from vision.sources import SourceError
 from vision.tray import small_copy
 from vision.types import OK, VisionError
@@ -90,7 +89,7 @@ class CameraSetup:
 
     @property
     def photos(self) -> Path:
-        return self.data_dir / "enrol"
+        return enrol_photos(self.data_dir)
 
     # --- frames -------------------------------------------------------------------------------
     def _frames(self, message: Callable[[], Progress]) -> Iterator[np.ndarray | Progress]:
@@ -158,7 +157,7 @@ class CameraSetup:
                            "flicker or be too weak. Use steadier light and calibrate again.", ok=False)
             return
         try:
-            seen = VisionReader().read(background)
+            seen = self.reader.vision.read(background)
         except VisionError as exc:
             yield Progress(0.75, f"The tray cannot be seen ({exc}).", ok=False)
             return
@@ -302,13 +301,13 @@ class CameraSetup:
             pressed = bool(sent)
 
     def _wrong_face(self, kind: DieKind, label: str, frame: np.ndarray, background: np.ndarray) -> str:
-        """For a pipped face, a sure pip count of another number: the die is the wrong way up."""
+        """For a numbered face, a sure reading of another number: the die is the wrong way up."""
         face = kind.face(label)
         if face.number is None or not 1 <= face.number <= 6 or len(kind.faces) > 6:
             return ""
         try:
-            seen = VisionReader().read(frame, background=background if background.shape == frame.shape
-                                       else None)
+            seen = self.reader.vision.read(frame, background=background if background.shape == frame.shape
+                                           else None)
         except VisionError:
             return ""
         if len(seen) == 1 and seen[0].status == OK and seen[0].value not in (None, face.number) \
@@ -328,12 +327,15 @@ class CameraSetup:
             target.rename(old)
         shutil.copytree(staging, target)
         try:
-            learned = EnrolledSet.learn(SET_NAME, self.photos)
-            die = learned.dice.get(kind.id)
-            missing = [f for f in kind.labels if die is None or f not in die.faces]
+            folder = sets_folder(self.data_dir)
+            kept = sets.gallery_path(SET_NAME, folder)
+            before = kept.read_bytes() if kept.is_file() else None
+            learned = sets.learn(SET_NAME, self.photos, folder)
+            faces = {f for d, f in zip(learned.dice, learned.faces, strict=True) if d == kind.id}
+            missing = [f for f in kind.labels if f not in faces]
             if missing:
+                _restore(kept, before)
                 raise VisionError(f"no die could be found on the photos of face {', '.join(missing)}")
-            learned.save(sets_folder(self.data_dir))
         except (VisionError, OSError) as exc:
             shutil.rmtree(target, ignore_errors=True)
             if old.exists():
@@ -345,9 +347,19 @@ class CameraSetup:
         with contextlib.suppress(OSError):
             old.parent.rmdir()
         self.reader.use_enrolled(learned)
-        n = sum(len(p) for p in learned.dice[kind.id].faces.values())
+        n = len(list((self.photos / kind.id).glob("*/*")))
         log.info("enrolled", extra={"event": "enrol", "reason": f"{kind.id}: {n} photos"})
         yield Progress(1.0, f"{kind.name} enrolled from {n} photos: the camera now reads it.")
+
+
+def _restore(path: Path, data: bytes | None) -> None:
+    """Put a set file back as it was before a failed enrolment (``data`` None: there was none)."""
+    if data is None:
+        path.unlink(missing_ok=True)
+        integrity.forget(path)
+        return
+    path.write_bytes(data)
+    integrity.record(path)
 
 
 def _blobs(mask: np.ndarray) -> tuple[list[int], bool]:

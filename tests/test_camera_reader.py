@@ -92,28 +92,24 @@ def test_configuration_picks_the_reader():
     assert isinstance(reader_for(Camera(), "sim"), SimulatedReader)
 
 
-def test_without_the_face_check_no_plain_die_is_passed_on_as_sure():
-    """The classifier's model file missing or unreadable: plain dice are read by their pip count alone,
-    which gave sure but wrong faces on held-out phone photos (5 of 819, docs/benchmarks.md). The app
-    then asks for a check of each such die and says why."""
-    from dice_companion.camera import ONE_READER, read_frame
-    from vision.reader import DiceReader as VisionReader
-    from vision.simcam import SimulatedCamera
+def test_without_the_models_each_read_says_so_and_play_goes_on(monkeypatch):
+    """The dice models missing or damaged (vision/models): the camera still shows the tray, and each
+    read comes back with no dice and the reason, so the table asks for the dice by hand."""
+    from dice_companion import camera
+    from vision import sets
 
-    cam = SimulatedCamera(seed=5)
-    frame = cam.render(cam.random_scene(["d6"] * 4))
-    empty = cam.render([])
-    alone = read_frame(VisionReader(classifier=False), frame, empty)
-    assert alone.dice and all(d.status != "ok" for d in alone.dice), alone.dice
-    assert ONE_READER in alone.message
-    both = read_frame(VisionReader(), frame, empty)
-    assert any(d.status == "ok" for d in both.dice), both.dice  # the same throw, both readers: sure dice
-    assert ONE_READER not in both.message
+    monkeypatch.setattr(sets, "models", lambda: None)  # as when a model file is gone
+    reader = CameraReader(lambda: SimulatedSource(("d6",) * 2, seed=4))
+    assert isinstance(reader.vision, camera.NoModels)
+    result = reader.read(SIX[:2])
+    assert result.dice == () and "dice models are missing" in result.message
+    assert reader.preview() is not None  # the picture is still shown
+    reader.close()
 
 
 def test_a_die_told_from_another_only_by_chance_is_asked_about():
     """Two enrolled dice alike (same print, colours close): the reader keeps the die `uncertain` and
-    names the other (vision.enroll, ``rival_die``); the table says which two dice to tell apart."""
+    names the other (vision.reader, ``rival_die``); the table says which two dice to tell apart."""
     from dice_companion.camera import RIVAL, to_result
     from vision.types import DieReading
 
@@ -124,18 +120,3 @@ def test_a_die_told_from_another_only_by_chance_is_asked_about():
     assert result.message == RIVAL.format("purple-a", "purple-b")
     assert [d.status for d in result.dice] == ["uncertain", "ok"]
     assert to_result([plain], frame).message == ""
-
-
-def test_a_die_named_by_its_glare_lit_colour_is_asked_about_unless_three_readers_agree():
-    """A glossy die washed out by glare is named by its hue (vision.enroll.glare_distance); its face
-    is the pips'. Left `uncertain`, the table says why, so the players can check it or move the lamp;
-    once the pip count and the classifier agree too (`ok`), nothing is asked."""
-    from dice_companion.camera import GLARE, to_result
-    from vision.enroll import GLARE_NOTE
-    from vision.types import DieReading
-
-    frame = np.zeros((48, 64, 3), np.uint8)
-    washed = DieReading("rollers-purple", "4", 4, 0.6, (20.0, 20.0), "uncertain", ["match 0.58", GLARE_NOTE])
-    agreed = DieReading("rollers-purple", "2", 2, 0.99, (40.0, 20.0), "ok", ["match 0.6", GLARE_NOTE])
-    assert to_result([washed, agreed], frame).message == GLARE.format("rollers-purple")
-    assert to_result([agreed], frame).message == ""

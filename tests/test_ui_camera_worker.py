@@ -22,7 +22,7 @@ from ui.app import LANDSCAPE, App
 from ui.driver import Driver
 from ui.reader import ReadResult
 from ui.settings import Settings
-from vision.reader import DiceReader as VisionReader
+from vision.sets import reader_for
 from vision.simcam import SimDie
 from vision.sources import SourceLost
 
@@ -37,9 +37,7 @@ class Gated:
     may finish. Counts reads begun and ended (ended: returned or failed)."""
 
     def __init__(self) -> None:
-        self.inner = VisionReader()
-        self.tray_dice = self.inner.tray_dice  # the dice's size the app keeps across restarts
-        self.net = self.inner.net  # its face classifier: without one, the app asks for every plain die
+        self.inner = reader_for(None)
         self.gate = threading.Event()
         self.begun = 0
         self.ended = 0

@@ -13,7 +13,8 @@ import numpy as np
 import pytest
 
 from dice_companion.cli import main
-from vision.reader import DiceReader, decode_image_file
+from vision.imagefile import decode_image_file
+from vision.sets import reader_for
 from vision.simcam import SimulatedCamera
 from vision.sources import ImageFolderSource, LiveSource, SourceLost, SourceStalled, VideoFileSource
 from vision.types import VisionError
@@ -68,7 +69,7 @@ def test_cli_read_reports_each_bad_image_and_goes_on(bad_files, tmp_path, capsys
 
 
 def test_empty_tray_and_blank_images_read_as_no_dice() -> None:
-    reader = DiceReader()
+    reader = reader_for(None)
     cam = SimulatedCamera(seed=3)
     assert reader.read(cam.render([])) == []
     assert reader.read(np.zeros((480, 640, 3), np.uint8)) == []

@@ -130,7 +130,7 @@ def load(
 
 def photo_dice(shared: Path, locator_model: Path | None = None) -> tuple[list[np.ndarray], list[str]]:
     """Crops of real pip dice (class ``photo-d6/<face>``) from the even-indexed photos of the shared
-    sets (the odd halves stay held out, as for the classical reader): the top-down webcam set (cut
+    sets (the odd halves stay held out): the top-down webcam set (cut
     where the locator finds each labelled die, as the reader will: its boxes hold the pips, not the
     die), epanemu (boxes round whole dice, many colours) and chase (one translucent casino die per
     crop). Cut as the renders are."""

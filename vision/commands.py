@@ -3,8 +3,7 @@
 ``dice_companion/cli.py`` calls :func:`register` with its sub-parsers; each command sets
 ``args.func`` (as the lead's commands do), which returns the exit status.
 
-* ``read [--set NAME] [--learnt] --json IMAGE...``: one JSON object per image per line
-  (``--learnt``: read by the learnt reader, docs/models.md).
+* ``read [--set NAME] --json IMAGE...``: one JSON object per image per line.
 * ``watch [--set NAME] --json VIDEO``: one JSON line per settled throw (VIDEO: a file, a folder
   of frames, a camera number, ``pi`` or ``sim``).
 * ``enroll --set NAME DIR``: learn dice from ``DIR/<die id>/<face>/*.jpg|png``.
@@ -29,9 +28,6 @@ def register(subparsers: Any) -> None:
     p.add_argument("--set", dest="set_name", help="an enrolled set of dice to recognise too")
     p.add_argument("--json", action="store_true", help="JSON lines output (the default)")
     p.add_argument("images", nargs="+", metavar="IMAGE")
-    p.add_argument("--learnt", action="store_true",
-                   help="read with the learnt reader (in development, docs/models.md): the games' dice as "
-                        "rendered plus the set's learnt faces")
     p.set_defaults(func=cmd_read)
 
     p = subparsers.add_parser("watch", help="watch a video or camera and read each settled throw")
@@ -42,9 +38,6 @@ def register(subparsers: Any) -> None:
     p.add_argument(
         "video", metavar="VIDEO", help="video file, folder of frames, camera number, 'pi' or 'sim'"
     )
-    p.add_argument("--learnt", action="store_true",
-                   help="read with the learnt reader (in development, docs/models.md): the games' dice as "
-                        "rendered plus the set's learnt faces")
     p.set_defaults(func=cmd_watch)
 
     p = subparsers.add_parser("enroll", help="learn dice from photos DIR/<die id>/<face>/*.jpg")
@@ -60,26 +53,11 @@ def register(subparsers: Any) -> None:
     d.set_defaults(func=cmd_sets_delete)
 
 
-def _reader(set_name: str | None, learnt: bool = False):
-    """The classical reader, with the enrolled set if named; ``learnt``: the learnt reader instead
-    (vision/learnt_sets.py), with the set's learnt faces if named."""
-    if learnt:
-        from vision import learnt_sets
+def _reader(set_name: str | None):
+    """The reader with the enrolled set's faces if named (vision/sets.py)."""
+    from vision import sets
 
-        reader = learnt_sets.reader_for(set_name)
-        if reader is None:
-            what = f"set {set_name!r} has no learnt faces (enrol it again)"
-            if not set_name:
-                what = "no learnt models"
-            raise VisionError(f"the learnt reader cannot read: {what}")
-        return reader
-    from vision.reader import DiceReader
-
-    if not set_name:
-        return DiceReader()
-    from vision.enroll import EnrolledSet
-
-    return DiceReader(EnrolledSet.load(set_name))
+    return sets.reader_for(set_name)
 
 
 def _fail(msg: str) -> int:
@@ -91,7 +69,7 @@ def cmd_read(args: argparse.Namespace) -> int:
     from vision.imagefile import decode_image_file
 
     try:
-        reader = _reader(args.set_name, args.learnt)
+        reader = _reader(args.set_name)
     except VisionError as exc:
         return _fail(str(exc))
     status = 0
@@ -112,7 +90,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
     from vision.watcher import ThrowWatcher
 
     try:
-        reader = _reader(args.set_name, args.learnt)
+        reader = _reader(args.set_name)
         source = open_source(args.video)
     except (VisionError, OSError) as exc:
         return _fail(str(exc))
@@ -140,38 +118,32 @@ def cmd_watch(args: argparse.Namespace) -> int:
 
 
 def cmd_enroll(args: argparse.Namespace) -> int:
-    from vision import learnt_sets
-    from vision.enroll import EnrolledSet
+    from vision import sets
 
+    skipped: list[str] = []
     try:
-        learnt = learnt_sets.learn(args.set_name, args.dir)
+        gallery = sets.learn(args.set_name, args.dir, skipped=skipped)
     except VisionError as exc:
         return _fail(str(exc))
-    if learnt is not None:
-        print(f"learnt faces of set {args.set_name!r} -> {learnt}")
-    try:
-        es = EnrolledSet.learn(args.set_name, args.dir)
-        path = es.save()
-    except VisionError as exc:
-        if learnt is None:
-            return _fail(str(exc))
-        why = f"the classical reader learnt nothing of set {args.set_name!r} ({exc})"
-        print(f"{why}: the learnt reader reads it", file=sys.stderr)
-        return 0
-    for line in es.skipped:
+    for line in skipped:
         print(f"skipped {line}", file=sys.stderr)
-    faces = sum(len(d.faces) for d in es.dice.values())
-    print(f"enrolled set {es.name!r}: {len(es.dice)} dice, {faces} faces -> {path}")
+    dice = sorted(set(gallery.dice))
+    faces = len(set(zip(gallery.dice, gallery.faces, strict=True)))
+    path = sets.gallery_path(args.set_name)
+    print(f"enrolled set {args.set_name!r}: {len(dice)} dice, {faces} faces -> {path}")
     return 0
 
 
 def cmd_sets_list(args: argparse.Namespace) -> int:
-    from vision.enroll import EnrolledSet, list_sets
+    from vision import sets
 
-    for name in list_sets():
+    for name in sets.list_sets():
         try:
-            es = EnrolledSet.load(name)
-            desc = ", ".join(f"{d.id} ({len(d.faces)} faces)" for d in es.dice.values())
+            own = sets.load_set(name)
+            counts: dict[str, set[str]] = {}
+            for die, face in zip(own.dice, own.faces, strict=True):
+                counts.setdefault(die, set()).add(face)
+            desc = ", ".join(f"{die} ({len(f)} faces)" for die, f in sorted(counts.items()))
         except VisionError as exc:
             desc = f"damaged: {exc}"
         print(f"{name}: {desc}")
@@ -179,13 +151,11 @@ def cmd_sets_list(args: argparse.Namespace) -> int:
 
 
 def cmd_sets_delete(args: argparse.Namespace) -> int:
-    from vision import learnt_sets
-    from vision.enroll import delete_set
+    from vision import sets
 
     try:
-        delete_set(args.name)
+        sets.delete(args.name)
     except VisionError as exc:
         return _fail(str(exc))
-    learnt_sets.forget(args.name)
     print(f"deleted set {args.name!r}")
     return 0

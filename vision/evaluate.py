@@ -12,25 +12,27 @@ Two counts weigh the ``crooked`` flag (a die leaning, with no flat top face): fl
 but flagged ``crooked`` (part of uncertain: what the flag costs), and, where the labels mark dice
 that lean (the rendered throws), how many of those were read with a flag (what it is for).
 
-Each die not read right is also put under a cause (:func:`why`): missed, unreadable, which of the two
-readers gave its face when only one did, or what held it back when both did.
+The shared rendered development sets (``../shared/throwbench-dev*``) are scored as ``dice-companion``
+reads them: each set's ``enroll/`` photos enrolled (:func:`set_readers`), its throws read with them
+and scored per die kind (:func:`score_sets`, :func:`table`). Used by the benches and the tests.
 """
 
 from __future__ import annotations
 
 import json
 import math
-from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-import cv2
-import numpy as np
+from vision.facereader import PLAIN_D6
+from vision.imagefile import decode_image_file
+from vision.reader import LearntReader
+from vision.types import CROOKED, OK, DieReading
 
-from vision import facenet
-from vision.reader import PIP_DIE, DiceReader, decode_image_file
-from vision.types import CROOKED, OK, OK_CONFIDENCE, DieReading
+THROWBENCH = ("throwbench-dev", "throwbench-dev-poly")
+PIP_DIE = "d6"  # plain pip dice, read without a set of their own
+PIP_KINDS = set(PLAIN_D6)  # the throwbench kinds that are plain pipped d6
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +68,6 @@ class Score:
     leaning: int = 0  # dice the labels mark as leaning
     leaning_flagged: int = 0  # ... read with a flag (not ``ok``)
     errors: list[str] = field(default_factory=list)
-    causes: Counter[str] = field(default_factory=Counter)  # labelled dice not read right, by :func:`why`
 
     @property
     def accuracy(self) -> float:
@@ -79,57 +80,12 @@ class Score:
             line += f"; leaning dice read with a flag: {self.leaning_flagged} of {self.leaning}"
         return line
 
-    def causes_line(self) -> str:
-        """Why the dice not read right were not, most frequent cause first, as one line."""
-        parts = [f"{cause} {n}" for cause, n in self.causes.most_common()]
-        return "not read right, by cause: " + ("; ".join(parts) if parts else "none")
-
     def row(self) -> str:
         return (
             f"| {self.name} | {self.images} | {self.labelled} | {self.right} ({100 * self.accuracy:.1f}%) | "
             f"{self.uncertain} | {self.wrong} | **{self.silent}** | {self.missed} | {self.extra} "
             f"({self.extra_ok} ok) |"
         )
-
-
-# why a labelled die was not read right (:func:`why`)
-MISSED = "missed"
-UNREADABLE = "unreadable"
-PIPS_WRONG = "pip count wrong, classifier right"
-NET_WRONG = "classifier wrong, pip count right"
-BOTH_WRONG = "both wrong"
-UNSURE = "both right, not sure enough"
-FLAGGED = "both right, flagged crooked"
-ONE_READER = "one reader"
-APPEARANCE = "an enrolled die's appearance"
-PIP_FACES = {str(v) for v in range(1, 7)}
-PIP_KINDS = {"std-white", "std-red"}  # the throwbench kinds that are plain pipped d6
-
-
-def why(label: Label, reading: DieReading | None) -> str:
-    """Why the die of ``label``, read as ``reading`` (None: no reading near it), was not read right:
-    which of the two readers (:class:`vision.types.Readers`) gave its face, and, when both did,
-    whether the die was held back for their confidence (or for resembling an enrolled die) or for a
-    ``crooked`` flag alone. ``ONE_READER``: only the pip count was asked (no classifier);
-    ``APPEARANCE``: the die is one an enrolled set reads by its appearance (not a plain pipped d6), or
-    a plain d6 that appearance took for an enrolled die."""
-    if reading is None:
-        return MISSED
-    if reading.face is None:
-        return UNREADABLE
-    r = reading.readers
-    if label.die not in (None, PIP_DIE, *PIP_KINDS) or label.face not in PIP_FACES:
-        return APPEARANCE
-    if r is None and reading.die != PIP_DIE:
-        return APPEARANCE  # a plain die the appearance match took for an enrolled one
-    if r is None:
-        return ONE_READER
-    pips, net = str(r.pip_value) == label.face, str(r.net_value) == label.face
-    if pips and net:
-        return FLAGGED if reading.status == CROOKED and reading.confidence >= OK_CONFIDENCE else UNSURE
-    if pips or net:
-        return NET_WRONG if pips else PIPS_WRONG
-    return BOTH_WRONG
 
 
 HEADER = (
@@ -228,15 +184,12 @@ def score_item(item: Item, readings: list[DieReading], score: Score) -> None:
             score.leaning_flagged += best is not None and best.status != OK
         if best is None:
             score.missed += 1
-            score.causes[MISSED] += 1
             score.errors.append(f"MISS {item.path.name}: {lab.die}:{lab.face} at {lab.center}")
             continue
         same_die = lab.die is None or best.die == lab.die or (best.die == PIP_DIE and lab.die in PIP_KINDS)
         correct = best.face == lab.face and same_die
         if lab.crooked:
             correct = correct or best.status != OK
-        if not correct or (best.status != OK and not lab.crooked):  # a leaning die flagged is no failure
-            score.causes[why(lab, best)] += 1
         if not correct and best.face is None and best.status != OK:
             score.uncertain += 1  # located, said unreadable: the table asks, nothing is claimed
         elif not correct:
@@ -280,24 +233,20 @@ def _match(item: Item, readings: list[DieReading]) -> dict[int, DieReading]:
 def evaluate(
     name: str,
     items: Iterator[Item],
-    reader: DiceReader,
+    reader: LearntReader,
     select: Callable[[int, Item], bool] = lambda i, it: True,
     kinds: dict[str, Score] | None = None,
     group: Callable[[Label], str | None] = lambda lab: lab.die,
-    perturb: str | None = None,
 ) -> Score:
     """Read the selected items and score them. ``kinds``: also scored per group of labels into it,
     the group of a label given by ``group`` (default: its die id; None: in no group). Each image is
     read once; another group's readings count as a group's extras, so only its right and labelled
-    are meaningful. ``perturb``: each photo (and its labels) first changed by that
-    :data:`PERTURBATIONS` entry."""
+    are meaningful."""
     score = Score(name)
     for i, item in enumerate(items):
         if not select(i, item):
             continue
         img = decode_image_file(str(item.path))
-        if perturb is not None:
-            img, item = perturbed(img, item, perturb)
         readings = reader.read(img)  # as `dice-companion read` reads it (a crop of one die too)
         score_item(item, readings, score)
         if kinds is None:
@@ -306,66 +255,6 @@ def evaluate(
             mine = replace(item, labels=[lab for lab in item.labels if group(lab) == key])
             score_item(mine, readings, kinds.setdefault(key, Score(key)))
     return score
-
-
-# the face the classifier is shown at a label's box: this share of the box side (a box holds the whole
-# die, top and side faces; the training script cuts dice the locator missed the same way)
-BOX_FACE = 0.8
-SURE = 0.95  # a classifier answer at least this probable counts as sure
-
-
-@dataclass(slots=True)
-class AtLabels:
-    """The face classifier alone, shown each labelled die where its label's box is (the locator
-    taken as perfect): how far reading, not locating, holds a set back."""
-
-    dice: int = 0
-    right: int = 0
-    sure_wrong: int = 0  # wrong at SURE or more
-
-    def line(self) -> str:
-        share = 100 * self.right / self.dice if self.dice else 0.0
-        return (
-            f"classifier alone at the labels' boxes: {self.right}/{self.dice} right ({share:.1f}%), "
-            f"{self.sure_wrong} wrong at {SURE} or more"
-        )
-
-
-def at_labels(
-    items: Iterator[Item], net: object, select: Callable[[int, Item], bool] = lambda i, it: True
-) -> AtLabels:
-    """Classify every selected labelled die whose label boxes the whole die (``Label.size``) from a
-    crop at its box, unturned (:func:`vision.facenet.face_crop`, the four turns averaged)."""
-    out = AtLabels()
-    for i, item in enumerate(items):
-        boxed = [(lab, lab.size) for lab in item.labels if lab.size is not None and lab.die != "?"]
-        if not select(i, item) or not boxed:
-            continue
-        grey = cv2.cvtColor(decode_image_file(str(item.path)), cv2.COLOR_BGR2GRAY)
-        crops = [facenet.face_crop(grey, lab.center, BOX_FACE * size, 0.0) for lab, size in boxed]
-        for (lab, _), g in zip(boxed, facenet.classify(net, crops), strict=True):
-            out.dice += 1
-            right = str(g.value) == lab.face
-            out.right += right
-            out.sure_wrong += not right and g.prob >= SURE
-    return out
-
-
-# die-size groups (upper bound of the die's box side in pixels, name) that split a set by die size
-SIZE_GROUPS = ((40.0, "under 40 px"), (80.0, "40-80 px"), (math.inf, "80 px or more"))
-
-
-def size_group(lab: Label) -> str | None:
-    """The :data:`SIZE_GROUPS` name of a label whose box holds the whole die (None: size unknown).
-
-    >>> size_group(Label(None, "3", (0.0, 0.0), 30.0, size=60.0))
-    '40-80 px'
-    >>> size_group(Label(None, "3", (0.0, 0.0), 30.0)) is None
-    True
-    """
-    if lab.size is None:
-        return None
-    return next(name for limit, name in SIZE_GROUPS if lab.size < limit)
 
 
 def standard_sets(shared: Path) -> list[tuple[str, Callable[[], Iterator[Item]], str]]:
@@ -387,77 +276,48 @@ def standard_sets(shared: Path) -> list[tuple[str, Callable[[], Iterator[Item]],
     return sets
 
 
-# What another camera, lamp or framing does to a photo, to see whether the reader's trust holds when
-# photos differ from those it was developed on: name -> (BGR image -> image, point map, scale).
-# Geometric changes move the labels with the dice; the others leave them in place.
-Points = Callable[[float, float], tuple[float, float]]
-Perturbation = Callable[[np.ndarray], tuple[np.ndarray, Points, float]]
+def set_readers(
+    shared: Path, locator_net: object, face_net: object, sets: Iterable[str] = THROWBENCH
+) -> dict[str, LearntReader]:
+    """For each set present under ``shared``, a reader of its own ``enroll/`` photos, as
+    ``dice-companion enroll --set`` then ``read --set`` would read it."""
+    from vision.sets import enrol_folder
 
-
-def _quarter_turn(img: np.ndarray) -> tuple[np.ndarray, Points, float]:
-    h = img.shape[0]
-    return cv2.rotate(img, cv2.ROTATE_90_CLOCKWISE), lambda x, y: (h - 1 - y, x), 1.0
-
-
-def _half_turn(img: np.ndarray) -> tuple[np.ndarray, Points, float]:
-    h, w = img.shape[:2]
-    return cv2.rotate(img, cv2.ROTATE_180), lambda x, y: (w - 1 - x, h - 1 - y), 1.0
-
-
-def _mirror(img: np.ndarray) -> tuple[np.ndarray, Points, float]:
-    w = img.shape[1]
-    return cv2.flip(img, 1), lambda x, y: (w - 1 - x, y), 1.0
-
-
-def _scaled(img: np.ndarray, s: float) -> tuple[np.ndarray, Points, float]:
-    h, w = img.shape[:2]
-    interp = cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR
-    return cv2.resize(img, (round(w * s), round(h * s)), interpolation=interp), lambda x, y: (x * s, y * s), s
-
-
-def _pixels(f: Callable[[np.ndarray], np.ndarray]) -> Perturbation:
-    def apply(img: np.ndarray) -> tuple[np.ndarray, Points, float]:
-        out = np.clip(f(img.astype(np.float32)), 0, 255).astype(np.uint8)
-        return out, lambda x, y: (x, y), 1.0
-
-    return apply
-
-
-def _jpeg(f: np.ndarray) -> np.ndarray:
-    _, data = cv2.imencode(".jpg", f.astype(np.uint8), [cv2.IMWRITE_JPEG_QUALITY, 25])
-    return cv2.imdecode(data, cv2.IMREAD_COLOR).astype(np.float32)
-
-
-PERTURBATIONS: dict[str, Perturbation] = {
-    "turned 90": _quarter_turn,
-    "turned 180": _half_turn,
-    "mirrored": _mirror,
-    "0.7x size": lambda im: _scaled(im, 0.7),
-    "1.4x size": lambda im: _scaled(im, 1.4),
-    "darker (gamma 1.8)": _pixels(lambda f: 255 * (f / 255) ** 1.8),
-    "paler (gamma 0.55)": _pixels(lambda f: 255 * (f / 255) ** 0.55),
-    "flat (contrast 0.6)": _pixels(lambda f: 128 + 0.6 * (f - 128)),
-    "warm light": _pixels(lambda f: f * np.array([0.8, 1.0, 1.2], np.float32)),
-    "cool light": _pixels(lambda f: f * np.array([1.2, 1.0, 0.8], np.float32)),
-    "blur (sigma 1.5)": _pixels(lambda f: cv2.GaussianBlur(f, (0, 0), 1.5)),
-    "sensor noise (sigma 8)": _pixels(lambda f: f + np.random.default_rng(0).normal(0, 8, f.shape)),
-    "JPEG quality 25": _pixels(_jpeg),
-}
-
-
-def perturbed(img: np.ndarray, item: Item, name: str) -> tuple[np.ndarray, Item]:
-    """``img`` changed by :data:`PERTURBATIONS` ``[name]``, and ``item`` with its labels moved to match
-    (a crop's single label has no place to move)."""
-    out, move, s = PERTURBATIONS[name](img)
-    if item.single:
-        return out, item
-    labels = [
-        replace(
-            lab,
-            center=move(*lab.center),
-            radius=lab.radius * s,
-            size=None if lab.size is None else lab.size * s,
+    return {
+        name: LearntReader(
+            enrol_folder(shared / name / "enroll", locator_net, face_net), locator_net, face_net
         )
-        for lab in item.labels
+        for name in sets
+        if (shared / name / "enroll").is_dir()
+    }
+
+
+def score_sets(shared: Path, readers: dict[str, LearntReader]) -> dict[str, Score]:
+    """Per die kind (and ``all``), the scores on the throws of each set, read by that set's reader."""
+    kinds: dict[str, Score] = {"all": Score("all")}
+    for name, reader in readers.items():
+        for item in throwbench(shared / name, with_set=True):
+            readings = reader.read(decode_image_file(str(item.path)))
+            score_item(item, readings, kinds["all"])
+            for kind in sorted({lab.die for lab in item.labels}):
+                mine = replace(item, labels=[lab for lab in item.labels if lab.die == kind])
+                score_item(mine, readings, kinds.setdefault(kind, Score(kind)))
+    return kinds
+
+
+def table(kinds: dict[str, Score]) -> str:
+    """The per-kind scores as a text table: right, wrong ok, wrong flagged, flagged, missed; readings
+    at no labelled die (extra) for all kinds together (a kind's own row would count the others')."""
+    rows = [
+        f"{'die kind':<22}{'dice':>6}{'right':>8}{'share':>8}{'wrong ok':>10}{'wrong flag':>11}"
+        f"{'unsure':>8}{'missed':>8}{'extra':>7}"
     ]
-    return out, replace(item, labels=labels)
+    for k, s in sorted(kinds.items(), key=lambda kv: (kv[0] == "all", kv[0])):
+        wrong_flagged = s.wrong - s.silent
+        share = 100.0 * s.right / s.labelled if s.labelled else 0.0
+        extra = str(s.extra) if k == "all" else "-"
+        rows.append(
+            f"{k:<22}{s.labelled:>6}{s.right:>8}{share:>7.1f}%{s.silent:>10}{wrong_flagged:>11}"
+            f"{s.uncertain:>8}{s.missed:>8}{extra:>7}"
+        )
+    return "\n".join(rows)

@@ -42,7 +42,7 @@ _NETS = NetCache(
     (4, CHANNELS, INPUT, INPUT),
     lambda shape: None if shape == (4, EMBED) else f"embedding shape {shape}, expected (4, {EMBED})",
     "face reader",
-    "dice are read by the classical reader",
+    "no die can be read (reinstall Dice Companion)",
     log,
 )
 

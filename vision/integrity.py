@@ -7,7 +7,7 @@ line), so ``sha256sum -c SHA256SUMS`` checks it by hand too. The shipped models
 After retraining a model, record its new sum (the training tools do it when they write into
 ``vision/models``)::
 
-    python -m vision.integrity vision/models/face_net.onnx
+    python -m vision.integrity vision/models/face_reader.onnx
 """
 
 from __future__ import annotations

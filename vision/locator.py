@@ -35,7 +35,7 @@ _NETS = NetCache(
     (1, 3, INPUT_H, INPUT_W),
     lambda s: None if s == (1, HEADS, INPUT_H // STRIDE, INPUT_W // STRIDE) else f"output shape {s}",
     "dice locator",
-    "dice are located by the classical locator",
+    "no die can be located (reinstall Dice Companion)",
     log,
 )
 

@@ -4,8 +4,8 @@ Before a file is read, its SHA-256 is checked against its folder's ``SHA256SUMS`
 required for the shipped models (``vision/models/SHA256SUMS``) and any folder with such a file; a model
 elsewhere (a developer's retrained file, named on the command line) is loaded as given.
 
-A missing, unreadable, changed or wrongly shaped file is logged and answered with None, so the reader
-falls back to its classical path instead of failing.
+A missing, unreadable, changed or wrongly shaped file is logged and answered with None: the reader
+then says so (every read a clear error) instead of crashing.
 """
 
 from __future__ import annotations

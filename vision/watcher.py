@@ -34,14 +34,17 @@ from __future__ import annotations
 import logging
 import math
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
 
-from vision import lighting
-from vision.reader import DiceReader, working_copy
+from vision import lighting, locator
 from vision.tray import TrayModel, small_copy
-from vision.types import DieReading
+from vision.types import DieReading, VisionError
+
+if TYPE_CHECKING:
+    from vision.reader import LearntReader
 
 log = logging.getLogger(__name__)
 
@@ -96,7 +99,7 @@ class Settle:
     background: np.ndarray | None = field(default=None, repr=False)
     changed: np.ndarray | None = field(default=None, repr=False)
 
-    def read(self, reader: DiceReader) -> Throw:
+    def read(self, reader: LearntReader) -> Throw:
         """Read the dice (any thread: it touches nothing of the watcher's)."""
         dice = reader.read(self.image, background=self.background)
         return Throw(self.frame, self.settled_frame, dice, self.image, [self.moved(d) for d in dice])
@@ -128,21 +131,22 @@ class ThrowWatcher:
     """Feed frames in order; each call says the tray state and, once per throw, the reading (or, with
     ``defer``, the :class:`Settle` to read later: ``last_throw`` is then left to the caller).
 
-    ``tray``: a calibration kept from an earlier run, used if the first still frame agrees with it.
-    ``locator``: the reader that looks for dice on a still frame without a tray (by default one of
-    its own, located only: never the ``reader``, which may be reading on another thread)."""
+    ``reader``: reads each settled throw (default: the shipped models and faces, loaded when first
+    needed; with ``defer`` the caller reads). ``tray``: a calibration kept from an earlier run, used
+    if the first still frame agrees with it. ``locator``: the dice locator's network that looks for
+    dice on a still frame without a tray (default: the shipped one)."""
 
     def __init__(
         self,
-        reader: DiceReader | None = None,
+        reader: LearntReader | None = None,
         tray: TrayModel | None = None,
         still_frames: int = 6,
         hand_fraction: float = 0.035,
         *,
         defer: bool = False,
-        locator: DiceReader | None = None,
+        locator: object | None = None,
     ) -> None:
-        self.reader = reader or DiceReader()
+        self._reader = reader
         self.defer = defer
         self.tray = tray or TrayModel()
         self.still_frames = still_frames
@@ -163,6 +167,22 @@ class ThrowWatcher:
         self._stack: list[np.ndarray] = []  # full frames of the current still scene (no tray yet)
         self._scene: np.ndarray | None = None  # the 160-px copy of the dice last judged; None: none
         self._scene_px = 0  # their foreground pixels (with a tray)
+
+    @property
+    def reader(self) -> LearntReader:
+        """The reader of settled throws (the shipped one unless given)."""
+        if self._reader is None:
+            from vision.sets import reader_for
+
+            reader = reader_for(None)
+            if reader is None:
+                raise VisionError("the dice models are missing from vision/models: reinstall")
+            self._reader = reader
+        return self._reader
+
+    @reader.setter
+    def reader(self, reader: LearntReader) -> None:
+        self._reader = reader
 
     def gap(self) -> None:
         """The source lost frames: forget motion history (the last read throw is remembered)."""
@@ -240,12 +260,14 @@ class ThrowWatcher:
         return self._settled(frame, None, changed, hand=False)
 
     def _dice_seen(self, frame: np.ndarray) -> list[tuple[float, float]]:
-        """Centres of the dice the locator finds in ``frame`` read as a single photo (no tray)."""
+        """Centres of the dice the locator finds in ``frame`` (no tray known). Without the locator's
+        model nothing can be told: the still scene counts as empty."""
         if self._locator is None:
-            self._locator = DiceReader(classifier=False)
+            self._locator = locator.load()
+            if self._locator is None:
+                return []
         self.looks += 1
-        work, _, scale = working_copy(frame)
-        return [(c.center[0] / scale, c.center[1] / scale) for c in self._locator.locate(work, None)]
+        return [s.center for s in locator.locate(self._locator, frame)]
 
     # --- the empty tray known ---------------------------------------------------------------------
     def _with_tray(

@@ -1,4 +1,4 @@
-"""The learnt reader's stages, each on its own: locator output decoding, crops, the gallery, trust."""
+"""The reader's stages, each on its own: locator output decoding, crops, the gallery, trust."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import pytest
 
 from vision import facereader, locator
 from vision.facereader import EMBED, Gallery, Match, Seen
-from vision.learnt_reader import BEST_OK, LEAN_OK, MARGIN_OK, judge
+from vision.reader import BEST_OK, LEAN_OK, MARGIN_OK, judge
 from vision.types import CROOKED, OK, UNCERTAIN
 
 
@@ -108,3 +108,35 @@ def test_a_die_is_ok_only_when_near_one_face_clearly_nearer_than_any_other_and_f
     assert got == status
     assert (confidence >= 0.8) == (status == OK)
     assert notes
+    if status != OK:  # the reason is said in words
+        reasons = ("leans", "no enrolled", "look alike")
+        assert any(word in notes[-1] for word in reasons), notes
+
+
+@pytest.mark.skipif(facereader.load() is None or locator.load() is None, reason="the dice models are missing")
+def test_dice_touching_edge_to_edge_are_each_found_and_never_read_wrong_as_sure():
+    """Every pair of d6 faces side by side, touching, drawn by the simulated camera: each die is found
+    where it lies, none is read `ok` as a face it does not show, and no reading `ok` lies between them.
+    Measured: 60 of 72 dice read `ok` (the rest uncertain), 0 wrong."""
+    import itertools
+    import math
+
+    from vision.sets import reader_for
+    from vision.simcam import SimDie, SimulatedCamera
+
+    reader, cam = reader_for(None), SimulatedCamera(seed=4)
+    step = cam.die_px + 1  # edge to edge
+    found = sure = 0
+    for i, (a, b) in enumerate(itertools.product("123456", repeat=2)):
+        x, y = 200 + (i % 3) * 20, 200 + (i % 4) * 15
+        dice = [SimDie("d6", a, x, y, 0), SimDie("d6", b, x + step, y, 0)]
+        readings = reader.read(cam.render(dice))
+        for r in readings:
+            near = [d for d in dice if math.dist(r.center, (d.x, d.y)) < 0.5 * cam.die_px]
+            assert near or r.status != OK, (a, b, r)  # nothing sure between or beside them
+            if near and r.status == OK:
+                assert r.face == near[0].face, (a, b, r)
+                sure += 1
+        found += sum(any(math.dist(r.center, (d.x, d.y)) < 0.5 * cam.die_px for r in readings) for d in dice)
+    assert found == 72
+    assert sure >= 0.75 * 72

@@ -1,4 +1,4 @@
-"""The learnt reader end to end on the shared rendered throws: enrolment, reading, trust."""
+"""The reader end to end on the shared rendered throws: enrolment, reading, trust."""
 
 from __future__ import annotations
 
@@ -7,18 +7,18 @@ import shutil
 import cv2
 import pytest
 
-from vision import learnt_sets
-from vision.learnt_eval import score_sets, set_readers
-from vision.types import OK
+from vision import sets
+from vision.evaluate import score_sets, set_readers
+from vision.types import OK, VisionError
 
 pytestmark = pytest.mark.skipif(
-    learnt_sets.models() is None, reason="the learnt models are not in vision/models"
+    sets.models() is None, reason="the learnt models are not in vision/models"
 )
 
 
 @pytest.fixture(scope="module")
 def nets():
-    return learnt_sets.models()
+    return sets.models()
 
 
 def test_an_enrolled_set_is_read_with_its_own_faces_first(shared, tmp_path, nets):
@@ -26,22 +26,22 @@ def test_an_enrolled_set_is_read_with_its_own_faces_first(shared, tmp_path, nets
     enroll = tmp_path / "enroll"
     for die in ("rollers-purple", "rollers-black"):
         shutil.copytree(shared / "throwbench-dev" / "enroll" / die, enroll / die)
-    path = learnt_sets.learn("rollers", enroll, sets=tmp_path / "sets")
-    assert path is not None and path.is_file()
-    reader = learnt_sets.reader_for("rollers", sets=tmp_path / "sets")
+    sets.learn("rollers", enroll, sets=tmp_path / "sets")
+    assert sets.gallery_path("rollers", tmp_path / "sets").is_file()
+    reader = sets.reader_for("rollers", sets=tmp_path / "sets")
     own = [i for i, d in enumerate(reader.gallery.dice) if d == "rollers-purple"]
     assert {reader.gallery.faces[i] for i in own} == {"1", "2", "3", "4", "5", "star"}
     photos = len(list((enroll / "rollers-purple").glob("*/*.jpg")))
     assert len(own) == photos * 3  # each photo's die at three scales
     # the default gallery's rendered purple die gave way to the player's photos of theirs
-    assert "rollers-purple" in learnt_sets.default_gallery().dice  # gave way to the photos
+    assert "rollers-purple" in sets.default_gallery().dice  # gave way to the photos
     # a photo enrolled is read back as its own face of its own die, and never surely as another
     photo = cv2.imread(str(enroll / "rollers-purple" / "star" / "1.jpg"))
     (reading,) = reader.read(photo)
     assert (reading.die, reading.face, reading.value) == ("rollers-purple", "star", None)
 
 
-def test_enroll_then_read_learnt_from_the_command_line(shared, tmp_path, monkeypatch, capsys):
+def test_enroll_then_read_from_the_command_line(shared, tmp_path, monkeypatch, capsys):
     import json
 
     from dice_companion.cli import main
@@ -53,24 +53,27 @@ def test_enroll_then_read_learnt_from_the_command_line(shared, tmp_path, monkeyp
     assert (tmp_path / "data" / "sets" / "learnt" / "dosh.npz").is_file()
     capsys.readouterr()
     photo = enroll / "dosh-red" / "12" / "2.jpg"
-    assert main(["read", "--learnt", "--set", "dosh", "--json", str(photo)]) == 0
+    assert main(["read", "--set", "dosh", "--json", str(photo)]) == 0
     out = json.loads(capsys.readouterr().out)
     assert [d["face"] for d in out["dice"] if d["status"] == OK] in ([], ["12"])  # never a sure wrong face
     assert main(["sets", "delete", "dosh"]) == 0
     assert not (tmp_path / "data" / "sets" / "learnt" / "dosh.npz").exists()
-    assert main(["read", "--learnt", "--set", "dosh", "--json", str(photo)]) == 2  # said plainly
+    capsys.readouterr()
+    assert main(["read", "--set", "dosh", "--json", str(photo)]) == 2  # said plainly
+    assert "no enrolled set 'dosh'" in capsys.readouterr().err
 
 
-def test_a_set_enrolled_without_the_learnt_models_is_not_read_by_them(tmp_path):
-    assert learnt_sets.reader_for("never-enrolled", sets=tmp_path) is None
+def test_a_set_never_enrolled_is_named(tmp_path):
+    with pytest.raises(VisionError, match="no enrolled set 'never-enrolled'"):
+        sets.reader_for("never-enrolled", sets=tmp_path)
 
 
 def test_a_damaged_set_file_is_named(tmp_path):
-    path = learnt_sets.gallery_path("broken", tmp_path)
+    path = sets.gallery_path("broken", tmp_path)
     path.parent.mkdir()
     path.write_bytes(b"not a gallery")
     with pytest.raises(Exception, match="broken"):
-        learnt_sets.reader_for("broken", sets=tmp_path)
+        sets.reader_for("broken", sets=tmp_path)
 
 
 def test_on_the_shared_rendered_throws_no_die_is_read_wrong_as_sure(shared, nets):
@@ -92,9 +95,9 @@ def test_a_point_between_two_touching_dice_is_never_read_as_sure(shared, nets):
     # their common edge. Cut there, a reader named a 1 surely (margin 0.38) where a 2 lies: the
     # crops cut a little aside do not all read the same, so such a reading is held back.
     from vision import facereader
-    from vision.learnt_eval import enrol_folder
-    from vision.learnt_reader import LearntReader
     from vision.locator import Spot
+    from vision.reader import LearntReader
+    from vision.sets import enrol_folder
 
     reader = LearntReader(enrol_folder(shared / "throwbench-dev" / "enroll", *nets), *nets)
     image = cv2.imread(str(shared / "throwbench-dev" / "throws" / "0020.jpg"))
