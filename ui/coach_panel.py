@@ -132,7 +132,7 @@ class CoachPanel:
             colour = theme.ACCENT if move.best else theme.TEXT
             mark = "best: " if move.best else ""
             err = f" ± {move.error:.2g}" if move.error else ""
-            holing = f", holed in {strokes[move.move][0]:.1f}" if move.move in strokes else ""
+            holing = f", holed in {strokes[move.move]:.1f}" if move.move in strokes else ""
             y = rect.y + i * step
             ui.text(f"{mark}{move.move}{holing}", (rect.x, y), m.small, colour, width=int(rect.width * 0.64))
             ui.text(f"{move.value:.2f}{err}", (rect.right, y), m.small, colour, "topright",
