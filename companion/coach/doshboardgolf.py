@@ -23,7 +23,7 @@ penalty strokes and the cells left (see :mod:`companion.coach.golf`).
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -152,10 +152,10 @@ def landing(state: DoshState, plan: dict[str, Any]) -> Landing:
     return _Shots(state).landing(plan)
 
 
-def _plans(state: DoshState, elbows: bool = False) -> Iterable[tuple[str, dict[str, Any], Landing]]:
+def _plans(state: DoshState, elbows: bool = False, shots: _Shots | None = None
+           ) -> Iterable[tuple[str, dict[str, Any], Landing]]:
     seat = state.current
-    shots = _Shots(state)
-    landing = shots.landing
+    landing = (shots or _Shots(state)).landing
     base = {"direction": None, "elbow": None, "turn_to": None, "level": 0, "call": None, **state.plan}
     cards = [c.number for c in state.cards_left(seat)]
     if state.phase == "aim":
@@ -184,13 +184,28 @@ def advise(state: DoshState, *, seed: int = 0, elbows: bool = False) -> Advice:
     """Landing distributions for the step of the plan the player is at (exact: ``seed`` is not used).
 
     At the aim step the twelve straight aims, or with ``elbows`` every aim the engine lists (each
-    elbow cell on each line, turned one to three hours either way: several hundred, seconds of work,
-    so not for the table's panel)."""
+    elbow cell on each line, turned one to three hours either way: several hundred, seconds of work:
+    the table's panel shows them once ready, see :func:`stages`)."""
     if state.phase not in ("aim", "card", "level", "call"):
         raise NothingToDecide(state.request().prompt)
+    return _advice(state, _plans(state, elbows))
+
+
+def stages(state: DoshState, *, seed: int = 0, elbows: bool = True) -> Iterator[Advice]:
+    """The answer in steps: at the aim, the straight aims (quick), then (``elbows``) every aim, elbows
+    too, the straight ones' flights shared; at the other steps the one answer."""
+    if state.phase not in ("aim", "card", "level", "call"):
+        raise NothingToDecide(state.request().prompt)
+    shots = _Shots(state)
+    yield _advice(state, _plans(state, False, shots))
+    if state.phase == "aim" and elbows:
+        yield _advice(state, _plans(state, True, shots))
+
+
+def _advice(state: DoshState, plans: Iterable[tuple[str, dict[str, Any], Landing]]) -> Advice:
     moves: list[MoveAdvice] = []
     heat: dict[str, dict[str, float]] = {}
-    for move, chosen, got in _plans(state, elbows):
+    for move, chosen, got in plans:
         entry = got.advice(move)
         if "card" in chosen:
             entry = replace(entry, details=(("best card", float(chosen["card"])), *entry.details))

@@ -43,17 +43,19 @@ class Plan:
         return 1.0 + float(chances @ self._leaf_values(table)[: len(chances)])
 
     def _leaf_values(self, table: StepTable) -> np.ndarray:
-        return np.array([pen + self.strokes.get(_space(table, where), 0.0)
-                         for where, _, pen, _ in table.leaves])
+        return np.array([pen + self.strokes.get(_space(table, where, end), 0.0)  # type: ignore[arg-type]
+                         for where, end, pen, _ in table.leaves])
 
 
-def _space(table: StepTable, where: str) -> Pos | None:
-    """A leaf's space; None when it holes out (or reaches an open green where the ball stays)."""
+def _space(table: StepTable, where: str, end: str) -> Pos | None:
+    """A leaf's space; None when it holes out, or reaches an open green where the ball stays in play
+    (campaign, bumper game). A ball that flew out of bounds and stopped on a green at the edge is
+    not holed: it plays on from there."""
     if where == "green":
         return None
     q, r = where.split(",")
     pos = (int(q), int(r))
-    return None if pos in table.greens else pos
+    return None if pos in table.greens and end != "out of bounds" else pos
 
 
 def toward_green(state: RollInOneState, ball: Pos, shots: list[mv.Shot], greens: list[Pos]) -> list[mv.Shot]:
@@ -75,7 +77,7 @@ def plan_for(table: StepTable, state: RollInOneState) -> Plan:
 
 def _make_plan(table: StepTable, state: RollInOneState) -> Plan:
     shots = [mv.Shot(c, d) for c in dice().clubs for d in range(6)]
-    spaces = [s for s in sorted(state.cells) if s not in table.greens]
+    spaces = sorted(state.cells)  # a green too: a ball may stop on it at the edge (out of bounds)
     index = {s: i for i, s in enumerate(spaces)}
     options: list[list[tuple[mv.Shot, np.ndarray]]] = []
     for space in spaces:
@@ -84,8 +86,8 @@ def _make_plan(table: StepTable, state: RollInOneState) -> Plan:
     n_leaves = len(table.leaves)
     lands = np.zeros((n_leaves, len(spaces) + 1))  # leaf -> the space it rests on (last: holed)
     pens = np.zeros(n_leaves)
-    for i, (where, _, pen, _) in enumerate(table.leaves):
-        space = _space(table, where)
+    for i, (where, end, pen, _) in enumerate(table.leaves):
+        space = _space(table, where, end)
         lands[i, len(spaces) if space is None else index[space]] = 1.0
         pens[i] = pen
     width = max(len(o) for o in options)
