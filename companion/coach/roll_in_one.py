@@ -23,7 +23,7 @@ from typing import Any
 from companion.coach.advice import Advice, MoveAdvice, NothingToDecide, mark_best
 from companion.coach.golf import PENALTY_CELLS, Landing
 from companion.coach.roll_in_one_plan import plan_for
-from companion.coach.roll_in_one_steps import StepTable, table_for
+from companion.coach.roll_in_one_steps import StepTable, dice, table_for
 from companion.games.roll_in_one import moves as mv
 from companion.games.roll_in_one.state import RollInOneState
 
@@ -57,7 +57,8 @@ def stages(state: RollInOneState, **_: Any) -> Iterator[Advice]:
     table = table_for(state)
     ball = state.balls[t.player]
     shots = [m for m in state.legal_moves() if isinstance(m, mv.Shot)]
-    chances = {str(m): table.shot(ball, m.club, m.direction) for m in shots}
+    rows = table.shots(sorted({(ball, m.direction) for m in shots}))
+    chances = {str(m): rows[(ball, m.direction)][dice().row(m.club)] for m in shots}
     moves: list[MoveAdvice] = []
     heat: dict[str, dict[str, float]] = {}
     for m in shots:

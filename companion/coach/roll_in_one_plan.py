@@ -79,11 +79,11 @@ def _make_plan(table: StepTable, state: RollInOneState) -> Plan:
     shots = [mv.Shot(c, d) for c in dice().clubs for d in range(6)]
     spaces = sorted(state.cells)  # a green too: a ball may stop on it at the edge (out of bounds)
     index = {s: i for i, s in enumerate(spaces)}
-    options: list[list[tuple[mv.Shot, np.ndarray]]] = []
-    for space in spaces:
-        options.append([(m, table.shot(space, m.club, m.direction))
-                        for m in toward_green(state, space, shots, table.greens)])
+    weighed = {space: toward_green(state, space, shots, table.greens) for space in spaces}
+    rows = table.shots(sorted({(space, m.direction) for space in spaces for m in weighed[space]}))
     n_leaves = len(table.leaves)
+    options = [[(m, rows[(space, m.direction)][dice().row(m.club)]) for m in weighed[space]]
+               for space in spaces]
     lands = np.zeros((n_leaves, len(spaces) + 1))  # leaf -> the space it rests on (last: holed)
     pens = np.zeros(n_leaves)
     for i, (where, end, pen, _) in enumerate(table.leaves):

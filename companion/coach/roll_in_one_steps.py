@@ -49,7 +49,7 @@ BEAT, FAIL, NUMBER = "beats", "fails", "number"  # a number's effect (later roll
 MAX_STEPS = 10_000
 SETTLED = 1e-15  # a group of nodes a ball can come round in is iterated until no chance moves more
 MAX_ROUNDS = 100_000
-KEPT = 2  # tables kept: the hole being played (a table and its probes: a few MiB)
+KEPT = 5  # tables kept: one per player on the hole being played (see docs/coach.md for their size)
 
 # What a step can change (up to the end of the turn, which the probe does not run); the rest of the
 # state is shared with the original, unchanged.
@@ -261,16 +261,23 @@ class StepTable:
         """What a roll with ``effect`` (BEAT, FAIL, NUMBER on a first roll, or a face label) does at
         ``node``: played through the engine the first time, then from the table. A first roll off
         sand does what a later roll does (a number beats 0), except a curve (any direction): the
-        table shares those steps."""
+        table shares those steps. Dots move the ball space by space before it lands: k dots are
+        one space forward, as a number that beats, then k - 1 dots from there."""
         got = self.steps.get((node, effect))
         if got is None:
             on = node
             if node[2] and effect != "curve" and not self.probes[node].turn.sand_start:  # type: ignore[union-attr]
                 on = (node[0], node[1], False)
                 got = self.steps.get((on, BEAT if effect == NUMBER else effect))
+            later = on is not node or not node[2]  # a later roll's step (or one shared with it)
+            if got is None and later and effect.startswith("dots") and effect != "dots1":
+                # k dots: one space forward (as a number that beats), then k - 1 dots from there
+                _, ahead, _ = self.step(node, NUMBER if node[2] else BEAT)
+                if ahead is not None and ahead[1] == node[1]:
+                    got = self.step(ahead, f"dots{int(effect[4:]) - 1}")
             if got is None:
                 got = self._play(node, on, BEAT if on is not node and effect == NUMBER else effect)
-                self.steps[(on, BEAT if on is not node and effect == NUMBER else effect)] = got
+            self.steps[(on, BEAT if on is not node and effect == NUMBER else effect)] = got
             self.steps[(node, effect)] = got
         return got
 
@@ -322,6 +329,17 @@ class StepTable:
             _, nxt, _ = self.step(node, effect)
             if nxt is not None:
                 yield nxt
+
+    def explore(self, roots: list[Node]) -> None:
+        """Play every step the shots from ``roots`` can meet (before any chances are worked out, so
+        that every leaf is known and the chance arrays are made at their full width)."""
+        seen = set(self.dist) | set(roots)
+        todo = list(roots)
+        while todo:
+            for nxt in self._next(todo.pop()):
+                if nxt not in seen:
+                    seen.add(nxt)
+                    todo.append(nxt)
 
     # --- chances ---------------------------------------------------------------------------------
     def chances(self, node: Node) -> np.ndarray:
@@ -407,6 +425,13 @@ class StepTable:
             else:
                 out += total[:, None] * self._get(nxt)
         return out
+
+    def shots(self, aims: list[tuple[Pos, int]]) -> dict[tuple[Pos, int], np.ndarray]:
+        """Per (space, direction): the chance of each leaf for each club (a row per club, see
+        :class:`Dice`), every leaf known (the same width for all)."""
+        nodes = [self.first(space, d) for space, d in aims]
+        self.explore(nodes)
+        return {aim: self.chances(node) for aim, node in zip(aims, nodes, strict=True)}
 
     def shot(self, space: Pos, club: str, direction: int) -> np.ndarray:
         """The chance of each leaf (by index) of the shot ``club`` ``direction`` from ``space``."""
