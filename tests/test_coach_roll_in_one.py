@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from companion.coach import advise
 from companion.coach.roll_in_one import STROKES, shot_landing
 from companion.coach.roll_in_one_plan import plan_for, toward_green
-from companion.coach.roll_in_one_steps import clear_tables, table_for
+from companion.coach.roll_in_one_steps import clear_tables, dice, table_for
 from companion.dice import die_kind
 from companion.games.roll_in_one import moves as mv
 from companion.games.roll_in_one.data import load_cards
@@ -193,7 +193,7 @@ def test_leaf_chances_sum_to_one_from_any_space_with_any_club_and_direction(data
     state = lie()
     table = table_for(state)
     space = data.draw(st.sampled_from(sorted(state.cells)))
-    club = data.draw(st.sampled_from(["putter", "wedge", "9-iron", "7-iron", "4-iron", "wood"]))
+    club = data.draw(st.sampled_from(dice().clubs))
     direction = data.draw(st.integers(0, 5))
     chances = table.shot(space, club, direction)
     assert (chances >= 0).all() and math.isclose(chances.sum(), 1.0, rel_tol=1e-12)
@@ -255,7 +255,7 @@ def test_the_plan_takes_from_each_space_the_shot_with_the_fewest_strokes_and_its
     state = lie(("Anna",), mode="solo")
     table = table_for(state)
     plan = plan_for(table, state)
-    shots = [mv.Shot(c, d) for c in ("putter", "wedge", "9-iron", "7-iron", "4-iron", "wood") for d in range(6)]
+    shots = [mv.Shot(c, d) for c in dice().clubs for d in range(6)]
     for space, value in plan.strokes.items():
         here = plan.shots[space]
         assert math.isclose(plan.after(table, table.shot(space, here.club, here.direction)), value,
