@@ -161,13 +161,15 @@ def test_shots_from_the_fairway_with_a_first_roll_curve_agree_with_the_engine():
         assert_same(coach_rests(state, shot), brute_force(state, shot))
 
 
-def test_with_cards_in_hand_handicap_points_and_golfers_the_odds_still_agree():
+def test_with_cards_in_hand_handicap_points_and_a_golfer_the_odds_still_agree():
     """The probes hold no cards and no points (the plan never uses them): the shot must go on as
-    when the engine offers them and the player declines."""
+    when the engine offers them and the player declines. The golfer's ability (Fore: a curve may
+    turn any way) is the engine's to apply."""
     clear_tables()
     state = lie(reach=2, handicap="6")
     cards = load_cards()
     state.hands[0] = [c for c in cards if cards[c].deck == "caddie"]  # one of each: a window opens
+    state.golfers[0] = next(c for c in cards if cards[c].deck == "golfer" and cards[c].effect == "fore")
     shot = mv.Shot("9-iron", 5)
     assert_same(coach_rests(state, shot), brute_force(state, shot))
 
