@@ -17,13 +17,16 @@ knocks) until the next roll is asked for (another node) or the shot is over (a *
 the ball rests on or ``green``, how it ended, penalties, spaces left to the nearest green). During
 a step the coach follows a plain plan: it never spends cards or handicap points (it lands, keeps
 the roll and stops at the edge) and a curve turns toward the nearest green (the space it leads to,
-on the course, nearest a green). The tests check these claims against every roll played through
-the engine's public protocol.
+on the course, nearest a green); so its probes hold no cards and no points, and the engine offers
+none. Steps alike by the rules are shared: a first roll off sand is a later roll but for a curve,
+and k dots are one space forward then k - 1 dots. The tests check these claims against every roll
+played through the engine's public protocol.
 
-From the steps, per club: the chance of each leaf from each node and number to beat, by dynamic
-programming over the nodes, each after those its steps lead to (curves can bring a ball round to a
-node it left: such groups of nodes are iterated until they settle, to 1e-15). Exact, and the table
-only grows: it is kept per hole (:func:`table_for`) and each answer adds the nodes it needs.
+From the steps, for every club at once: the chance of each leaf from each node and number to beat,
+by dynamic programming over the nodes, each after those its steps lead to (curves can bring a ball
+round to a node it left: such groups of nodes are iterated until they settle, to 1e-15). Exact,
+and the table only grows: it is kept per hole (:func:`table_for`) and each answer adds the nodes
+it needs.
 """
 
 from __future__ import annotations
