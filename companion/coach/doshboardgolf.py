@@ -192,23 +192,42 @@ def advise(state: DoshState, *, seed: int = 0, elbows: bool = False) -> Advice:
 
 
 def stages(state: DoshState, *, seed: int = 0, elbows: bool = True) -> Iterator[Advice]:
-    """The answer in steps: at the aim, the straight aims (quick), then (``elbows``) every aim, elbows
-    too, the straight ones' flights shared; at the other steps the one answer."""
+    """The answer in steps: at the aim, the straight aims (quick), then (``elbows``) the elbow aims
+    line by line, a step per line (the straight aims and the lines done so far, the best of them
+    marked; the straight ones' flights shared), the last step every aim as ``advise(state,
+    elbows=True)`` gives it; at the other steps the one answer."""
     if state.phase not in ("aim", "card", "level", "call"):
         raise NothingToDecide(state.request().prompt)
     shots = _Shots(state)
-    yield _advice(state, _plans(state, False, shots))
-    if state.phase == "aim" and elbows:
-        yield _advice(state, _plans(state, True, shots))
+    straight = list(_plans(state, False, shots))
+    entries: dict[str, MoveAdvice] = {}  # each aim's row, made once for all the steps
+    yield _advice(state, straight, entries)
+    if state.phase != "aim" or not elbows:
+        return
+    done: list[tuple[str, dict[str, Any], Landing]] = []
+    line = None
+    for plan in _plans(state, True, shots):
+        here = plan[0].split()[1]  # "aim 4 elbow ...": the line's hour
+        if line is not None and here != line:
+            lines = {p[0].split()[1] for p in done}
+            yield _advice(state, [*done, *(p for p in straight if p[0].split()[1] not in lines)], entries)
+        line = here
+        done.append(plan)
+    yield _advice(state, done, entries)
 
 
-def _advice(state: DoshState, plans: Iterable[tuple[str, dict[str, Any], Landing]]) -> Advice:
+def _advice(state: DoshState, plans: Iterable[tuple[str, dict[str, Any], Landing]],
+            entries: dict[str, MoveAdvice] | None = None) -> Advice:
     moves: list[MoveAdvice] = []
     heat: dict[str, dict[str, float]] = {}
+    entries = {} if entries is None else entries
     for move, chosen, got in plans:
-        entry = got.advice(move)
-        if "card" in chosen:
-            entry = replace(entry, details=(("best card", float(chosen["card"])), *entry.details))
+        entry = entries.get(move)
+        if entry is None:
+            entry = got.advice(move)
+            if "card" in chosen:
+                entry = replace(entry, details=(("best card", float(chosen["card"])), *entry.details))
+            entries[move] = entry
         moves.append(entry)
         heat[move] = dict(got.cells)
     who = state.players[state.current]
