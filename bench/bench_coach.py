@@ -106,7 +106,7 @@ def doshboardgolf() -> tuple[str, GameState]:
 
 def doshboardgolf_elbows() -> tuple[str, GameState]:
     _, state = doshboardgolf()
-    return "the same tee, then every elbow aim (the panel's second stage)", state
+    return "the same tee, then every elbow aim (the panel's later stages, line by line)", state
 
 
 def doshboardgolf_card() -> tuple[str, GameState]:
