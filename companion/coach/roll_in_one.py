@@ -78,9 +78,11 @@ def stages(state: RollInOneState, **_: Any) -> Iterator[Advice]:
                   extra={**advice.extra, "strokes": strokes})
 
 
-def advise(state: RollInOneState, *, seed: int = 0, strokes: bool = True) -> Advice:
+def advise(state: RollInOneState, *, seed: int = 0, trials: int | None = None, strokes: bool = True
+           ) -> Advice:
     """Landing distributions of every club and direction, exact, and (``strokes``) the strokes to
-    hole out from there with the hole's plan (``seed`` is not used: nothing is sampled)."""
+    hole out from there with the hole's plan (``seed`` and ``trials`` are not used: nothing is
+    sampled)."""
     answers = stages(state)
     advice = next(answers)
     return next(answers) if strokes else advice
