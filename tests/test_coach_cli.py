@@ -84,9 +84,9 @@ def test_coach_gives_roll_in_one_shots_their_strokes_to_hole_out(tmp_path, capsy
     advice = json.loads(capsys.readouterr().out)["advice"]
     strokes = advice["extra"]["strokes"]
     assert len(strokes) == len(advice["moves"]) == 36
-    for m in advice["moves"]:  # each shot: its strokes to hole out (at least itself) and their error
-        assert [m["details"]["expected strokes to hole out"],
-                m["details"]["expected strokes to hole out: standard error"]] == strokes[m["move"]]
-        assert strokes[m["move"]][0] >= 1 and strokes[m["move"]][1] > 0
+    assert advice["exact"]
+    for m in advice["moves"]:  # each shot: its strokes to hole out (at least itself), exact
+        assert m["details"]["expected strokes to hole out"] == strokes[m["move"]] >= 1
+        assert m["error"] == 0
     assert main(["coach", path]) == 0
     assert "strokes" in capsys.readouterr().out.split("expected spaces to go")[1]

@@ -12,7 +12,7 @@ import pygame
 import pytest
 from test_ui_app import start_game
 
-from companion.coach import advise
+from companion.coach import advise, advise_in_stages
 from companion.protocol import ChooseMove, RollDice
 from companion.sim import random_roll
 from companion.store import Store
@@ -119,6 +119,36 @@ def test_a_new_position_is_worked_out_again_and_a_stale_answer_dropped():
         panel.update(state, 2)
         time.sleep(0.01)
     assert panel.advice is not None and len(calls) == 2  # the first answer, stale, was not shown
+    panel.close()
+
+
+def test_the_first_stage_of_an_answer_is_shown_while_the_rest_is_worked_out():
+    """Roll In One's landings come before the strokes to hole out: the panel shows them meanwhile."""
+    from tests.rio_helpers import new_game
+
+    gate = threading.Event()
+    state = new_game()
+    stages = advise_in_stages(state.clone())
+    quick, whole = next(stages), next(stages)
+    assert "strokes" not in quick.extra and "strokes" in whole.extra
+
+    def staged(state):
+        yield quick
+        gate.wait(5)
+        yield whole
+
+    panel = CoachPanel(staged)
+    panel.toggle()
+    end = time.monotonic() + 30
+    while panel.advice is None and time.monotonic() < end:
+        panel.update(state, 1)
+        time.sleep(0.01)
+    assert panel.advice is quick and panel.busy  # shown while the rest is being worked out
+    gate.set()
+    while panel.advice is quick and time.monotonic() < end:
+        panel.update(state, 1)
+        time.sleep(0.01)
+    assert panel.advice is whole and not panel.busy
     panel.close()
 
 

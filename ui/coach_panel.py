@@ -1,8 +1,10 @@
 """The Coach toggle on the table: the odds of each choice, worked out beside the frame loop.
 
 Off by default, so it never spoils a game. When on, each new position (a new event in the record)
-is handed, as a copy, to one worker thread running :func:`companion.coach.advise`; the screen only
-draws what is ready ("Working out the odds..." until then) and drops an answer that went stale.
+is handed, as a copy, to one worker thread running :func:`companion.coach.advise_in_stages`; the
+screen only draws what is ready ("Working out the odds..." until then), shows a quick first part
+of an answer while the rest is worked out (Roll In One's landings before the strokes to hole out,
+Doshboardgolf's straight aims before the elbows), and drops an answer that went stale.
 The panel lies over the game's board: per move its value (a chance as a percentage, an expected
 value with its error bar when estimated), the best marked; the golf games add the landing
 distribution of the best shot as a heat map (on the course itself, translucent, when the game's view
@@ -14,33 +16,34 @@ from __future__ import annotations
 
 import logging
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 import pygame
 
-from companion.coach import Advice, NothingToDecide, advise
+from companion.coach import Advice, NothingToDecide, advise_in_stages
 from companion.protocol import GameState
 from ui import theme
 from ui.widgets import Ui
 
 log = logging.getLogger(__name__)
 
-Adviser = Callable[[GameState], Advice]
+Adviser = Callable[[GameState], Advice | Iterable[Advice]]  # one answer, or its stages in order
 
 
 class CoachPanel:
     """The toggle's state, the worker, and the drawing."""
 
-    def __init__(self, adviser: Adviser = advise) -> None:
+    def __init__(self, adviser: Adviser = advise_in_stages) -> None:
         self.on = False
         self.advice: Advice | None = None
         self.note = ""
         self._adviser = adviser
         self._pool: ThreadPoolExecutor | None = None
         self._key: int | None = None
-        self._future: Future[Advice | str] | None = None
+        self._future: Future[tuple[int, Advice] | str] | None = None
+        self._ready: tuple[int, Advice] | None = None  # the latest stage of the answer being worked out
         self.drawn: pygame.Rect | None = None  # where the panel was last drawn
 
     # --- the worker ---------------------------------------------------------------------------
@@ -60,6 +63,9 @@ class CoachPanel:
                 self._future.cancel()
             self._future = self._pool.submit(self._work, state.clone(), key)
         future = self._future
+        ready = self._ready
+        if future is not None and not future.done() and ready is not None and ready[0] == self._key:
+            self.advice, self.note = ready[1], ""  # a first part, while the rest is worked out
         if future is not None and future.done():
             self._future = None
             got = future.result()
@@ -70,7 +76,17 @@ class CoachPanel:
 
     def _work(self, state: GameState, key: int) -> tuple[int, Advice] | str:
         try:
-            return key, self._adviser(state)
+            got = self._adviser(state)
+            if isinstance(got, Advice):
+                return key, got
+            last = None
+            for last in got:
+                self._ready = (key, last)
+                if self._key != key:
+                    break  # a newer position is waiting: no need for the rest
+            if last is None:
+                return "No odds here"
+            return key, last
         except NothingToDecide as exc:
             return f"Nothing to decide now: {exc}"
         except Exception as exc:  # the coach must never take the table down
@@ -132,7 +148,7 @@ class CoachPanel:
             colour = theme.ACCENT if move.best else theme.TEXT
             mark = "best: " if move.best else ""
             err = f" ± {move.error:.2g}" if move.error else ""
-            holing = f", holed in {strokes[move.move][0]:.1f}" if move.move in strokes else ""
+            holing = f", holed in {strokes[move.move]:.1f}" if move.move in strokes else ""
             y = rect.y + i * step
             ui.text(f"{mark}{move.move}{holing}", (rect.x, y), m.small, colour, width=int(rect.width * 0.64))
             ui.text(f"{move.value:.2f}{err}", (rect.right, y), m.small, colour, "topright",

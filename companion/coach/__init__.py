@@ -7,6 +7,8 @@ own module here. Pure: it only asks the games' engines (legal moves, copies, cha
 from __future__ import annotations
 
 import importlib
+from collections.abc import Iterator
+from types import ModuleType
 from typing import Any
 
 from companion.coach.advice import Advice, MoveAdvice, NothingToDecide
@@ -20,7 +22,7 @@ MODULES = {
     "doshboardgolf": "doshboardgolf",
 }
 
-__all__ = ["MODULES", "Advice", "MoveAdvice", "NothingToDecide", "advise"]
+__all__ = ["MODULES", "Advice", "MoveAdvice", "NothingToDecide", "advise", "advise_in_stages"]
 
 
 def advise(state: GameState, **options: Any) -> Advice:
@@ -28,8 +30,25 @@ def advise(state: GameState, **options: Any) -> Advice:
 
     ``options`` go to the game's module (``seed`` and ``trials`` for estimates).
     """
+    return _module(state).advise(state, **options)  # type: ignore[no-any-return]
+
+
+def advise_in_stages(state: GameState, **options: Any) -> Iterator[Advice]:
+    """The coach's answer for ``state`` in steps, each more complete: where a game has a quick part
+    and a slow one (Roll In One: the landings, then the strokes to hole out, the last step as
+    :func:`advise` gives it; Doshboardgolf's aim: the straight aims, then the elbows line by line,
+    the last step as ``advise(state, elbows=True)``), a screen can show the quick part while the
+    rest is worked out."""
+    module = _module(state)
+    stages = getattr(module, "stages", None)
+    if stages is None:
+        yield module.advise(state, **options)
+    else:
+        yield from stages(state, **options)
+
+
+def _module(state: GameState) -> ModuleType:
     name = MODULES.get(state.info.id)
     if name is None:
         raise NothingToDecide(f"no coach for {state.info.name}")
-    module = importlib.import_module(f"companion.coach.{name}")
-    return module.advise(state, **options)
+    return importlib.import_module(f"companion.coach.{name}")

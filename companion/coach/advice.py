@@ -71,8 +71,7 @@ class Advice:
         strokes = self.extra.get("strokes", {})
         for m in ranked[:limit]:
             err = f" ± {m.error:.3g}" if m.error else ""
-            holing = f"  holed in {strokes[m.move][0]:.2f} ± {strokes[m.move][1]:.2g} strokes" \
-                if m.move in strokes else ""
+            holing = f"  holed in {strokes[m.move]:.2f} strokes" if m.move in strokes else ""
             lines.append(f"{'*' if m.best else ' '} {m.move:<34} {m.value:.3f}{err}{holing}")
         if len(ranked) > limit:
             lines.append(f"  ... and {len(ranked) - limit} more moves")

@@ -23,7 +23,7 @@ penalty strokes and the cells left (see :mod:`companion.coach.golf`).
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -152,10 +152,10 @@ def landing(state: DoshState, plan: dict[str, Any]) -> Landing:
     return _Shots(state).landing(plan)
 
 
-def _plans(state: DoshState, elbows: bool = False) -> Iterable[tuple[str, dict[str, Any], Landing]]:
+def _plans(state: DoshState, elbows: bool = False, shots: _Shots | None = None
+           ) -> Iterable[tuple[str, dict[str, Any], Landing]]:
     seat = state.current
-    shots = _Shots(state)
-    landing = shots.landing
+    landing = (shots or _Shots(state)).landing
     base = {"direction": None, "elbow": None, "turn_to": None, "level": 0, "call": None, **state.plan}
     cards = [c.number for c in state.cards_left(seat)]
     if state.phase == "aim":
@@ -184,16 +184,50 @@ def advise(state: DoshState, *, seed: int = 0, elbows: bool = False) -> Advice:
     """Landing distributions for the step of the plan the player is at (exact: ``seed`` is not used).
 
     At the aim step the twelve straight aims, or with ``elbows`` every aim the engine lists (each
-    elbow cell on each line, turned one to three hours either way: several hundred, seconds of work,
-    so not for the table's panel)."""
+    elbow cell on each line, turned one to three hours either way: several hundred, seconds of work:
+    the table's panel shows them once ready, see :func:`stages`)."""
     if state.phase not in ("aim", "card", "level", "call"):
         raise NothingToDecide(state.request().prompt)
+    return _advice(state, _plans(state, elbows))
+
+
+def stages(state: DoshState, *, seed: int = 0, elbows: bool = True) -> Iterator[Advice]:
+    """The answer in steps: at the aim, the straight aims (quick), then (``elbows``) the elbow aims
+    line by line, a step per line (the straight aims and the lines done so far, the best of them
+    marked; the straight ones' flights shared), the last step every aim as ``advise(state,
+    elbows=True)`` gives it; at the other steps the one answer."""
+    if state.phase not in ("aim", "card", "level", "call"):
+        raise NothingToDecide(state.request().prompt)
+    shots = _Shots(state)
+    straight = list(_plans(state, False, shots))
+    entries: dict[str, MoveAdvice] = {}  # each aim's row, made once for all the steps
+    yield _advice(state, straight, entries)
+    if state.phase != "aim" or not elbows:
+        return
+    done: list[tuple[str, dict[str, Any], Landing]] = []
+    line = None
+    for plan in _plans(state, True, shots):
+        here = plan[0].split()[1]  # "aim 4 elbow ...": the line's hour
+        if line is not None and here != line:
+            lines = {p[0].split()[1] for p in done}
+            yield _advice(state, [*done, *(p for p in straight if p[0].split()[1] not in lines)], entries)
+        line = here
+        done.append(plan)
+    yield _advice(state, done, entries)
+
+
+def _advice(state: DoshState, plans: Iterable[tuple[str, dict[str, Any], Landing]],
+            entries: dict[str, MoveAdvice] | None = None) -> Advice:
     moves: list[MoveAdvice] = []
     heat: dict[str, dict[str, float]] = {}
-    for move, chosen, got in _plans(state, elbows):
-        entry = got.advice(move)
-        if "card" in chosen:
-            entry = replace(entry, details=(("best card", float(chosen["card"])), *entry.details))
+    entries = {} if entries is None else entries
+    for move, chosen, got in plans:
+        entry = entries.get(move)
+        if entry is None:
+            entry = got.advice(move)
+            if "card" in chosen:
+                entry = replace(entry, details=(("best card", float(chosen["card"])), *entry.details))
+            entries[move] = entry
         moves.append(entry)
         heat[move] = dict(got.cells)
     who = state.players[state.current]
