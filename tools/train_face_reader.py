@@ -245,6 +245,7 @@ def batch(rng, crops, top, idx) -> torch.Tensor:
 
 
 def main(argv: list[str] | None = None) -> int:
+    global CENTRE_JITTER  # --centre-jitter sets it for augment()
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     cache = Path.home() / ".cache" / "dice-companion"
     ap.add_argument(
@@ -267,7 +268,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--centre-jitter", type=float, default=CENTRE_JITTER,
                     help="standard deviation of the crop centre's offset, in die sizes")
     args = ap.parse_args(argv)
-    globals()["CENTRE_JITTER"] = args.centre_jitter  # read by augment()
+    CENTRE_JITTER = args.centre_jitter
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     args.work.mkdir(parents=True, exist_ok=True)

@@ -58,13 +58,6 @@ class LearntReader:
     face_net: object
     peak: float = locator.PEAK
 
-    @classmethod
-    def shipped(cls, gallery: Gallery) -> LearntReader:
-        loc, face = locator.load(), facereader.load()
-        if loc is None or face is None:
-            raise VisionError("the learnt models are missing from vision/models (see docs/vision.md)")
-        return cls(gallery, loc, face)
-
     def read(self, image: np.ndarray, background: np.ndarray | None = None) -> list[DieReading]:
         """Every die in the BGR ``image``, each with its face and trust."""
         if image is None or image.ndim != 3 or image.shape[2] != 3 or image.size == 0:
