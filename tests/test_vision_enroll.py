@@ -16,7 +16,7 @@ from vision import locator, sets
 from vision.facereader import Gallery
 from vision.imagefile import decode_image_file
 from vision.simcam import SimulatedCamera
-from vision.types import VisionError
+from vision.types import OK, VisionError
 
 CLUB = DieKind(
     "club-green", "Club die", tuple(Face(x) for x in ("2", "5", "triangle", "dots2", "curve", "dotted-curve"))
@@ -116,6 +116,7 @@ def test_two_dice_alike_are_named_as_rivals(enrolled, tmp_path: Path) -> None:
             assert got.die in ("purple-a", "purple-b")
             read += 1
             assert got.rival_die == ({"purple-a", "purple-b"} - {got.die}).pop()
+            assert got.status != OK  # which die it is rests on chance: never sure
     assert read == 6
 
 

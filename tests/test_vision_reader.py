@@ -7,7 +7,7 @@ import pytest
 
 from vision import facereader, locator
 from vision.facereader import EMBED, Gallery, Match, Seen
-from vision.reader import BEST_OK, LEAN_OK, MARGIN_OK, judge
+from vision.reader import BEST_OK, CENTRED_OK, LEAN_OK, MARGIN_OK, judge
 from vision.types import CROOKED, OK, UNCERTAIN
 
 
@@ -94,22 +94,25 @@ def match(best: float, rival: float) -> Match:
 
 
 @pytest.mark.parametrize(
-    ("m", "lean", "status"),
+    ("m", "lean", "centred", "status"),
     [
-        (match(0.95, 0.5), 0.05, OK),
-        (match(0.95, 0.95 - MARGIN_OK / 2), 0.05, UNCERTAIN),  # two faces look alike
-        (match(BEST_OK - 0.05, 0.2), 0.05, UNCERTAIN),  # like no enrolled face
-        (match(0.95, 0.5), LEAN_OK + 0.1, CROOKED),  # a leaning die is never ok
-        (None, 0.0, UNCERTAIN),
+        (match(0.95, 0.5), 0.05, 0.9, OK),
+        (match(0.95, 0.95 - MARGIN_OK / 2), 0.05, 0.9, UNCERTAIN),  # two faces look alike
+        (match(BEST_OK - 0.05, 0.2), 0.05, 0.9, UNCERTAIN),  # like no enrolled face
+        (match(0.95, 0.5), LEAN_OK + 0.1, 0.9, CROOKED),  # a leaning die is never ok
+        (match(0.95, 0.5), 0.05, CENTRED_OK - 0.1, UNCERTAIN),  # cut beside a top face
+        (None, 0.0, 0.9, UNCERTAIN),
     ],
 )
-def test_a_die_is_ok_only_when_near_one_face_clearly_nearer_than_any_other_and_flat(m, lean, status):
-    got, confidence, notes = judge(m, Seen(unit(1), lean))
+def test_a_die_is_ok_only_when_centred_near_one_face_clearly_nearer_than_any_other_and_flat(
+    m, lean, centred, status
+):
+    got, confidence, notes = judge(m, Seen(unit(1), lean, centred))
     assert got == status
     assert (confidence >= 0.8) == (status == OK)
     assert notes
     if status != OK:  # the reason is said in words
-        reasons = ("leans", "no enrolled", "look alike")
+        reasons = ("leans", "no enrolled", "look alike", "not centred")
         assert any(word in notes[-1] for word in reasons), notes
 
 

@@ -50,7 +50,8 @@ from vision.facereader import CHANNELS, EMBED, INPUT, PLAIN_D6, SPAN, TOP_SPAN, 
 
 
 class FaceNet(nn.Module):
-    """A small plain CNN: INPUT x INPUT BGR -> EMBED-dimensional embedding, and a lean logit."""
+    """A small plain CNN: INPUT x INPUT BGR -> EMBED-dimensional embedding, a lean logit and a
+    centred logit (the crop is centred on a die's top face, not beside it or between two dice)."""
 
     def __init__(self, width: int = 24) -> None:
         super().__init__()
@@ -75,10 +76,11 @@ class FaceNet(nn.Module):
         )
         self.embed = nn.Linear(6 * w, EMBED)
         self.lean = nn.Linear(6 * w, 1)
+        self.centred = nn.Linear(6 * w, 1)
 
-    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         x = self.features(x)
-        return self.embed(x), self.lean(x)
+        return self.embed(x), self.lean(x), self.centred(x)
 
 
 class CosFace(nn.Module):
@@ -180,7 +182,14 @@ def photo_dice(shared: Path, locator_model: Path | None = None) -> tuple[list[np
 
 
 #: the locator's centre is off by this share of the die (standard deviation); ``--centre-jitter``
-CENTRE_JITTER = 0.06
+CENTRE_JITTER = 0.1
+#: a crop centred this near a die's top face (share of the die) is centred on it ...
+CENTRED_WITHIN = 0.15
+#: ... and one this far or farther is not: beside it, on its edge, or between two touching dice
+ASIDE_FROM = 0.25
+ASIDE_TO = 0.5
+#: share of training views cut aside (taught only "not centred": no face, no lean)
+ASIDE_SHARE = 0.3
 
 
 def coarsen(rng: np.random.Generator, crop: np.ndarray) -> np.ndarray:
@@ -194,15 +203,17 @@ def coarsen(rng: np.random.Generator, crop: np.ndarray) -> np.ndarray:
     return cv2.resize(small, (CROP, CROP), interpolation=cv2.INTER_LINEAR)
 
 
-def augment(rng: np.random.Generator, crop: np.ndarray, top: np.ndarray) -> np.ndarray:
+def augment(
+    rng: np.random.Generator, crop: np.ndarray, top: np.ndarray, shift: np.ndarray
+) -> np.ndarray:
     """One training view of a stored crop, as :func:`vision.facereader.cut` shows a die (the whole die
-    and its top face close up, both centred on the top face, ``top`` px from the crop's centre):
-    turned, scaled, shifted, relit, blurred, noisy."""
+    and its top face close up, both centred ``shift`` px from its top face, which lies ``top`` px from
+    the crop's centre): turned, scaled, relit, blurred, noisy."""
     if rng.random() < 0.5:
         crop = coarsen(rng, crop)
-    # the locator's size and centre are off by up to a fifth and a tenth of the die now and then
+    # the locator's size is off by up to a fifth of the die now and then
     jitter = float(np.exp(rng.uniform(np.log(0.8), np.log(1.25))))
-    c = CROP / 2 + top + rng.normal(0, CENTRE_JITTER * CROP * SPAN / CROP_SPAN, 2)
+    c = CROP / 2 + top + shift
     turn = float(rng.uniform(0, 360))
     views = []
     for span in (SPAN, TOP_SPAN):
@@ -221,11 +232,10 @@ def augment(rng: np.random.Generator, crop: np.ndarray, top: np.ndarray) -> np.n
     return np.clip(x, 0, 1).astype(np.float32)
 
 
-def beside(rng: np.random.Generator, crop: np.ndarray, other: np.ndarray) -> np.ndarray:
-    """``crop`` with the die of ``other`` pasted touching it, at a random side: a die's whole view
+def beside(rng: np.random.Generator, crop: np.ndarray, other: np.ndarray, angle: float) -> np.ndarray:
+    """``crop`` with the die of ``other`` pasted touching it, towards ``angle``: a die's whole view
     takes in its neighbour, which must not decide which die or face it is."""
     d = CROP / CROP_SPAN  # a die's diameter in a stored crop
-    angle = rng.uniform(0, 2 * np.pi)
     shift = d * rng.uniform(0.85, 1.05) * np.array([np.cos(angle), np.sin(angle)])
     m = np.float32([[1, 0, shift[0]], [0, 1, shift[1]]])
     moved = cv2.warpAffine(other, m, (CROP, CROP), borderMode=cv2.BORDER_REFLECT)
@@ -235,13 +245,35 @@ def beside(rng: np.random.Generator, crop: np.ndarray, other: np.ndarray) -> np.
     return (crop * (1 - mask) + moved * mask).astype(np.uint8)
 
 
-def batch(rng, crops, top, idx) -> torch.Tensor:
-    pasted = [
-        beside(rng, crops[i], crops[rng.integers(len(crops))]) if rng.random() < 0.3 else crops[i]
-        for i in idx
-    ]
-    xs = np.stack([augment(rng, c, top[i]) for c, i in zip(pasted, idx, strict=True)])
-    return torch.from_numpy(((xs - 0.5) / 0.25).transpose(0, 3, 1, 2).copy())
+def batch(rng, crops, top, idx) -> tuple[torch.Tensor, np.ndarray, np.ndarray]:
+    """A batch of training views of the dice ``idx``; whether each view is centred on its die's top
+    face (1), cut aside (0) or in between (0.5, not taught); and which views show a die to read
+    (the ones not cut aside). Views cut aside go towards a pasted neighbour half the time: the
+    locator's worst point lies between two touching dice."""
+    d = CROP * SPAN / CROP_SPAN  # a die's size in a stored crop
+    views, centred = [], []
+    for i in idx:
+        aside = rng.random() < ASIDE_SHARE
+        angle = rng.uniform(0, 2 * np.pi)
+        c = crops[i]
+        if rng.random() < (0.6 if aside else 0.3):
+            c = beside(rng, c, crops[rng.integers(len(crops))], angle)
+            if aside and rng.random() < 0.5:
+                angle += rng.normal(0, 0.3)  # towards the neighbour
+            else:
+                angle = rng.uniform(0, 2 * np.pi)
+        if aside:
+            r = rng.uniform(ASIDE_FROM, ASIDE_TO) * d
+            shift = r * np.array([np.cos(angle), np.sin(angle)])
+        else:
+            shift = rng.normal(0, CENTRE_JITTER * d, 2)
+        off = float(np.hypot(*shift)) / d
+        centred.append(1.0 if off <= CENTRED_WITHIN else 0.0 if off >= ASIDE_FROM else 0.5)
+        views.append(augment(rng, c, top[i], shift))
+    xs = np.stack(views)
+    x = torch.from_numpy(((xs - 0.5) / 0.25).transpose(0, 3, 1, 2).copy())
+    centred = np.array(centred, np.float32)
+    return x, centred, centred != 0.0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -294,10 +326,14 @@ def main(argv: list[str] | None = None) -> int:
         losses, t1 = [], time.time()
         for b in range(steps_per_epoch):
             idx = order[b * args.batch : (b + 1) * args.batch]
-            x = batch(rng, crops, top, idx)
-            e, lg = net(x)
-            loss = head(e, torch.from_numpy(y[idx])) + 0.5 * F.binary_cross_entropy_with_logits(
-                lg[:, 0], torch.from_numpy(lean[idx])
+            x, centred, read = batch(rng, crops, top, idx)
+            e, lg, cg = net(x)
+            keep = torch.from_numpy(read)
+            taught = torch.from_numpy(centred != 0.5)
+            loss = (
+                head(e[keep], torch.from_numpy(y[idx][read]))
+                + 0.5 * F.binary_cross_entropy_with_logits(lg[keep, 0], torch.from_numpy(lean[idx][read]))
+                + F.binary_cross_entropy_with_logits(cg[taught, 0], torch.from_numpy(centred)[taught])
             )
             opt.zero_grad()
             loss.backward()
@@ -309,9 +345,8 @@ def main(argv: list[str] | None = None) -> int:
             f"epoch {epoch + 1}/{args.epochs} loss {np.mean(losses):.3f} ({time.time() - t1:.0f} s)",
             flush=True,
         )
-    training.export(
-        net, torch.zeros(1, CHANNELS, INPUT, INPUT), args.out, ["crop"], ["embedding", "lean"], True
-    )
+    outputs = ["embedding", "lean", "centred"]
+    training.export(net, torch.zeros(1, CHANNELS, INPUT, INPUT), args.out, ["crop"], outputs, True)
     gallery = default_gallery(head, classes)
     gallery.save(args.out.with_name("face_gallery.npz"))
     print(f"default gallery: {len(set(gallery.dice))} dice, {len(gallery.dice)} faces", flush=True)

@@ -2,11 +2,12 @@
 
 The network (``vision/models/face_reader.onnx``, trained by ``tools/train_face_reader.py`` on
 rendered dice) maps two square crops round one die (the whole die and its top face close up, see
-:func:`cut`) to an ``EMBED``-dimensional unit vector, and to a logit that the die leans. Crops of the same
-face of the same die land close together whatever the turn, light or surface; so reading a die is
-finding the nearest face in a :class:`Gallery` of enrolled faces (a few photos each), and a die the
-network never saw is taught without retraining. The four quarter turns of a crop are embedded
-together and averaged, so a reading does not depend on how the die lies.
+:func:`cut`) to an ``EMBED``-dimensional unit vector, to a logit that the die leans and to a logit
+that the crop is centred on a die's top face (not on its edge, beside it or between two touching
+dice). Crops of the same face of the same die land close together whatever the turn, light or
+surface; so reading a die is finding the nearest face in a :class:`Gallery` of enrolled faces (a few
+photos each), and a die the network never saw is taught without retraining. The four quarter turns
+of a crop are embedded together and averaged, so a reading does not depend on how the die lies.
 
 How sure a reading is comes from two cosine similarities: to the nearest face (``best``) and to the
 nearest face that reads differently (``rival``). :func:`Gallery.read` gives both; the reader's policy
@@ -44,6 +45,7 @@ _NETS = NetCache(
     "face reader",
     "no die can be read (reinstall Dice Companion)",
     log,
+    ("embedding", "lean", "centred"),
 )
 
 
@@ -75,25 +77,32 @@ def _blob(crops: list[np.ndarray]) -> np.ndarray:
 
 @dataclass(frozen=True, slots=True)
 class Seen:
-    """What the network makes of one crop: its unit ``embedding`` and the chance the die leans."""
+    """What the network makes of one crop: its unit ``embedding``, the chance the die leans and the
+    chance the crop is centred on a die's top face."""
 
     embedding: np.ndarray
     lean: float
+    centred: float = 1.0
 
 
 def embed(net: object, crops: list[np.ndarray]) -> list[Seen]:
-    """Each crop's turn-averaged unit embedding and lean probability."""
+    """Each crop's turn-averaged unit embedding, lean and centred probabilities."""
     if not crops:
         return []
     with _NETS.lock:
         net.setInput(_blob(crops))  # type: ignore[attr-defined]
-        emb, lean = net.forward(["embedding", "lean"])  # type: ignore[attr-defined]
+        emb, lean, centred = net.forward(["embedding", "lean", "centred"])  # type: ignore[attr-defined]
     emb = emb.reshape(len(crops), 4, EMBED)
     emb = emb / np.linalg.norm(emb, axis=2, keepdims=True)
     mean = emb.mean(axis=1)
     mean /= np.linalg.norm(mean, axis=1, keepdims=True)
-    p = 1 / (1 + np.exp(-lean.reshape(len(crops), 4).mean(axis=1)))
-    return [Seen(m, float(q)) for m, q in zip(mean, p, strict=True)]
+    p = _sigmoid(lean.reshape(len(crops), 4).mean(axis=1))
+    c = _sigmoid(centred.reshape(len(crops), 4).mean(axis=1))
+    return [Seen(m, float(q), float(k)) for m, q, k in zip(mean, p, c, strict=True)]
+
+
+def _sigmoid(x: np.ndarray) -> np.ndarray:
+    return 1 / (1 + np.exp(-x))
 
 
 @dataclass(frozen=True, slots=True)

@@ -33,10 +33,12 @@ class NetCache:
         what: str,
         fallback: str,
         log: logging.Logger,
+        outputs: tuple[str, ...] = (),
     ) -> None:
-        """``probe``: an input shape; ``problem``: what is wrong with the probe's output shape, or None;
-        ``what`` and ``fallback`` name the model and what happens without it in the warning."""
-        self.default, self.probe, self.problem = default, probe, problem
+        """``probe``: an input shape; ``problem``: what is wrong with the probe's (first) output shape,
+        or None; ``outputs``: the outputs the network must have (default: its first); ``what`` and
+        ``fallback`` name the model and what happens without it in the warning."""
+        self.default, self.probe, self.problem, self.outputs = default, probe, problem, outputs
         self.what, self.fallback, self.log = what, fallback, log
         self.lock = threading.Lock()
         self._nets: dict[str, object | None] = {}
@@ -57,7 +59,14 @@ class NetCache:
             integrity.check(path, required=(path.parent / integrity.SUMS).exists())
             net = cv2.dnn.readNetFromONNX(key)
             net.setInput(np.zeros(self.probe, np.float32))
-            problem = self.problem(tuple(net.forward().shape))
+            if self.outputs:
+                missing = [n for n in self.outputs if n not in net.getUnconnectedOutLayersNames()]
+                if missing:
+                    raise ValueError(f"no output {', '.join(missing)} (a model of an older version?)")
+                first = net.forward(list(self.outputs))[0]
+            else:
+                first = net.forward()
+            problem = self.problem(tuple(first.shape))
             if problem:
                 raise ValueError(problem)
             return net

@@ -5,10 +5,13 @@ Stages, each on one image: :mod:`vision.locator` finds the dice (centre, size, s
 into embeddings and lean chances; a :class:`vision.facereader.Gallery` of enrolled faces names the
 nearest face; :func:`judge` says how sure the reading is.
 
-Trust (a wrong face reported as sure is the worst failure): a die is ``ok`` only when its nearest
-face is near (``BEST_OK``), clearly nearer than any face that reads otherwise (``MARGIN_OK``), and the
-die does not lean (``LEAN_OK``). A die that leans is ``crooked``; anything else ``uncertain``, with
-the reason in its notes.
+Trust (a wrong face reported as sure is the worst failure): a die is ``ok`` only when the crop is
+centred on a die's top face (``CENTRED_OK``: a locator point between two touching dice or on a die's
+edge is not, and a reader may still name whatever lies there surely), its nearest face is near
+(``BEST_OK``), clearly nearer than any face that reads otherwise (``MARGIN_OK``), and the die does not
+lean (``LEAN_OK``), and no other die's face is almost as near (``DIE_MARGIN``: which die it is
+matters where the game's dice share their faces, as Rollers' purple and black). A die that leans is
+``crooked``; anything else ``uncertain``, with the reason in its notes.
 """
 
 from __future__ import annotations
@@ -26,8 +29,8 @@ from vision.types import CROOKED, OK, UNCERTAIN, DieReading, VisionError
 BEST_OK = 0.8  # cosine to the nearest enrolled face at or above which a face may be ok
 MARGIN_OK = 0.22  # how much nearer than any face that reads otherwise
 LEAN_OK = 0.5  # lean chance under which the die lies flat
-DIE_MARGIN = 0.05  # another die's face this close: which die it is stays open (``rival_die``)
-SHIFT = 0.12  # the crop moved this share of the die's size four ways must read the same to be ok
+DIE_MARGIN = 0.1  # another die's face this close: which die it is stays open (``rival_die``, not ok)
+CENTRED_OK = 0.5  # chance the crop is centred on a top face at or above which a face may be ok
 
 
 def judge(match: Match | None, seen: Seen) -> tuple[str, float, list[str]]:
@@ -38,8 +41,11 @@ def judge(match: Match | None, seen: Seen) -> tuple[str, float, list[str]]:
         np.clip(match.best / BEST_OK, 0, 1)
     )
     notes = [
-        f"nearest {match.die}:{match.face} {match.best:.2f}, margin {match.margin:.2f}, lean {seen.lean:.2f}"
+        f"nearest {match.die}:{match.face} {match.best:.2f}, margin {match.margin:.2f}, "
+        f"lean {seen.lean:.2f}, centred {seen.centred:.2f}"
     ]
+    if seen.centred < CENTRED_OK:
+        return UNCERTAIN, min(confidence, 0.5), [*notes, "not centred on a die's top face"]
     if seen.lean >= LEAN_OK:
         return CROOKED, min(confidence, 0.5), [*notes, "the die leans: no flat top face"]
     if match.best < BEST_OK:
@@ -67,42 +73,21 @@ class LearntReader:
 
     def read_spots(self, image: np.ndarray, spots: list[locator.Spot]) -> list[DieReading]:
         crops = [facereader.cut(image, s.center, s.size) for s in spots]
-        judged = []
-        for seen in facereader.embed(self.face_net, crops):
-            match = self.gallery.read(seen)
-            judged.append((match, *judge(match, seen)))
-        sure = [i for i, (_, status, _, _) in enumerate(judged) if status == OK]
-        held = self._steady(image, [spots[i] for i in sure], [judged[i][0] for i in sure])
-        steady = dict(zip(sure, held, strict=True))
         out = []
-        for i, (spot, (match, status, confidence, notes)) in enumerate(zip(spots, judged, strict=True)):
-            if not steady.get(i, True):
-                status, confidence = UNCERTAIN, min(confidence, 0.6)
-                notes = [*notes, "the reading changes when the die is cut a little aside"]
+        for spot, seen in zip(spots, facereader.embed(self.face_net, crops), strict=True):
+            match = self.gallery.read(seen)
+            status, confidence, notes = judge(match, seen)
             die = match.die if match else "?"
             face = match.face if match else None
-            r = DieReading(die, face, face_value(die, face), confidence, spot.center, status, notes)
+            rival = None
             if match is not None and match.best - match.die_rival < DIE_MARGIN and match.rival_die:
-                r.rival_die = match.rival_die
+                rival = match.rival_die  # the face may be sure, which die shows it is not
+                if status == OK:
+                    status, confidence = UNCERTAIN, min(confidence, 0.6)
+                    notes = [*notes, f"die {rival} looks almost as much like it"]
+            r = DieReading(die, face, face_value(die, face), confidence, spot.center, status, notes)
+            r.rival_die = rival
             out.append(r)
-        return out
-
-    def _steady(self, image: np.ndarray, spots: list[locator.Spot], matches: list[Match]) -> list[bool]:
-        """For each spot, whether crops moved ``SHIFT`` of the die's size left, right, up and down read
-        the same face of the same die as its ``match``. A locator point between two dice or on a die's
-        edge gives a crop the reader may still name surely, from whatever lies at its centre; a die's
-        own top face reads the same a little aside. One network call for all the spots."""
-        crops = []
-        for spot in spots:
-            d = SHIFT * spot.size
-            x, y = spot.center
-            aside = ((x - d, y), (x + d, y), (x, y - d), (x, y + d))
-            crops += [facereader.cut(image, c, spot.size) for c in aside]
-        seen = facereader.embed(self.face_net, crops)
-        out = []
-        for k, match in enumerate(matches):
-            reads = [self.gallery.read(s) for s in seen[4 * k : 4 * k + 4]]
-            out.append(all(m is not None and (m.die, m.face) == (match.die, match.face) for m in reads))
         return out
 
 
