@@ -218,9 +218,9 @@ def test_enrolment_waits_for_a_single_die_and_says_what_is_wrong(tmp_path):
     src.dice = [*src.dice, *TraySource().cam.random_scene(["d6"], ["3"])]  # a second die
     msgs = [next(work).message for _ in range(5)]
     assert any("I see 2 things on the tray" in m for m in msgs)
-    src.put("d6", "4", 300, 240)  # the wrong way up: the pip reader says so
+    src.put("d6", "6", 300, 240)  # the wrong way up: the reader, sure of a 6, says so
     msgs = [next(work).message for _ in range(12)]
-    assert any("That looks like 4, not 1" in m for m in msgs), msgs
+    assert any("That looks like 6, not 1" in m for m in msgs), msgs
     assert not (tmp_path / "enrol-new" / "d6" / "1").exists()  # no photo of the wrong face
     src.put("d6", "1", 320, 260)
     msgs = [next(work).message for _ in range(12)]

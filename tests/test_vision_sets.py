@@ -91,9 +91,9 @@ FLOOR = 0.62
 
 
 def test_a_point_between_two_touching_dice_is_never_read_as_sure(shared, nets):
-    # throwbench-dev 0020: two white dice side by side, the locator's point for the 2 near their
-    # common edge, on one of its pips. Cut there, the crop looks like a 1 (an earlier reader named it
-    # surely): the face reader's centred output says the crop is not centred on a top face.
+    # throwbench-dev 0020: a white 2 touching a white 1. The locator's point for the 2 lies on one of
+    # its pips, 0.3 of the die from its centre: cut there the crop looks like a 1, which an earlier
+    # reader named surely. Cut midway between the two dice, a crop holds half of each.
     from vision import facereader
     from vision.locator import Spot
     from vision.reader import CENTRED_OK, LearntReader
@@ -101,10 +101,11 @@ def test_a_point_between_two_touching_dice_is_never_read_as_sure(shared, nets):
 
     reader = LearntReader(enrol_folder(shared / "throwbench-dev" / "enroll", *nets), *nets)
     image = cv2.imread(str(shared / "throwbench-dev" / "throws" / "0020.jpg"))
-    aside = Spot((243.0, 244.0), 40.0, 0.5, "d6", 0.9)
-    (got,) = reader.read_spots(image, [aside])
-    assert not (got.status == OK and got.face != "2")
-    # the check itself: at that point the crop is not centred; at the 2's labelled top face it is
-    centre = (247.1, 254.3)  # throws/labels.jsonl
-    off, on = facereader.embed(nets[1], [facereader.cut(image, c, 40.0) for c in (aside.center, centre)])
-    assert off.centred < CENTRED_OK <= on.centred
+    one, two = (280.0, 264.8), (247.1, 254.3)  # the top faces' centres, throws/labels.jsonl
+    midway = ((one[0] + two[0]) / 2, (one[1] + two[1]) / 2)
+    for point in ((243.0, 244.0), midway):
+        (got,) = reader.read_spots(image, [Spot(point, 40.0, 0.5, "d6", 0.9)])
+        assert not (got.status == OK and got.face != "2"), (point, got.notes)
+    # the face reader's own check: the crop midway is not centred on a top face; the 1's is
+    centred = facereader.embed(nets[1], [facereader.cut(image, c, 40.0) for c in (midway, one)])
+    assert centred[0].centred < CENTRED_OK <= centred[1].centred
