@@ -1,17 +1,15 @@
-"""The Doshboardgolf coach: the landing distribution of each planned shot, from the engine's own
-shot resolution (:func:`~companion.games.doshboardgolf.flight.resolve`) over every die it asks for.
+"""The Doshboardgolf coach: the landing distribution of each planned shot, exact over every die the
+shot can ask for (blue and red, then each white or black die: hit-or-miss at trees, roll-away).
 
-Each answer enumerates the blue and red dice (144 pairs), then every face of each white or black
-die the flight asks for (hit-or-miss at trees, roll-away, lost cards): exact. Pairs that give the
-same Distance, signed Hook and hole-out flag fly alike, whatever the card, so each such flight is
-resolved once per answer; a white die is compared with one threshold (hit-or-miss, lost card), so
-its faces are split by bisection instead of played one by one (should a face land elsewhere than
-both ends, all twelve are played). The wind in force is the state's.
+The flights come from :mod:`companion.coach.doshboardgolf_flight` (the engine's shot resolution
+worked out as a distribution, checked against the engine in tests/). Pairs of blue and red dice that
+give the same Distance, signed Hook and hole-out flag fly alike, whatever the card, so each such
+flight is worked out once per answer. The wind in force is the state's.
 What is valued depends on the step of the plan the player is at:
 
 - aim: each of the twelve straight aims, with the card that does best along it (detail
-  ``best card``); elbow aims, several hundred, only when asked (``elbows=True``: seconds of work, so
-  the table's panel leaves them to the player: once one is chosen the card step shows its odds);
+  ``best card``); with ``elbows=True`` every elbow aim too (several hundred: the table's panel shows
+  the straight aims first, see :func:`stages`);
 - card: each card left, along the chosen aim, as printed (and with the default call);
 - Card-Up/Down and the call: each choice, with everything chosen before it.
 
@@ -149,36 +147,24 @@ def advise(state: DoshState, *, seed: int = 0, elbows: bool = False) -> Advice:
     """Landing distributions for the step of the plan the player is at (exact: ``seed`` is not used).
 
     At the aim step the twelve straight aims, or with ``elbows`` every aim the engine lists (each
-    elbow cell on each line, turned one to three hours either way: several hundred, seconds of work:
-    the table's panel shows them once ready, see :func:`stages`)."""
+    elbow cell on each line, turned one to three hours either way: several hundred; the table's panel
+    shows the straight aims first, see :func:`stages`)."""
     if state.phase not in ("aim", "card", "level", "call"):
         raise NothingToDecide(state.request().prompt)
     return _advice(state, _plans(state, elbows))
 
 
 def stages(state: DoshState, *, seed: int = 0, elbows: bool = True) -> Iterator[Advice]:
-    """The answer in steps: at the aim, the straight aims (quick), then (``elbows``) the elbow aims
-    line by line, a step per line (the straight aims and the lines done so far, the best of them
-    marked; the straight ones' flights shared), the last step every aim as ``advise(state,
-    elbows=True)`` gives it; at the other steps the one answer."""
+    """The answer in steps: at the aim, the straight aims (quick), then (``elbows``) every aim as
+    ``advise(state, elbows=True)`` gives it (the straight ones' flights shared); at the other steps
+    the one answer."""
     if state.phase not in ("aim", "card", "level", "call"):
         raise NothingToDecide(state.request().prompt)
     shots = _Shots(state)
-    straight = list(_plans(state, False, shots))
-    entries: dict[str, MoveAdvice] = {}  # each aim's row, made once for all the steps
-    yield _advice(state, straight, entries)
-    if state.phase != "aim" or not elbows:
-        return
-    done: list[tuple[str, dict[str, Any], Landing]] = []
-    line = None
-    for plan in _plans(state, True, shots):
-        here = plan[0].split()[1]  # "aim 4 elbow ...": the line's hour
-        if line is not None and here != line:
-            lines = {p[0].split()[1] for p in done}
-            yield _advice(state, [*done, *(p for p in straight if p[0].split()[1] not in lines)], entries)
-        line = here
-        done.append(plan)
-    yield _advice(state, done, entries)
+    entries: dict[str, MoveAdvice] = {}  # each aim's row, made once for both steps
+    yield _advice(state, _plans(state, False, shots), entries)
+    if state.phase == "aim" and elbows:
+        yield _advice(state, _plans(state, True, shots), entries)
 
 
 def _advice(state: DoshState, plans: Iterable[tuple[str, dict[str, Any], Landing]],
