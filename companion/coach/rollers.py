@@ -26,6 +26,8 @@ from collections.abc import Sequence
 from functools import cache
 from itertools import accumulate
 
+import numpy as np
+
 from companion.coach.advice import Advice, MoveAdvice, NothingToDecide, mark_best
 from companion.coach.chance import mean_and_error, roll_outcomes
 from companion.games.rollers import DICE, SECTIONS, STAR, ZAP, ApplyMove, RollersState, chip_value
@@ -84,6 +86,28 @@ def _deltas(purples: int, black: bool) -> tuple[tuple[Counts | None, float], ...
 
 
 @cache
+def _base7(c: Counts) -> int:
+    """``c`` with its digits in base 7 (no digit passes 6: six dice in all), to index an array."""
+    return sum(d * 7**i for i, d in enumerate(_digits(c)))
+
+
+def _from7(i: int) -> Counts:
+    out = 0
+    for n in range(6):
+        i, d = divmod(i, 7)
+        out += d << 4 * n
+    return out
+
+
+@cache
+def _deltas7(purples: int, black: bool) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_deltas` as arrays: what each throw adds in base 7 (a ZAP adds nothing), its chance."""
+    deltas = _deltas(purples, black)
+    return (np.array([0 if d is None else _base7(d) for d, _ in deltas], dtype=np.int64),
+            np.array([p for _, p in deltas]))
+
+
+@cache
 def _thrown(w: tuple[str, ...], bf: str | None) -> tuple[Counts, int, Counts]:
     """What purple faces ``w`` add to the counts, how many STARs they show, what the black adds."""
     return _add(0, w), w.count(STAR), _add(0, [bf]) if bf else 0
@@ -109,11 +133,8 @@ def _cumulative(purples: int, black: bool) -> list[float]:
 
 
 def _mixed(vecs: list[Vec], chances: list[float]) -> Vec:
-    """The sum of ``vecs`` weighted by ``chances``, added up in their order."""
-    acc = [0.0] * len(vecs[0])
-    for vec, p in zip(vecs, chances, strict=True):
-        acc = [a + p * v for a, v in zip(acc, vec, strict=True)]
-    return tuple(acc)
+    """The sum of ``vecs`` weighted by ``chances``."""
+    return tuple((np.array(chances) @ np.array(vecs)).tolist())
 
 
 class _Planner:
@@ -128,7 +149,7 @@ class _Planner:
         self.v3: dict[Key, Vec] = {}
         self.v3_value: dict[Key, float] = {}
         self.thirds: dict[Key, list[tuple[Counts, float]]] = {}
-        self.final_value: dict[Counts, float] = {}
+        self.gain7 = np.full(7**6, np.nan)  # the gain of final dice by their counts in base 7
         self.second: dict[tuple[Key, tuple[str, ...], str | None],
                           tuple[float, Counts | None, Key | None]] = {}
         self.stars_aside = state.options["stars"] == "set aside"
@@ -172,17 +193,18 @@ class _Planner:
 
     # -- the rolls left ---------------------------------------------------------------------------
     def one_roll_value(self, key: Key) -> float:
-        """The expected gain of :meth:`one_roll` alone (fast: the plan compares these)."""
+        """The expected gain of :meth:`one_roll` alone (fast: the plan compares these, and the final
+        dice's values are looked up for every throw at once)."""
         got = self.v3_value.get(key)
         if got is None:
-            c, fv, total = key[0], self.final_value, 0.0
-            for delta, p in _deltas(*key[1:]):
-                d = c if delta is None else c + delta
-                v = fv.get(d)
-                if v is None:
-                    v = fv[d] = self.final(d)[0][0]
-                total += p * v
-            got = self.v3_value[key] = total
+            deltas, chances = _deltas7(*key[1:])
+            at = deltas + _base7(key[0])
+            values = self.gain7[at]
+            if np.isnan(values).any():
+                for i in np.unique(at[np.isnan(values)]):
+                    self.gain7[i] = self.final(_from7(int(i)))[0][0]
+                values = self.gain7[at]
+            got = self.v3_value[key] = float(values @ chances)
         return got
 
     def third(self, key: Key) -> list[tuple[Counts, float]]:
