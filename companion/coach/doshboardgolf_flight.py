@@ -106,8 +106,8 @@ class Flights:
             stops, reach, pos, more, travel, _ = first
             got = self._stopped(stops, 1.0, self.start, holing)
             if reach:
-                got += [(end, reach * p) for end, p in self.after(pos, more or self.start, travel, hook, wind,
-                                                                  holing)]
+                after = self.after(pos, more or self.start, travel if hook else 0, hook, wind, holing)
+                got += [(end, reach * p) for end, p in after]
             self.flights[memo] = got
         return got
 
@@ -146,7 +146,7 @@ class Flights:
         if not reach:
             return [stopped[holing] for _, holing in pairs]
         dry, worth = more or self.start, self.after_worth
-        return [stopped[holing] + reach * worth(pos, dry, travel, hook, wind, holing)
+        return [stopped[holing] + reach * worth(pos, dry, travel if hook else 0, hook, wind, holing)
                 for hook, holing in pairs]
 
     def aim_landing(self, direction: int, elbow: Pos | None, turn_to: int | None,
@@ -172,7 +172,8 @@ class Flights:
 
     def after(self, pos: Pos, dry: Pos, travel: int, hook: int, wind: int, holing: bool
               ) -> list[tuple[End, float]]:
-        """The Hook and wind legs from the first leg's end (``travel``: the way it was flying)."""
+        """The Hook and wind legs from the first leg's end (``travel``: the way it was flying; 0 when
+        there is no Hook, as it then does not matter)."""
         memo = (pos, dry, travel, hook, wind, holing)
         got = self.afters.get(memo)
         if got is None:
