@@ -12,8 +12,10 @@ one roll left. With two rolls left the second roll is sampled (seeded, ``trials`
 rolls for every choice) and the third enumerated, so values carry a standard error. A ZAP cancels
 the dice thrown with it (they can neither be kept nor applied; saved dice stay); under the table's
 default ``stars`` option every STAR rolled without a ZAP is set aside, and the plan keeps it too.
-Final dice (any number of STARs) are applied by the engine itself: it lists the apply moves, each
-STAR taking the value its move needs, plays each on a copy and the chips are counted after. Later
+Final dice (any number of STARs) are applied the engine's way: its apply moves are walked in the
+engine's order from the engine's own options per section (each STAR taking the value its move
+needs), each valued as the chips the engine collects when it plays a move with those collections
+on a copy (once per set of collections) plus the steps; only the best is made. Later
 rolls are planned as if dice set aside stay aside (the default rule); under the table option "may
 be rolled again" that plan is a lower bound.
 """
@@ -30,7 +32,17 @@ import numpy as np
 
 from companion.coach.advice import Advice, MoveAdvice, NothingToDecide, mark_best
 from companion.coach.chance import mean_and_error, roll_outcomes
-from companion.games.rollers import DICE, SECTIONS, STAR, ZAP, ApplyMove, RollersState, chip_value
+from companion.games.rollers import (
+    CLOSED,
+    DICE,
+    SECTIONS,
+    STAR,
+    ZAP,
+    ApplyMove,
+    RollersState,
+    _section_options,
+    chip_value,
+)
 from companion.protocol import DieSpec, Move
 
 STEP_VALUE = 5  # a section opened or closed counts as much as a purple chip
@@ -153,6 +165,13 @@ class _Planner:
         self.second: dict[tuple[Key, tuple[str, ...], str | None],
                           tuple[float, Counts | None, Key | None]] = {}
         self.stars_aside = state.options["stars"] == "set aside"
+        # what the engine reads to list the apply moves (see RollersState._apply_moves)
+        self.board = state.boards[self.me]
+        payers = [b for p, b in enumerate(state.boards) if p != self.me and chip_value(state.chips[p]) > 0] \
+            if self.before > 0 else []
+        self.collecting = [any(b[n - 1] != CLOSED for b in payers) for n in SECTIONS]
+        self.same_turn = state.options["collect_after_closing"] == "same turn"
+        self.options: dict[tuple[int, int], tuple[tuple[bool, bool, int, int], ...]] = {}
 
     # -- the engine: the best way to apply final dice ---------------------------------------------
     def _with_dice(self, c: Counts) -> RollersState:
@@ -176,9 +195,54 @@ class _Planner:
     def final(self, c: Counts) -> tuple[Vec, ApplyMove]:
         got = self.finals.get(c)
         if got is None:
-            moves = [m for m in self._with_dice(c).legal_moves() if isinstance(m, ApplyMove)]
-            best = max(moves, key=lambda m: self.move_value(c, m))
+            best = self._best_apply(c)
             got = self.finals[c] = (self.vector(c, best), best)
+        return got
+
+    def _best_apply(self, c: Counts) -> ApplyMove:
+        """The engine's first apply move of most value for final dice ``c``: its apply moves are
+        walked as the engine lists them (each section's options from the engine, section by section,
+        STARs making up what a section lacks), valued without making each move, and only the best
+        made (and those whose chips collected are not valued yet, played by the engine)."""
+        d = _digits(c)
+        stars = d[5]
+        partial: list[tuple[int, tuple[tuple[int, int], ...], tuple[int, ...], int,
+                            tuple[tuple[int, tuple[bool, bool, int, int]], ...]]] = [(0, (), (), stars, ())]
+        for n in SECTIONS:
+            own, grown = d[n - 1], []
+            options = self._options(n, own + stars)
+            for steps, collects, declared, left, chosen in partial:
+                for option in options:
+                    deficit = option[3] - own
+                    if deficit <= 0:
+                        more, rest = declared, left
+                    elif deficit <= left:
+                        more, rest = declared + (n,) * deficit, left - deficit
+                    else:
+                        continue
+                    grown.append((steps + option[0] + option[1],
+                                  (*collects, (n, option[2])) if option[2] else collects, more, rest,
+                                  (*chosen, (n, option))))
+            partial = grown
+        best: tuple[float, int] | None = None
+        for i, (steps, collects, declared, _, chosen) in enumerate(partial):
+            gain = self.gains.get(collects)
+            if gain is None:
+                self.move_value(c, _move(chosen, declared))
+                gain = self.gains[collects]
+            v = gain + STEP_VALUE * steps
+            if best is None or v > best[0]:  # the first of most value, as max() over the engine's list
+                best = (v, i)
+        assert best is not None
+        _, _, declared, _, chosen = partial[best[1]]
+        return _move(chosen, declared)
+
+    def _options(self, n: int, have: int) -> tuple[tuple[bool, bool, int, int], ...]:
+        """The engine's options for section ``n`` with ``have`` dice for it (STARs included)."""
+        got = self.options.get((n, have))
+        if got is None:
+            got = _section_options(n, self.board[n - 1], have, self.collecting[n - 1], self.same_turn)
+            self.options[(n, have)] = got
         return got
 
     def vector(self, c: Counts, move: ApplyMove) -> Vec:
@@ -296,6 +360,14 @@ class _Planner:
                 at[d] = at.get(d, 0.0) + p * q
         acc = _mixed([self.final(c)[0] for c in at], list(at.values()))
         return acc, mean_and_error(values)[1]
+
+
+def _move(chosen: tuple[tuple[int, tuple[bool, bool, int, int]], ...], declared: tuple[int, ...]
+          ) -> ApplyMove:
+    """An apply move from each section's option (open, close, chips collected, dice), as the engine
+    makes it."""
+    return ApplyMove(tuple(n for n, o in chosen if o[0]), tuple(n for n, o in chosen if o[1]),
+                     tuple((n, o[2]) for n, o in chosen if o[2]), declared)
 
 
 def _decided(state: RollersState) -> RollersState:
