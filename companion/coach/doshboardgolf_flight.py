@@ -142,7 +142,7 @@ class Flights:
         stops, reach, pos, more, travel, _ = first
         stopped = {holing: sum(p * self.finish_worth(*end) for end, p in self._stopped(stops, 1.0, self.start,
                                                                                         holing))
-                   for holing in {h for _, h in pairs}}
+                   for holing in {h for _, h in pairs}} if stops else {False: 0.0, True: 0.0}
         if not reach:
             return [stopped[holing] for _, holing in pairs]
         dry, worth = more or self.start, self.after_worth
@@ -187,12 +187,14 @@ class Flights:
         if hook:
             d = turn(travel, 3 if hook > 0 else -3)
             stops, reach, pos, more, _, _ = self._leg(pos, d, abs(hook), wind == 0, holing)
-            out += self._stopped(stops, 1.0, dry, holing)
+            if stops:
+                out += self._stopped(stops, 1.0, dry, holing)
             dry = more or dry
         holed = pos == self.target and holing
         if reach and wind and not holed:
             stops, q, pos, more, _, _ = self._leg(pos, self.wind_dir, wind, True, False)
-            out += self._stopped(stops, reach, dry, holing)
+            if stops:
+                out += self._stopped(stops, reach, dry, holing)
             reach, dry = reach * q, more or dry
             holed = pos == self.target and holing
         if reach:
