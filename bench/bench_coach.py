@@ -106,7 +106,7 @@ def doshboardgolf() -> tuple[str, GameState]:
 
 def doshboardgolf_elbows() -> tuple[str, GameState]:
     _, state = doshboardgolf()
-    return "the same tee, then every elbow aim (the panel's later stages, line by line)", state
+    return "the same tee, then every elbow aim too (the panel's second stage): 402 aims x 8 cards", state
 
 
 def doshboardgolf_card() -> tuple[str, GameState]:
@@ -147,11 +147,11 @@ def main() -> None:
                 runs.append([time.process_time() - t])
         stages = [statistics.median(r[i] for r in runs) * 1e3 for i in range(len(runs[0]))]
         how = "exact" if advice.exact else f"{advice.trials} seeded trials" if advice.trials else "bounded"
-        verdict = "within" if stages[0] <= TARGET_MS else "over"
         shown = f"{stages[0]:.0f} ms CPU per answer" if len(stages) == 1 else \
             f"{stages[0]:.0f} ms CPU to the first stage, {stages[-1]:.0f} ms to the whole answer"
+        verdict = "within" if stages[-1] <= TARGET_MS else "over"
         print(f"coach {game}: {what}: {len(advice.moves)} moves, {how}: {shown} "
-              f"({verdict} the {TARGET_MS} ms target{'' if len(stages) == 1 else ' for the first stage'})")
+              f"({verdict} the {TARGET_MS} ms target{'' if len(stages) == 1 else ' with the whole answer'})")
 
 
 if __name__ == "__main__":

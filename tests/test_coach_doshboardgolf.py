@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 import math
 
 import pytest
@@ -87,14 +86,11 @@ def test_elbow_aims_are_listed_when_asked_each_with_its_best_cards_landing_from_
     assert {m.move: m.value for m in advice.moves if m.move in straight} == straight
 
 
-def test_the_elbow_aims_come_line_by_line_after_the_straight_aims_ending_with_every_aim():
-    """The table's panel shows each stage as it comes: the straight aims first, then the elbows of
-    one line more at each stage, the best of those so far marked, the last as advise(elbows=True)."""
+def test_the_elbow_aims_come_after_the_straight_aims():
+    """The table's panel shows each stage as it comes: the straight aims first, then every aim, the
+    best marked in each, the last as advise(elbows=True)."""
     state = INFO.new(["Anna", "Ben"], {"tier": "advanced"})
     stages = list(advise_in_stages(state))
-    assert stages[0] == advise(state) and stages[-1] == advise(state, elbows=True)
-    assert len(stages) > 2
-    for before, after in itertools.pairwise(stages):
-        assert {m.move for m in before.moves} <= {m.move for m in after.moves}
+    assert stages == [advise(state), advise(state, elbows=True)]
     for stage in stages:
         assert stage.best is not None and stage.best.value == min(m.value for m in stage.moves)

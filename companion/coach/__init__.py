@@ -36,8 +36,8 @@ def advise(state: GameState, **options: Any) -> Advice:
 def advise_in_stages(state: GameState, **options: Any) -> Iterator[Advice]:
     """The coach's answer for ``state`` in steps, each more complete: where a game has a quick part
     and a slow one (Roll In One: the landings, then the strokes to hole out, the last step as
-    :func:`advise` gives it; Doshboardgolf's aim: the straight aims, then the elbows line by line,
-    the last step as ``advise(state, elbows=True)``), a screen can show the quick part while the
+    :func:`advise` gives it; Doshboardgolf's aim: the straight aims, then every aim as
+    ``advise(state, elbows=True)`` gives it), a screen can show the quick part while the
     rest is worked out."""
     module = _module(state)
     stages = getattr(module, "stages", None)

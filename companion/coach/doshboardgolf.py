@@ -1,17 +1,15 @@
-"""The Doshboardgolf coach: the landing distribution of each planned shot, from the engine's own
-shot resolution (:func:`~companion.games.doshboardgolf.flight.resolve`) over every die it asks for.
+"""The Doshboardgolf coach: the landing distribution of each planned shot, exact over every die the
+shot can ask for (blue and red, then each white or black die: hit-or-miss at trees, roll-away).
 
-Each answer enumerates the blue and red dice (144 pairs), then every face of each white or black
-die the flight asks for (hit-or-miss at trees, roll-away, lost cards): exact. Pairs that give the
-same Distance, signed Hook and hole-out flag fly alike, whatever the card, so each such flight is
-resolved once per answer; a white die is compared with one threshold (hit-or-miss, lost card), so
-its faces are split by bisection instead of played one by one (should a face land elsewhere than
-both ends, all twelve are played). The wind in force is the state's.
+The flights come from :mod:`companion.coach.doshboardgolf_flight` (the engine's shot resolution
+worked out as a distribution, checked against the engine in tests/). Pairs of blue and red dice that
+give the same Distance, signed Hook and hole-out flag fly alike, whatever the card, so each such
+flight is worked out once per answer. The wind in force is the state's.
 What is valued depends on the step of the plan the player is at:
 
 - aim: each of the twelve straight aims, with the card that does best along it (detail
-  ``best card``); elbow aims, several hundred, only when asked (``elbows=True``: seconds of work, so
-  the table's panel leaves them to the player: once one is chosen the card step shows its odds);
+  ``best card``); with ``elbows=True`` every elbow aim too (several hundred: the table's panel shows
+  the straight aims first, see :func:`stages`);
 - card: each card left, along the chosen aim, as printed (and with the default call);
 - Card-Up/Down and the call: each choice, with everything chosen before it.
 
@@ -27,124 +25,84 @@ from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from typing import Any
 
+import numpy as np
+
 from companion.coach.advice import Advice, MoveAdvice, NothingToDecide, mark_best
+from companion.coach.doshboardgolf_flight import Flights
 from companion.coach.golf import Landing
-from companion.games.doshboardgolf.board import TREES, WATERS, hex_distance, name_of
-from companion.games.doshboardgolf.flight import NeedDie, Outcome, Shot, resolve
+from companion.games.doshboardgolf.board import axial_of, name_of
+from companion.games.doshboardgolf.flight import Shot
 from companion.games.doshboardgolf.moves import Aim, Call, Club, Level
 from companion.games.doshboardgolf.state import DoshState
 
 FACES = range(1, 13)
 
 
-Leaf = tuple[str, str, int, int]  # the cell the ball rests on ("holed"), how it ended, penalty, cells left
-
-
 class _Shots:
-    """Landings of the shots of one answer, memoised on what the flight reads.
+    """Landings of the shots of one answer, from one :class:`Flights` (memoised on what the flight
+    reads).
 
     The flight reads the blue die only through the card's Distance for it, and the red die only
     through the card's Hook for it and whether it holes out: so for one aim (direction, elbow), a
     Distance, a signed Hook and a hole-out flag fly alike whatever the card, and each such flight
-    is resolved once per answer and shared by every card (and Card-Up/Down, call) that gives it.
-    A white or black die is read once, when the flight asks for it: faces that lead to the same
-    next question (the same die asked for the same reason after the same cells) or to the same
-    resting place go on alike, so one face of each such group is followed, weighted by its size.
+    is worked out once per answer and shared by every card (and Card-Up/Down, call) that gives it.
     """
 
     def __init__(self, state: DoshState) -> None:
         self.state = state
         self.seat = state.current
-        self.board, self.rules, self.wind = state.board, state.rules(self.seat), state.wind
-        self.flights: dict[tuple[Any, ...], list[tuple[Leaf, float]]] = {}
+        self.flights = Flights(state.board, state.rules(self.seat), axial_of(state.lies[self.seat]),
+                               state.target(), state.wind)
+        self.cards: dict[tuple[Any, ...], list[tuple[int, int, bool, float]]] = {}
+        self.tables: dict[tuple[Any, ...], tuple[Any, np.ndarray]] = {}
 
     def shot(self, plan: dict[str, Any]) -> Shot:
         probe = copy.copy(self.state)  # only the plan differs, and the engine reads it: no deep copy
         probe.plan = dict(plan)
         return probe._shot(self.seat)
 
+    def _pairs(self, plan: dict[str, Any]) -> list[tuple[int, int, bool, float]]:
+        """The blue and red pairs of the card as played, by what the flight reads: (Distance, signed
+        Hook, holes out, chance)."""
+        key = (plan["card"], plan["level"], plan["call"])
+        got = self.cards.get(key)
+        if got is None:
+            shot = self.shot({**plan, "direction": plan["direction"] or 12})
+            alike: dict[tuple[int, int, bool], int] = {}
+            for blue in FACES:
+                for red in FACES:
+                    k = (shot.card.distance[blue - 1], shot.card.hook[red - 1], red in shot.hole_out)
+                    alike[k] = alike.get(k, 0) + 1
+            got = self.cards[key] = [(*k, n / 144) for k, n in alike.items()]
+        return got
+
+    def card_values(self, aim: Aim, plans: list[dict[str, Any]]) -> np.ndarray:
+        """The expected cells to go of each shot of ``plans`` (the same aim, level and call, one card
+        each) along ``aim``: as :attr:`Landing.value`, summed in another order (to pick the best
+        card quickly); every card's flights valued in one go."""
+        key = tuple((p["card"], p["level"], p["call"]) for p in plans)
+        got = self.tables.get(key)
+        if got is None:
+            rows = [{k[:3]: k[3] for k in self._pairs(plan)} for plan in plans]
+            by_distance: dict[int, set[tuple[int, bool]]] = {}
+            for row in rows:
+                for distance, hook, holing in row:
+                    by_distance.setdefault(distance, set()).add((hook, holing))
+            keys = tuple((d, tuple(sorted(k for k in ks if k[0])), tuple(sorted(o for h, o in ks if not h)))
+                         for d, ks in sorted(by_distance.items()))
+            flat = [k for d, bent, straight in keys
+                    for k in (*((d, h, o) for h, o in bent), *((d, 0, o) for o in straight))]
+            weights = np.array([[row.get(k, 0.0) for k in flat] for row in rows])
+            got = self.tables[key] = (keys, weights)
+        keys, weights = got
+        elbow = axial_of(aim.elbow) if aim.elbow else None
+        return weights @ np.array(self.flights.aim_values(aim.direction, elbow, aim.turn_to, keys))
+
     def landing(self, plan: dict[str, Any]) -> Landing:
         """Every outcome of the shot ``plan`` (direction, elbow, turn_to, card, level, call)."""
-        shot = self.shot(plan)
-        alike: dict[tuple[int, int, bool], list[int]] = {}
-        for blue in FACES:
-            for red in FACES:
-                key = (shot.card.distance[blue - 1], shot.card.hook[red - 1], red in shot.hole_out)
-                alike.setdefault(key, [blue, red, 0])[2] += 1
-        out = Landing()
-        for key, (blue, red, n) in alike.items():
-            memo = (shot.direction, shot.elbow, shot.turn_to, shot.last_card, *key)
-            leaves = self.flights.get(memo)
-            if leaves is None:
-                leaves = self.flights[memo] = []
-                first = resolve(self.board, shot, self.rules, blue, red, [], [], self.wind)
-                self._walk(shot, blue, red, [], [], first, 1.0, leaves)
-            for (cell, end, penalty, left), p in leaves:
-                out.add(cell, p * n / 144, end=end, penalty=penalty, left=left)
-        return out
-
-    def _walk(self, shot: Shot, blue: int, red: int, white: list[int], black: list[int],
-              got: Outcome | NeedDie, p: float, leaves: list[tuple[Leaf, float]]) -> None:
-        if isinstance(got, NeedDie):
-            for (w, b, nxt), n in self._faces(shot, blue, red, white, black, got.die):
-                if isinstance(nxt, NeedDie):
-                    self._walk(shot, blue, red, w, b, nxt, p * n / 12, leaves)
-                else:
-                    leaves.append((self._leaf(shot, nxt), p * n / 12))
-            return
-        leaves.append((self._leaf(shot, got), p))
-
-    def _faces(self, shot: Shot, blue: int, red: int, white: list[int], black: list[int], die: str
-               ) -> list[tuple[tuple[list[int], list[int], Outcome | NeedDie], int]]:
-        """The faces of the die asked for, grouped by what they lead to: (one face's dice and result,
-        how many faces go alike)."""
-        cache: dict[int, tuple[list[int], list[int], Outcome | NeedDie, Any]] = {}
-
-        def at(face: int) -> tuple[list[int], list[int], Outcome | NeedDie, Any]:
-            if face not in cache:
-                w, b = ([*white, face], black) if die == "white" else (white, [*black, face])
-                nxt = resolve(self.board, shot, self.rules, blue, red, w, b, self.wind)
-                sig = (nxt.die, nxt.reason, tuple(e["cell"] for e in nxt.path)) \
-                    if isinstance(nxt, NeedDie) else self._leaf(shot, nxt)
-                cache[face] = (w, b, nxt, sig)
-            return cache[face]
-
-        if die == "white":  # compared with one threshold: a run of faces below it, a run at or above
-            low, high = at(1), at(12)
-            if low[3] == high[3]:
-                return [(low[:3], 12)]
-            lo, hi = 1, 12  # sig(lo) is low's, sig(hi) is high's
-            while hi - lo > 1:
-                mid = (lo + hi) // 2
-                sig = at(mid)[3]
-                if sig not in (low[3], high[3]):
-                    break  # not one threshold after all: every face is played below
-                lo, hi = (mid, hi) if sig == low[3] else (lo, mid)
-            else:
-                return [(low[:3], hi - 1), (high[:3], 13 - hi)]
-        groups: dict[Any, list[Any]] = {}  # e.g. roll-away: the black die against a set of directions
-        for face in FACES:
-            w, b, nxt, sig = at(face)
-            groups.setdefault(sig, [(w, b, nxt), 0])[1] += 1
-        return [(first, n) for first, n in groups.values()]
-
-    @staticmethod
-    def _leaf(shot: Shot, got: Outcome) -> Leaf:
-        if got.holed_out:
-            end = "holed out"
-        elif got.landing == "off board":
-            end = "off board"
-        elif got.landing in WATERS:
-            end = "water"
-        elif got.landing in TREES:
-            end = "trees"
-        elif got.on_target:
-            end = "on the target"
-        else:
-            end = "fairway"
-        left = 0 if got.holed_out or got.on_target else hex_distance(got.lie, shot.target)
-        penalty = got.penalty + (1 if got.on_target else 0)
-        return ("holed" if got.holed_out else name_of(got.lie), end, penalty, left)
+        elbow = plan["elbow"]
+        return self.flights.aim_landing(plan["direction"], axial_of(elbow) if elbow else None,
+                                        plan["turn_to"], self._pairs(plan))
 
 
 def landing(state: DoshState, plan: dict[str, Any]) -> Landing:
@@ -155,18 +113,23 @@ def landing(state: DoshState, plan: dict[str, Any]) -> Landing:
 def _plans(state: DoshState, elbows: bool = False, shots: _Shots | None = None
            ) -> Iterable[tuple[str, dict[str, Any], Landing]]:
     seat = state.current
-    landing = (shots or _Shots(state)).landing
+    shots = shots or _Shots(state)
+    landing = shots.landing
     base = {"direction": None, "elbow": None, "turn_to": None, "level": 0, "call": None, **state.plan}
     cards = [c.number for c in state.cards_left(seat)]
     if state.phase == "aim":
         aims = [m for m in state.legal_moves() if isinstance(m, Aim) and (elbows or m.elbow is None)]
         for aim in aims:
+            plans = [{**base, "direction": aim.direction, "elbow": aim.elbow, "turn_to": aim.turn_to,
+                      "card": n} for n in cards]
+            quick = shots.card_values(aim, plans)
+            least = quick.min()
             best: tuple[float, int, Landing] | None = None
-            for n in cards:
-                got = landing({**base, "direction": aim.direction, "elbow": aim.elbow,
-                               "turn_to": aim.turn_to, "card": n})
-                if best is None or got.value < best[0]:
-                    best = (got.value, n, got)
+            for n, plan, v in zip(cards, plans, quick, strict=True):
+                if v <= least + 1e-9:  # the best, or as good but for rounding: compare their landings
+                    got = landing(plan)
+                    if best is None or got.value < best[0]:
+                        best = (got.value, n, got)
             assert best is not None
             yield str(aim), {"card": best[1]}, best[2]
     elif state.phase == "card":
@@ -184,36 +147,24 @@ def advise(state: DoshState, *, seed: int = 0, elbows: bool = False) -> Advice:
     """Landing distributions for the step of the plan the player is at (exact: ``seed`` is not used).
 
     At the aim step the twelve straight aims, or with ``elbows`` every aim the engine lists (each
-    elbow cell on each line, turned one to three hours either way: several hundred, seconds of work:
-    the table's panel shows them once ready, see :func:`stages`)."""
+    elbow cell on each line, turned one to three hours either way: several hundred; the table's panel
+    shows the straight aims first, see :func:`stages`)."""
     if state.phase not in ("aim", "card", "level", "call"):
         raise NothingToDecide(state.request().prompt)
     return _advice(state, _plans(state, elbows))
 
 
 def stages(state: DoshState, *, seed: int = 0, elbows: bool = True) -> Iterator[Advice]:
-    """The answer in steps: at the aim, the straight aims (quick), then (``elbows``) the elbow aims
-    line by line, a step per line (the straight aims and the lines done so far, the best of them
-    marked; the straight ones' flights shared), the last step every aim as ``advise(state,
-    elbows=True)`` gives it; at the other steps the one answer."""
+    """The answer in steps: at the aim, the straight aims (quick), then (``elbows``) every aim as
+    ``advise(state, elbows=True)`` gives it (the straight ones' flights shared); at the other steps
+    the one answer."""
     if state.phase not in ("aim", "card", "level", "call"):
         raise NothingToDecide(state.request().prompt)
     shots = _Shots(state)
-    straight = list(_plans(state, False, shots))
-    entries: dict[str, MoveAdvice] = {}  # each aim's row, made once for all the steps
-    yield _advice(state, straight, entries)
-    if state.phase != "aim" or not elbows:
-        return
-    done: list[tuple[str, dict[str, Any], Landing]] = []
-    line = None
-    for plan in _plans(state, True, shots):
-        here = plan[0].split()[1]  # "aim 4 elbow ...": the line's hour
-        if line is not None and here != line:
-            lines = {p[0].split()[1] for p in done}
-            yield _advice(state, [*done, *(p for p in straight if p[0].split()[1] not in lines)], entries)
-        line = here
-        done.append(plan)
-    yield _advice(state, done, entries)
+    entries: dict[str, MoveAdvice] = {}  # each aim's row, made once for both steps
+    yield _advice(state, _plans(state, False, shots), entries)
+    if state.phase == "aim" and elbows:
+        yield _advice(state, _plans(state, True, shots), entries)
 
 
 def _advice(state: DoshState, plans: Iterable[tuple[str, dict[str, Any], Landing]],

@@ -31,6 +31,16 @@ class Landing:
         self.penalty += p * penalty
         self.left += p * left
 
+    def add_landing(self, other: Landing, p: float) -> None:
+        """Add the outcomes of ``other``, happening with chance ``p``."""
+        cells, ends = self.cells, self.ends
+        for cell, q in other.cells.items():
+            cells[cell] = cells.get(cell, 0.0) + p * q
+        for end, q in other.ends.items():
+            ends[end] = ends.get(end, 0.0) + p * q
+        self.penalty += p * other.penalty
+        self.left += p * other.left
+
     @property
     def total(self) -> float:
         return sum(self.cells.values())

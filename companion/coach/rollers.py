@@ -12,8 +12,10 @@ one roll left. With two rolls left the second roll is sampled (seeded, ``trials`
 rolls for every choice) and the third enumerated, so values carry a standard error. A ZAP cancels
 the dice thrown with it (they can neither be kept nor applied; saved dice stay); under the table's
 default ``stars`` option every STAR rolled without a ZAP is set aside, and the plan keeps it too.
-Final dice (any number of STARs) are applied by the engine itself: it lists the apply moves, each
-STAR taking the value its move needs, plays each on a copy and the chips are counted after. Later
+Final dice (any number of STARs) are applied the engine's way: its apply moves are walked in the
+engine's order from the engine's own options per section (each STAR taking the value its move
+needs), each valued as the chips the engine collects when it plays a move with those collections
+on a copy (once per set of collections) plus the steps; only the best is made. Later
 rolls are planned as if dice set aside stay aside (the default rule); under the table option "may
 be rolled again" that plan is a lower bound.
 """
@@ -26,9 +28,21 @@ from collections.abc import Sequence
 from functools import cache
 from itertools import accumulate
 
+import numpy as np
+
 from companion.coach.advice import Advice, MoveAdvice, NothingToDecide, mark_best
 from companion.coach.chance import mean_and_error, roll_outcomes
-from companion.games.rollers import DICE, SECTIONS, STAR, ZAP, ApplyMove, RollersState, chip_value
+from companion.games.rollers import (
+    CLOSED,
+    DICE,
+    SECTIONS,
+    STAR,
+    ZAP,
+    ApplyMove,
+    RollersState,
+    _section_options,
+    chip_value,
+)
 from companion.protocol import DieSpec, Move
 
 STEP_VALUE = 5  # a section opened or closed counts as much as a purple chip
@@ -84,6 +98,28 @@ def _deltas(purples: int, black: bool) -> tuple[tuple[Counts | None, float], ...
 
 
 @cache
+def _base7(c: Counts) -> int:
+    """``c`` with its digits in base 7 (no digit passes 6: six dice in all), to index an array."""
+    return sum(d * 7**i for i, d in enumerate(_digits(c)))
+
+
+def _from7(i: int) -> Counts:
+    out = 0
+    for n in range(6):
+        i, d = divmod(i, 7)
+        out += d << 4 * n
+    return out
+
+
+@cache
+def _deltas7(purples: int, black: bool) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_deltas` as arrays: what each throw adds in base 7 (a ZAP adds nothing), its chance."""
+    deltas = _deltas(purples, black)
+    return (np.array([0 if d is None else _base7(d) for d, _ in deltas], dtype=np.int64),
+            np.array([p for _, p in deltas]))
+
+
+@cache
 def _thrown(w: tuple[str, ...], bf: str | None) -> tuple[Counts, int, Counts]:
     """What purple faces ``w`` add to the counts, how many STARs they show, what the black adds."""
     return _add(0, w), w.count(STAR), _add(0, [bf]) if bf else 0
@@ -109,11 +145,8 @@ def _cumulative(purples: int, black: bool) -> list[float]:
 
 
 def _mixed(vecs: list[Vec], chances: list[float]) -> Vec:
-    """The sum of ``vecs`` weighted by ``chances``, added up in their order."""
-    acc = [0.0] * len(vecs[0])
-    for vec, p in zip(vecs, chances, strict=True):
-        acc = [a + p * v for a, v in zip(acc, vec, strict=True)]
-    return tuple(acc)
+    """The sum of ``vecs`` weighted by ``chances``."""
+    return tuple((np.array(chances) @ np.array(vecs)).tolist())
 
 
 class _Planner:
@@ -128,10 +161,17 @@ class _Planner:
         self.v3: dict[Key, Vec] = {}
         self.v3_value: dict[Key, float] = {}
         self.thirds: dict[Key, list[tuple[Counts, float]]] = {}
-        self.final_value: dict[Counts, float] = {}
+        self.gain7 = np.full(7**6, np.nan)  # the gain of final dice by their counts in base 7
         self.second: dict[tuple[Key, tuple[str, ...], str | None],
                           tuple[float, Counts | None, Key | None]] = {}
         self.stars_aside = state.options["stars"] == "set aside"
+        # what the engine reads to list the apply moves (see RollersState._apply_moves)
+        self.board = state.boards[self.me]
+        payers = [b for p, b in enumerate(state.boards) if p != self.me and chip_value(state.chips[p]) > 0] \
+            if self.before > 0 else []
+        self.collecting = [any(b[n - 1] != CLOSED for b in payers) for n in SECTIONS]
+        self.same_turn = state.options["collect_after_closing"] == "same turn"
+        self.options: dict[tuple[int, int], tuple[tuple[bool, bool, int, int], ...]] = {}
 
     # -- the engine: the best way to apply final dice ---------------------------------------------
     def _with_dice(self, c: Counts) -> RollersState:
@@ -155,9 +195,54 @@ class _Planner:
     def final(self, c: Counts) -> tuple[Vec, ApplyMove]:
         got = self.finals.get(c)
         if got is None:
-            moves = [m for m in self._with_dice(c).legal_moves() if isinstance(m, ApplyMove)]
-            best = max(moves, key=lambda m: self.move_value(c, m))
+            best = self._best_apply(c)
             got = self.finals[c] = (self.vector(c, best), best)
+        return got
+
+    def _best_apply(self, c: Counts) -> ApplyMove:
+        """The engine's first apply move of most value for final dice ``c``: its apply moves are
+        walked as the engine lists them (each section's options from the engine, section by section,
+        STARs making up what a section lacks), valued without making each move, and only the best
+        made (and those whose chips collected are not valued yet, played by the engine)."""
+        d = _digits(c)
+        stars = d[5]
+        partial: list[tuple[int, tuple[tuple[int, int], ...], tuple[int, ...], int,
+                            tuple[tuple[int, tuple[bool, bool, int, int]], ...]]] = [(0, (), (), stars, ())]
+        for n in SECTIONS:
+            own, grown = d[n - 1], []
+            options = self._options(n, own + stars)
+            for steps, collects, declared, left, chosen in partial:
+                for option in options:
+                    deficit = option[3] - own
+                    if deficit <= 0:
+                        more, rest = declared, left
+                    elif deficit <= left:
+                        more, rest = declared + (n,) * deficit, left - deficit
+                    else:
+                        continue
+                    grown.append((steps + option[0] + option[1],
+                                  (*collects, (n, option[2])) if option[2] else collects, more, rest,
+                                  (*chosen, (n, option))))
+            partial = grown
+        best: tuple[float, int] | None = None
+        for i, (steps, collects, declared, _, chosen) in enumerate(partial):
+            gain = self.gains.get(collects)
+            if gain is None:
+                self.move_value(c, _move(chosen, declared))
+                gain = self.gains[collects]
+            v = gain + STEP_VALUE * steps
+            if best is None or v > best[0]:  # the first of most value, as max() over the engine's list
+                best = (v, i)
+        assert best is not None
+        _, _, declared, _, chosen = partial[best[1]]
+        return _move(chosen, declared)
+
+    def _options(self, n: int, have: int) -> tuple[tuple[bool, bool, int, int], ...]:
+        """The engine's options for section ``n`` with ``have`` dice for it (STARs included)."""
+        got = self.options.get((n, have))
+        if got is None:
+            got = _section_options(n, self.board[n - 1], have, self.collecting[n - 1], self.same_turn)
+            self.options[(n, have)] = got
         return got
 
     def vector(self, c: Counts, move: ApplyMove) -> Vec:
@@ -172,17 +257,18 @@ class _Planner:
 
     # -- the rolls left ---------------------------------------------------------------------------
     def one_roll_value(self, key: Key) -> float:
-        """The expected gain of :meth:`one_roll` alone (fast: the plan compares these)."""
+        """The expected gain of :meth:`one_roll` alone (fast: the plan compares these, and the final
+        dice's values are looked up for every throw at once)."""
         got = self.v3_value.get(key)
         if got is None:
-            c, fv, total = key[0], self.final_value, 0.0
-            for delta, p in _deltas(*key[1:]):
-                d = c if delta is None else c + delta
-                v = fv.get(d)
-                if v is None:
-                    v = fv[d] = self.final(d)[0][0]
-                total += p * v
-            got = self.v3_value[key] = total
+            deltas, chances = _deltas7(*key[1:])
+            at = deltas + _base7(key[0])
+            values = self.gain7[at]
+            if np.isnan(values).any():
+                for i in np.unique(at[np.isnan(values)]):
+                    self.gain7[i] = self.final(_from7(int(i)))[0][0]
+                values = self.gain7[at]
+            got = self.v3_value[key] = float(values @ chances)
         return got
 
     def third(self, key: Key) -> list[tuple[Counts, float]]:
@@ -274,6 +360,14 @@ class _Planner:
                 at[d] = at.get(d, 0.0) + p * q
         acc = _mixed([self.final(c)[0] for c in at], list(at.values()))
         return acc, mean_and_error(values)[1]
+
+
+def _move(chosen: tuple[tuple[int, tuple[bool, bool, int, int]], ...], declared: tuple[int, ...]
+          ) -> ApplyMove:
+    """An apply move from each section's option (open, close, chips collected, dice), as the engine
+    makes it."""
+    return ApplyMove(tuple(n for n, o in chosen if o[0]), tuple(n for n, o in chosen if o[1]),
+                     tuple((n, o[2]) for n, o in chosen if o[2]), declared)
 
 
 def _decided(state: RollersState) -> RollersState:

@@ -1,0 +1,408 @@
+"""Doshboardgolf's shot resolution as a distribution: every landing of one flight with its chance.
+
+The engine's :func:`~companion.games.doshboardgolf.flight.resolve` plays one shot die by die and is
+asked again from the start after every white or black die, writing the path and notes the screen
+shows. The coach needs no path, only where the ball rests, and asks for thousands of flights (every
+aim, elbow and card, every Distance and Hook), so :class:`Flights` follows the same rules
+(docs/rules/doshboardgolf.md; the engine's module says them step by step) as a walk that branches
+where a die decides:
+
+- a hit-or-miss white die at a tree or target the count passes (hit: the flight stops there) has
+  one way on, so each leg is one walk with a list of the places it may stop;
+- the lost-card white die changes nothing about where the ball rests, so it is not followed;
+- a roll-away black die depends only on the cell the ball came to rest on, memoised per cell.
+
+Legs are memoised on where they start and what they count; an elbow aim takes its straight aim's walk
+up to the elbow cell (the same dots, the same dice) and walks on from there. tests/ check every
+outcome against the engine's own resolution over every die it asks for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from companion.coach.golf import PENALTY_CELLS, Landing
+from companion.games.doshboardgolf.board import (
+    STOPPING_TREES,
+    TREES,
+    WATERS,
+    Board,
+    Pos,
+    counts_per_dot,
+    half_way,
+    hex_distance,
+    name_of,
+    one_cell,
+    step_to,
+    turn,
+)
+from companion.games.doshboardgolf.flight import HIT_AT, TREE_GRIP, Rules, wind_band
+
+Leaf = tuple[str, str, int, int]  # the cell the ball rests on ("holed"), how it ended, penalty, cells left
+Leaves = dict[Leaf, float]
+# A place a leg may stop: (dot, last dry dot touched in the leg or None, off the board, stopped by, chance)
+Stop = tuple[Pos, Pos | None, bool, str | None, float]
+# A leg: its stops, then the chance it goes on to its end, the end dot, the last dry dot, the direction,
+# and whether it came to the target's dot (else a leg that holes out there goes as one that does not)
+Leg = tuple[tuple[Stop, ...], float, Pos, Pos | None, int, bool]
+End = tuple[Pos, Pos, bool, bool]  # where a flight ends: the dot, the last dry dot, off the board, holed
+# One aim's flights: per Distance, the (Hook, hole-out) pairs with a Hook, then the hole-out flags with none
+Keys = tuple[tuple[int, tuple[tuple[int, bool], ...], tuple[bool, ...]], ...]
+
+
+def worth(leaf: Leaf) -> float:
+    """A landing's expected cells to go (as :attr:`companion.coach.golf.Landing.value` adds them up)."""
+    return leaf[3] + PENALTY_CELLS * leaf[2]
+
+
+class Flights:
+    """Every flight of one player's shots from one lie, memoised for one answer."""
+
+    def __init__(self, board: Board, rules: Rules, start: Pos, target: Pos,
+                 wind: tuple[int, int] | None) -> None:
+        self.board, self.rules, self.start, self.target = board, rules, start, target
+        self.kinds, self.levels = board.kinds, board.levels
+        self.grip = TREE_GRIP.get(board.kind(start), 0) if rules.leave_trees else 0
+        self.wind_dir, self.per = 0, 0
+        if rules.wind and wind is not None:
+            self.wind_dir, self.per = wind[0], wind_band(wind[1])[1]
+        self.half = {d: half_way(d, board.outward) for d in range(1, 13, 2)}
+        self.legs: dict[tuple[Any, ...], Leg] = {}
+        self.checkpoints: dict[tuple[Any, ...], dict[Pos, tuple[Any, ...]]] = {}
+        self.finished: dict[tuple[Pos, Pos, bool, bool], Leaves] = {}
+        self.rolled: dict[Pos, list[tuple[Pos, bool, float]]] = {}
+        self.elbow_legs: dict[tuple[Any, ...], tuple[tuple[Any, ...], Leg]] = {}
+        self.afters: dict[tuple[Any, ...], list[tuple[End, float]]] = {}
+        self.after_worths: dict[tuple[Any, ...], float] = {}
+        self.worths: dict[End, float] = {}
+        self.flights: dict[tuple[Any, ...], list[tuple[End, float]]] = {}
+        self.rows: dict[tuple[Any, ...], list[float]] = {}
+        self.asked: dict[tuple[Any, ...], tuple[tuple[Any, ...], Leg]] = {}
+        self.moves: dict[tuple[Pos, int], tuple[Pos, int, Pos | None, int]] = {}
+        self.finish_landings: dict[End, Landing] = {}
+
+    # -- one flight ---------------------------------------------------------------------------------
+    def flight(self, direction: int, elbow: Pos | None, turn_to: int | None, distance: int, hook: int,
+               holing: bool) -> Leaves:
+        """Where the ball rests for a card's ``distance`` (as printed for the blue die) and signed
+        ``hook`` (for the red die), ``holing`` when the red die is a hole-out number."""
+        out: Leaves = {}
+        for end, p in self.ends(direction, elbow, turn_to, distance, hook, holing):
+            for leaf, q in self.finish(*end).items():
+                out[leaf] = out.get(leaf, 0.0) + p * q
+        return out
+
+    def ends(self, direction: int, elbow: Pos | None, turn_to: int | None, distance: int, hook: int,
+             holing: bool) -> list[tuple[End, float]]:
+        """Where the flight ends, before any roll-away, with the chances (see :meth:`flight`)."""
+        distance = max(0, distance - self.grip)
+        wind = distance // self.per if self.per else 0
+        key, first = self.leg(direction, distance, hook == 0 and wind == 0, holing and not hook, elbow,
+                              turn_to)
+        memo = (key, hook, holing)
+        got = self.flights.get(memo)
+        if got is None:
+            stops, reach, pos, more, travel, _ = first
+            got = self._stopped(stops, 1.0, self.start, holing)
+            if reach:
+                after = self.after(pos, more or self.start, travel if hook else 0, hook, wind, holing)
+                got += [(end, reach * p) for end, p in after]
+            self.flights[memo] = got
+        return got
+
+    # -- every card along one aim -------------------------------------------------------------------
+    def aim_values(self, direction: int, elbow: Pos | None, turn_to: int | None, keys: Keys) -> list[float]:
+        """The expected :func:`worth` of one aim's flights, in the order of ``keys``: for each
+        Distance (as printed), the Hooks other than 0 with their hole-out flags, then the hole-out
+        flags with Hook 0. Quicker than from :meth:`flight`: the Hooks share the first leg (it does
+        not rest early), and the legs after it are valued once for every flight that reaches them."""
+        out: list[float] = []
+        rows, grip, per, leg = self.rows, self.grip, self.per, self.leg
+        for distance, bent, straight in keys:
+            distance = max(0, distance - grip)
+            wind = distance // per if per else 0
+            if bent:
+                key, first = leg(direction, distance, False, False, elbow, turn_to)
+                memo = (key, bent)
+                row = rows.get(memo)
+                if row is None:
+                    row = rows[memo] = self._row(first, wind, bent)
+                out += row
+            for holing in straight:
+                key, first = leg(direction, distance, wind == 0, holing, elbow, turn_to)
+                memo = (key, ((0, holing),))
+                row = rows.get(memo)
+                if row is None:
+                    row = rows[memo] = self._row(first, wind, memo[1])
+                out += row
+        return out
+
+    def _row(self, first: Leg, wind: int, pairs: tuple[tuple[int, bool], ...]) -> list[float]:
+        stops, reach, pos, more, travel, _ = first
+        stopped = {holing: sum(p * self.finish_worth(*end) for end, p in self._stopped(stops, 1.0, self.start,
+                                                                                        holing))
+                   for holing in {h for _, h in pairs}} if stops else {False: 0.0, True: 0.0}
+        if not reach:
+            return [stopped[holing] for _, holing in pairs]
+        dry, worth = more or self.start, self.after_worth
+        return [stopped[holing] + reach * worth(pos, dry, travel if hook else 0, hook, wind, holing)
+                for hook, holing in pairs]
+
+    def aim_landing(self, direction: int, elbow: Pos | None, turn_to: int | None,
+                    pairs: Iterable[tuple[int, int, bool, float]]) -> Landing:
+        """Every outcome of one card along one aim: ``pairs`` gives (Distance, signed Hook, hole-out,
+        chance) for the card's blue and red dice."""
+        at: dict[End, float] = {}
+        ends = self.ends
+        for distance, hook, holing, p in pairs:
+            for end, q in ends(direction, elbow, turn_to, distance, hook, holing):
+                at[end] = at.get(end, 0.0) + p * q
+        out, finish = Landing(), self.finish_landing
+        for end, p in at.items():
+            out.add_landing(finish(end), p)
+        return out
+
+    def _stopped(self, stops: tuple[Stop, ...], reach: float, dry: Pos, holing: bool
+                 ) -> list[tuple[End, float]]:
+        """Where a leg reached with chance ``reach`` may stop early (off the board, a hit)."""
+        target = self.target
+        return [((at, more or dry, off, by == "target" and at == target and holing), reach * p)
+                for at, more, off, by, p in stops]
+
+    def after(self, pos: Pos, dry: Pos, travel: int, hook: int, wind: int, holing: bool
+              ) -> list[tuple[End, float]]:
+        """The Hook and wind legs from the first leg's end (``travel``: the way it was flying; 0 when
+        there is no Hook, as it then does not matter)."""
+        memo = (pos, dry, travel, hook, wind, holing)
+        got = self.afters.get(memo)
+        if got is None:
+            got = self.afters[memo] = self._after(*memo)
+        return got
+
+    def _after(self, pos: Pos, dry: Pos, travel: int, hook: int, wind: int, holing: bool
+               ) -> list[tuple[End, float]]:
+        out: list[tuple[End, float]] = []
+        reach = 1.0
+        if hook:
+            d = turn(travel, 3 if hook > 0 else -3)
+            stops, reach, pos, more, _, _ = self._leg(pos, d, abs(hook), wind == 0, holing)
+            if stops:
+                out += self._stopped(stops, 1.0, dry, holing)
+            dry = more or dry
+        holed = pos == self.target and holing
+        if reach and wind and not holed:
+            stops, q, pos, more, _, _ = self._leg(pos, self.wind_dir, wind, True, False)
+            if stops:
+                out += self._stopped(stops, reach, dry, holing)
+            reach, dry = reach * q, more or dry
+            holed = pos == self.target and holing
+        if reach:
+            out.append(((pos, dry, False, holed), reach))
+        return out
+
+    def finish_landing(self, end: End) -> Landing:
+        got = self.finish_landings.get(end)
+        if got is None:
+            got = self.finish_landings[end] = Landing()
+            for (cell, how, penalty, left), p in self.finish(*end).items():
+                got.add(cell, p, end=how, penalty=penalty, left=left)
+        return got
+
+    def after_worth(self, pos: Pos, dry: Pos, travel: int, hook: int, wind: int, holing: bool) -> float:
+        memo = (pos, dry, travel, hook, wind, holing)
+        got = self.after_worths.get(memo)
+        if got is None:
+            got = self.after_worths[memo] = sum(p * self.finish_worth(*end)
+                                                for end, p in self.after(*memo))
+        return got
+
+    # -- legs ---------------------------------------------------------------------------------------
+    def leg(self, direction: int, count: int, rests: bool, holes_out: bool, elbow: Pos | None,
+            turn_to: int | None) -> tuple[tuple[Any, ...], Leg]:
+        """The first (Distance) leg from the lie, with a key naming it; an elbow aim's leg goes as its
+        straight aim's up to the elbow dot, then on from there (never reaching it: the straight leg,
+        and its key)."""
+        asked = (direction, count, rests, holes_out, elbow, turn_to)
+        got = self.asked.get(asked)
+        if got is None:
+            got = self.asked[asked] = self._first_leg(*asked)
+        return got
+
+    def _first_leg(self, direction: int, count: int, rests: bool, holes_out: bool, elbow: Pos | None,
+                   turn_to: int | None) -> tuple[tuple[Any, ...], Leg]:
+        if holes_out and not rests:
+            plain = self.leg(direction, count, False, False, elbow, turn_to)
+            if not plain[1][5]:  # never at the target: holing out there changes nothing
+                return plain
+        straight = (self.start, direction, count, rests, holes_out)
+        if elbow is None or turn_to is None:
+            return straight, self._leg(*straight, marks=True)
+        memo = (*straight, elbow, turn_to)
+        got = self.elbow_legs.get(memo)
+        if got is None:
+            line = self._leg(*straight, marks=True)
+            at = self.checkpoints[straight].get(elbow)
+            got = self.elbow_legs[memo] = (straight, line) if at is None else (memo, self._walk(
+                *at, elbow=elbow, turn_to=turn_to, rests=rests, holes_out=holes_out, arrived=True))
+        return got
+
+    def _leg(self, pos: Pos, d: int, count: int, rests: bool, holes_out: bool, marks: bool = False) -> Leg:
+        if holes_out and not rests and not marks:
+            plain = self._leg(pos, d, count, False, False)
+            if not plain[5]:  # never at the target: holing out there changes nothing
+                return plain
+        memo = (pos, d, count, rests, holes_out)
+        got = self.legs.get(memo)
+        if got is None or (marks and memo not in self.checkpoints):
+            seen: dict[Pos, tuple[Any, ...]] | None = {} if marks else None
+            got = self.legs[memo] = self._walk(pos, d, count, None, (), 1.0, False, False, elbow=None,
+                                                turn_to=None, rests=rests, holes_out=holes_out, marks=seen)
+            if seen is not None:
+                self.checkpoints[memo] = seen
+        return got
+
+    def _next(self, pos: Pos, d: int, left: int) -> tuple[Pos, int, bool] | None:
+        """The next dot of a count with ``left`` to go: (dot, counts it takes with the hill, half-way)."""
+        moves = self.moves.get((pos, d))
+        if moves is None:
+            moves = self.moves[(pos, d)] = self._moves(pos, d)
+        full, cost, half, half_cost = moves
+        if cost <= left:
+            return full, cost, False
+        if half is not None and half_cost <= left:
+            return half, half_cost, True
+        return None
+
+    def _moves(self, pos: Pos, d: int) -> tuple[Pos, int, Pos | None, int]:
+        """The full step from ``pos`` flying ``d`` and its counts with the hill, then the half-way
+        step (odd directions) and its counts."""
+        full = step_to(pos, d)
+        if d % 2 == 0:
+            return full, counts_per_dot(d) + self._climb(pos, full), None, 0
+        half = step_to(pos, self.half[d])
+        return full, counts_per_dot(d) + self._climb(pos, full), half, 1 + self._climb(pos, half)
+
+    def _climb(self, a: Pos, b: Pos) -> int:
+        if not self.rules.hills or b not in self.levels:
+            return 0
+        return self.levels[b] - self.levels[a]
+
+    def _walk(self, pos: Pos, d: int, left: int, dry: Pos | None, stops: tuple[Stop, ...], p: float,
+              turned: bool, met: bool, *, elbow: Pos | None, turn_to: int | None, rests: bool,
+              holes_out: bool, marks: dict[Pos, tuple[Any, ...]] | None = None, arrived: bool = False) -> Leg:
+        """Count ``left`` from ``pos`` flying ``d`` (``arrived``: the dot was just reached, its tree
+        or target not yet passed); the leg's stops and how it ends."""
+        kinds, target = self.kinds, self.target
+        hit_or_miss = self.rules.hit_or_miss
+        stops_l = list(stops)
+        half = False
+        while True:
+            if arrived:
+                arrived = False
+                met = met or pos == target
+                kind = kinds[pos]
+                if kind in STOPPING_TREES or (kind == "target" and hit_or_miss):
+                    what = "target" if kind == "target" else kind
+                    at_rest = rests or (holes_out and pos == target)
+                    if at_rest and not half:  # the last dot, unless the count goes on
+                        ahead = turn_to if (elbow == pos and not turned and turn_to is not None) else d
+                        at_rest = not (left > 0 and self._next(pos, ahead, left) is not None)
+                    if not at_rest:
+                        if not hit_or_miss:
+                            stops_l.append((pos, dry, False, what, p))
+                            return tuple(stops_l), 0.0, pos, dry, d, met
+                        hit = (13 - HIT_AT[what]) / 12
+                        stops_l.append((pos, dry, False, what, p * hit))
+                        p *= 1 - hit
+                if half:
+                    break
+            if left <= 0:
+                break
+            if elbow is not None and not turned and pos == elbow and turn_to is not None:
+                d, turned = turn_to, True
+            nxt = self._next(pos, d, left)
+            if nxt is None:
+                break
+            dot, cost, half = nxt
+            left -= cost
+            if dot not in kinds:
+                stops_l.append((pos, dry, True, None, p))
+                return tuple(stops_l), 0.0, pos, dry, d, met
+            pos = dot
+            if kinds[dot] not in WATERS:
+                dry = dot
+            if marks is not None and not half and dot not in marks:
+                marks[dot] = (dot, d, left, dry, tuple(stops_l), p, turned, met)  # as _walk's arguments
+            arrived = True
+        return tuple(stops_l), p, pos, dry, d, met
+
+    # -- where the ball rests -----------------------------------------------------------------------
+    def finish_worth(self, pos: Pos, dry: Pos, off: bool, holed: bool) -> float:
+        end = (pos, dry, off, holed)
+        got = self.worths.get(end)
+        if got is None:
+            got = self.worths[end] = sum(p * worth(leaf) for leaf, p in self.finish(*end).items())
+        return got
+
+    def finish(self, pos: Pos, dry: Pos, off: bool, holed: bool) -> Leaves:
+        memo = (pos, dry, off, holed)
+        got = self.finished.get(memo)
+        if got is None:
+            got = self.finished[memo] = self._finish(pos, dry, off, holed)
+        return got
+
+    def _finish(self, pos: Pos, dry: Pos, off: bool, holed: bool) -> Leaves:
+        if holed:
+            return {("holed", "holed out", 0, 0): 1.0}
+        kind = self.kinds[pos]
+        landing = "off board" if off else kind if kind in WATERS else None
+        out: Leaves = {}
+        if landing is not None:
+            self._leaf(out, dry, landing, 1, 1.0)
+            return out
+        if not self.rules.roll_away:
+            self._leaf(out, pos, None, 0, 1.0)
+            return out
+        for lie, wet, p in self.roll(pos):
+            self._leaf(out, lie, "water" if wet else None, int(wet), p)
+        return out
+
+    def roll(self, lie: Pos) -> list[tuple[Pos, bool, float]]:
+        """Where the ball rolls away to from ``lie`` (black dice): (lie, rolled into water, chance)."""
+        got = self.rolled.get(lie)
+        if got is None:
+            got = self.rolled[lie] = self._roll(lie)
+        return got
+
+    def _roll(self, lie: Pos) -> list[tuple[Pos, bool, float]]:
+        downs = self.board.downhill(lie)
+        if not downs:
+            return [(lie, False, 1.0)]
+        out = [(lie, False, (12 - len(downs)) / 12)]
+        for black in downs:
+            nxt = step_to(lie, one_cell(black, self.board.outward))
+            if self.kinds[nxt] in WATERS:
+                out.append((lie, True, 1 / 12))  # back to the last dry dot: where it rolled from
+            else:
+                out.extend((at, wet, p / 12) for at, wet, p in self.roll(nxt))
+        return out
+
+    def _leaf(self, out: Leaves, lie: Pos, landing: str | None, penalty: int, p: float) -> None:
+        kind = self.kinds[lie]
+        if landing is None and kind in TREES:
+            landing = kind
+        on_target = lie == self.target
+        if landing == "off board":
+            end = "off board"
+        elif landing in WATERS:
+            end = "water"
+        elif landing in TREES:
+            end = "trees"
+        elif on_target:
+            end = "on the target"
+        else:
+            end = "fairway"
+        left = 0 if on_target else hex_distance(lie, self.target)
+        leaf = (name_of(lie), end, penalty + (1 if on_target else 0), left)
+        out[leaf] = out.get(leaf, 0.0) + p
