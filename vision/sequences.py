@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import cv2
@@ -101,7 +101,7 @@ def watch(seq: Sequence, start: int = 0, watcher: ThrowWatcher | None = None) ->
             looks.append(k)
         if event.settle is not None:
             s = event.settle
-            settles.append(Settle(s.frame + start, s.settled_frame + start, s.image, s.background, s.changed))
+            settles.append(replace(s, frame=s.frame + start, settled_frame=s.settled_frame + start))
     return Watched(start, settles, times, states, looks)
 
 
