@@ -340,14 +340,25 @@ class ThrowWatcher:
         self._scene = small
         return self._settled(frame, None, changed, hand=False, guess=guess)
 
-    def _dice_seen(self, frame: np.ndarray) -> list[tuple[float, float]]:
-        """Centres of the dice the locator finds in ``frame`` (no tray known; on the read worker).
-        Without the locator's model nothing can be told: the still scene counts as empty."""
+    def _dice_seen(self, frame: np.ndarray) -> list[locator.Spot]:
+        """The dice the locator finds in ``frame`` (no tray known; on the read worker). Without the
+        locator's model nothing can be told: the still scene counts as empty."""
         if self._locator is None:
             self._locator = locator.load()
             if self._locator is None:
                 return []
-        return [s.center for s in locator.locate(self._locator, frame)]
+        return locator.locate(self._locator, frame)
+
+    def _same_look(self, reader: object) -> bool:
+        """Whether ``reader`` reads a frame alone as the locator's look plus ``read_spots`` of what it
+        found (the shipped :class:`~vision.reader.LearntReader`, with the same network and peak)."""
+        from vision.reader import LearntReader
+
+        return (
+            type(reader).read is LearntReader.read
+            and getattr(reader, "locator_net", None) is self._locator
+            and getattr(reader, "peak", None) == locator.PEAK
+        )
 
     # --- the read worker ----------------------------------------------------------------------------
     def _submit(self, work: Callable[..., T], *args: object) -> Future[T]:
@@ -360,11 +371,14 @@ class ThrowWatcher:
     ) -> Seen:
         """On the worker: look for dice (no tray known), and read them if a new one lies there. A read
         that fails is left to the settle's reader, which fails the same way where the caller sees it."""
-        centres = self._dice_seen(image) if look else None
+        spots = self._dice_seen(image) if look else None
+        centres = None if spots is None else [s.center for s in spots]
         if centres is not None and not new_dice(centres, changed, image.shape):
             return Seen(centres, None, None)
         try:
             reader = self.reader
+            if spots is not None and self._same_look(reader):  # the look done already: not twice
+                return Seen(centres, reader.read_spots(image, spots), reader)  # type: ignore[attr-defined]
             return Seen(centres, reader.read(image, background=background), reader)
         except Exception as exc:  # missing models, a broken network: said by the settle's read
             log.info("speculative read failed", extra={"event": "camera", "reason": str(exc)})
