@@ -76,6 +76,7 @@ class Played:
     throws: list[Throw] = field(default_factory=list)
     per_frame: list[float] = field(default_factory=list)
     latency: list[float] = field(default_factory=list)
+    worker_ms: list[float] = field(default_factory=list)  # CPU time of each speculative read used
     guesses: int = 0
     used: int = 0
 
@@ -98,6 +99,9 @@ def play(frames: list[np.ndarray], watcher: ThrowWatcher, reader: object, fps: f
             out.throws.append(event.settle.read(reader))  # type: ignore[arg-type]
             out.latency.append((time.perf_counter() - fed) * 1000)
             out.settles.append(event.settle)
+            guess = event.settle.guess
+            if guess is not None and guess.future.done() and guess.future.result().reader is reader:
+                out.worker_ms.append(guess.future.result().cpu_ms)
     out.guesses, out.used = watcher.guesses, watcher.guesses_used
     watcher.close()
     return out
@@ -119,6 +123,8 @@ def simulated(reader: object) -> None:
         print(f"  {how}: {len(run.throws)} throws")
         print(f"    watcher per frame: {ms(run.per_frame)}, max {max(run.per_frame):.2f} ms")
         print(f"    settle to reading: {ms(run.latency)}")
+        if speculate:
+            print(f"    the speculative reads' CPU time on the worker: {ms(run.worker_ms)}")
 
 
 def labels(seq: Sequence) -> Item:
@@ -164,7 +170,7 @@ def videos(reader: object, faces: bool) -> None:
         print("| video | stream starts | throws | settled - still_from (frames) | tray | dice right "
               "| settle to reading |")
         print("|---|---|---|---|---|---|---|")
-        per_frame, latency, late, wrong_count, guesses, used = [], [], 0, 0, 0, 0
+        per_frame, latency, worker_ms, late, wrong_count, guesses, used = [], [], [], 0, 0, 0, 0
         score = Score("videos")
         for seq in seqs:
             for start, first in starts(seq).items():
@@ -172,6 +178,7 @@ def videos(reader: object, faces: bool) -> None:
                 run = play(seq.frames[first:], watcher, reader)
                 per_frame += run.per_frame
                 latency += run.latency
+                worker_ms += run.worker_ms
                 guesses, used = guesses + run.guesses, used + run.used
                 wrong_count += len(run.settles) != 1
                 if not run.settles:
@@ -195,6 +202,8 @@ def videos(reader: object, faces: bool) -> None:
         print(f"  watcher per frame: {ms(per_frame)}, max {max(per_frame):.2f} ms ({len(per_frame)} frames)")
         print(f"  settle to reading: {ms(latency)}"
               + (f" ({used} of {guesses} speculative reads started were used)" if speculate else ""))
+        if speculate:
+            print(f"  the speculative reads' CPU time on the worker (look and read): {ms(worker_ms)}")
         if faces:
             print(f"  faces: {score.right} of {score.labelled} dice right, {score.silent} wrong but ok "
                   f"(silent), {score.missed} missed")

@@ -46,6 +46,7 @@ from __future__ import annotations
 import logging
 import math
 import threading
+import time
 from concurrent.futures import CancelledError, Executor, Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeVar
@@ -114,6 +115,7 @@ class Seen:
     centres: list[tuple[float, float]] | None
     dice: list[DieReading] | None
     reader: object | None
+    cpu_ms: float = 0.0  # the worker's CPU time for the look and read
 
 
 @dataclass(slots=True)
@@ -371,18 +373,21 @@ class ThrowWatcher:
     ) -> Seen:
         """On the worker: look for dice (no tray known), and read them if a new one lies there. A read
         that fails is left to the settle's reader, which fails the same way where the caller sees it."""
+        t = time.thread_time()
         spots = self._dice_seen(image) if look else None
         centres = None if spots is None else [s.center for s in spots]
         if centres is not None and not new_dice(centres, changed, image.shape):
-            return Seen(centres, None, None)
+            return Seen(centres, None, None, (time.thread_time() - t) * 1000)
         try:
             reader = self.reader
             if spots is not None and self._same_look(reader):  # the look done already: not twice
-                return Seen(centres, reader.read_spots(image, spots), reader)  # type: ignore[attr-defined]
-            return Seen(centres, reader.read(image, background=background), reader)
+                dice = reader.read_spots(image, spots)  # type: ignore[attr-defined]
+            else:
+                dice = reader.read(image, background=background)
         except Exception as exc:  # missing models, a broken network: said by the settle's read
             log.info("speculative read failed", extra={"event": "camera", "reason": str(exc)})
             return Seen(centres, None, None)
+        return Seen(centres, dice, reader, (time.thread_time() - t) * 1000)
 
     def _start_guess(
         self,
