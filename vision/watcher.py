@@ -320,7 +320,7 @@ class ThrowWatcher:
             self._scene = small  # the dice lie as they were (the light or the camera's place may not)
             self.state = READ
             return WatchEvent(self.index, READ)
-        guess = self._guess_for(frame, small, None, changed, look=True)
+        guess = self._look(frame, small, changed)
         if guess is None:  # the look is not back yet (``block`` off): decide on a later frame
             self.state = CALIBRATING if first else SETTLED
             return WatchEvent(self.index, self.state)
@@ -409,26 +409,13 @@ class ThrowWatcher:
         self._guess = Guess(self.index, small, image, background, future, self._first_still)
         return self._guess
 
-    def _guess_for(
-        self,
-        frame: np.ndarray,
-        small: np.ndarray,
-        background: np.ndarray | None,
-        changed: np.ndarray | None,
-        *,
-        look: bool,
-    ) -> Guess | None:
-        """The look and read of this still scene, at the decision: the speculative one if the frame is
-        unchanged since it (else one of this frame, started now); None while it is not back and
-        ``feed`` may not wait for it."""
+    def _look(self, frame: np.ndarray, small: np.ndarray, changed: np.ndarray | None) -> Guess | None:
+        """The look (and read) of this still scene, no tray known, at the decision: the speculative one
+        if the frame is unchanged since it (else one of this frame, started now); None while it is not
+        back and ``feed`` may not wait for it."""
         guess = self._guess
-        if (
-            guess is None
-            or guess.streak != self._first_still
-            or (guess.background is None) != (background is None)
-            or not self._unchanged(guess.small, small)
-        ):
-            guess = self._start_guess(frame, small, background, changed, look=look)
+        if guess is None or guess.streak != self._first_still or not self._unchanged(guess.small, small):
+            guess = self._start_guess(frame, small, None, changed, look=True)
         if not guess.future.done() and not self.block:
             return None
         return guess
