@@ -1,15 +1,21 @@
-"""Throw watcher benchmark: time per frame (one core, 640x480), the settle-to-reading latency, and the
-rendered videos of ../shared played from four starts (on the empty tray, while the dice come in,
-while they roll, with them lying still): throws seen (one each), frames from rest to settle, and
-the faces read with the set enrolled from the videos' dice (``enroll/`` of both rendered sets, as
-``watch --set`` reads them), and how long each read took from the settle.
+"""Throw watcher benchmark: time per frame (640x480), the settle-to-reading latency, and the rendered
+videos of ../shared played from four starts (on the empty tray, while the dice come in, while they
+roll, with them lying still): throws seen (one each), frames from rest to settle, and the faces read
+with the set enrolled from the videos' dice (``enroll/`` of both rendered sets, as ``watch --set``
+reads them).
 
     .venv/bin/python bench/bench_watcher.py            # everything
-    .venv/bin/python bench/bench_watcher.py --quick    # no enrolment, no faces (under a minute)
+    .venv/bin/python bench/bench_watcher.py --quick    # the shipped reader, no enrolment, no faces
 
-Times are CPU time of the watching thread (``time.thread_time``), OpenCV on one thread: what a
-frame costs one core, whatever else the machine runs (wall-clock time on a shared machine adds the
-waits for a core).
+The process (the feeding thread and the watcher's read worker) is pinned to one core and OpenCV runs
+on one thread. Frames are fed at the camera's pace, 30 a second, as a live camera gives them: the
+watcher starts each read at the first still frame, so how much of it is done by the settle depends
+on that pace. Per-frame time is the CPU time of the feeding thread (``time.thread_time``): what
+``feed`` costs the thread that draws, the reads and looks on the worker left out. Settle to reading
+is wall time from the moment the frame that settles the throw is handed to ``feed`` to the moment
+its reading is in hand (``Settle.read``): on a machine shared with other work it includes the
+waits for the core. Each is given with the speculative read (as the app runs) and without it (the
+settled frame read at settle), under the same load.
 
 Videos come from ../shared (or $DICE_COMPANION_SHARED)/throwbench-dev-poly/sequences; absent, only the
 simulated camera's part runs.
@@ -26,6 +32,7 @@ for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
 import argparse  # noqa: E402
 import statistics  # noqa: E402
 import time  # noqa: E402
+from dataclasses import dataclass, field  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import cv2  # noqa: E402
@@ -36,9 +43,11 @@ sys.path.insert(0, str(ROOT))
 SHARED = Path(os.environ.get("DICE_COMPANION_SHARED", ROOT.parent / "shared"))
 
 from vision.evaluate import Item, Label, Score, score_item  # noqa: E402
-from vision.sequences import ON_TIME, Sequence, load, starts, watch  # noqa: E402
+from vision.sequences import ON_TIME, Sequence, load, starts  # noqa: E402
 from vision.simcam import SimulatedCamera  # noqa: E402
-from vision.watcher import ThrowWatcher  # noqa: E402
+from vision.watcher import Settle, Throw, ThrowWatcher  # noqa: E402
+
+FPS = 30.0
 
 
 def ms(values: list[float]) -> str:
@@ -47,27 +56,75 @@ def ms(values: list[float]) -> str:
     return f"median {statistics.median(values):.2f} ms, 95th percentile {np.percentile(values, 95):.2f} ms"
 
 
-def simulated() -> None:
+def one_core() -> str:
+    """Pin this process, and so the read worker it starts, to one core."""
+    try:
+        cpu = min(os.sched_getaffinity(0))
+        os.sched_setaffinity(0, {cpu})
+    except (AttributeError, OSError) as exc:
+        return f"not pinned to one core ({exc})"
+    return f"pinned to core {cpu}"
+
+
+@dataclass
+class Played:
+    """A stream fed at the camera's pace: what settled, each throw's reading, the feeding thread's CPU
+    time per frame (ms), the latency from the settling frame fed to the reading in hand (ms), and the
+    speculative reads started and used."""
+
+    settles: list[Settle] = field(default_factory=list)
+    throws: list[Throw] = field(default_factory=list)
+    per_frame: list[float] = field(default_factory=list)
+    latency: list[float] = field(default_factory=list)
+    worker_ms: list[float] = field(default_factory=list)  # CPU time of each speculative read used
+    guesses: int = 0
+    used: int = 0
+
+
+def play(frames: list[np.ndarray], watcher: ThrowWatcher, reader: object, fps: float = FPS) -> Played:
+    """Feed ``frames`` at ``fps`` (none is fed before its time; one that comes late is fed at once) and
+    read each throw as it settles."""
+    out = Played()
+    due = time.perf_counter()
+    for frame in frames:
+        wait = due - time.perf_counter()
+        if wait > 0:
+            time.sleep(wait)
+        fed = time.perf_counter()
+        due = max(due, fed) + 1 / fps
+        t = time.thread_time()
+        event = watcher.feed(frame)
+        out.per_frame.append((time.thread_time() - t) * 1000)
+        if event.settle is not None:
+            out.throws.append(event.settle.read(reader))  # type: ignore[arg-type]
+            out.latency.append((time.perf_counter() - fed) * 1000)
+            out.settles.append(event.settle)
+            guess = event.settle.guess
+            if guess is not None and guess.future.done() and guess.future.result().reader is reader:
+                out.worker_ms.append(guess.future.result().cpu_ms)
+    out.guesses, out.used = watcher.guesses, watcher.guesses_used
+    watcher.close()
+    return out
+
+
+def simulated(reader: object) -> None:
     """The simulated camera: six dice per throw, five throws with a hand each, read in place."""
     cam = SimulatedCamera(seed=42)
     kinds = ["d6"] * 4 + ["rollers-purple", "rollers-black"]
     frames = [cam.render([]) for _ in range(6)]
     for _ in range(5):
         frames += [f.image for f in cam.throw(kinds, still=20)]
-    watcher = ThrowWatcher(defer=True)
-    reader = watcher.reader  # the shipped models and faces, as ``watch`` without ``--set``
-    per_frame, latency = [], []
-    for f in frames:
-        t = time.thread_time()
-        event = watcher.feed(f)
-        per_frame.append((time.thread_time() - t) * 1000)
-        if event.settle is not None:  # from the settle to the reading (the app does this on a worker)
-            t = time.thread_time()
-            event.settle.read(reader)
-            latency.append((time.thread_time() - t) * 1000)
-    print(f"simulated camera, {len(frames)} frames 640x480, {len(latency)} throws (six dice), one core")
-    print(f"  watcher per frame: {ms(per_frame)}, max {max(per_frame):.2f} ms")
-    print(f"  settle to reading: {ms(latency)}")
+    print(f"simulated camera, {len(frames)} frames 640x480 at {FPS:.0f} fps, five throws of six dice")
+    for speculate in (True, False):
+        watcher = ThrowWatcher(reader, defer=True, speculate=speculate)  # type: ignore[arg-type]
+        run = play(frames, watcher, reader)
+        how = (f"speculative read ({run.used} of {run.guesses} started used)" if speculate
+               else "read at settle")
+        print(f"  {how}: {len(run.throws)} throws")
+        print(f"    watcher per frame: {ms(run.per_frame)}, max {max(run.per_frame):.2f} ms")
+        print(f"    settle to reading: {ms(run.latency)}")
+        if speculate:
+            print(f"    the speculative reads' CPU time on the worker: {ms(run.worker_ms)}")
 
 
 def labels(seq: Sequence) -> Item:
@@ -101,53 +158,55 @@ def enrolled_reader() -> object | None:
     return LearntReader(gallery, *nets)
 
 
-def videos(faces: bool) -> None:
+def videos(reader: object, faces: bool) -> None:
     folder = SHARED / "throwbench-dev-poly" / "sequences"
     if not folder.is_dir():
         print(f"{folder} absent: the videos are skipped")
         return
     seqs = load(folder)
-    reader = enrolled_reader() if faces else None
-    print(f"rendered videos ({folder}), 640x480, one core")
-    print("| video | stream starts | throws | settled - still_from (frames) | tray | dice right | read in |")
-    print("|---|---|---|---|---|---|---|")
-    per_frame, checks, late, wrong_count = [], [], 0, 0
-    score, took_ms = Score("videos"), []
-    for seq in seqs:
-        for start, first in starts(seq).items():
-            run = watch(seq, first)
-            looked = set(run.looks)
-            per_frame += [t for k, t in enumerate(run.times_ms) if k not in looked]
-            checks += [t for k, t in enumerate(run.times_ms) if k in looked]
-            wrong_count += len(run.settles) != 1
-            if not run.settles:
-                print(f"| {seq.name} | {start} | 0 | - | - | - | - |")
-                continue
-            s = run.settles[0]
-            delay = s.settled_frame - max(first, seq.still_from)
-            late += delay > ON_TIME
-            cells = []
-            for r, total, times in ((reader, score, took_ms),):
-                if r is None:
-                    cells += ["-", "-"]
+    print(f"rendered videos ({folder}), 640x480 at {FPS:.0f} fps")
+    for speculate in (True, False):
+        print(f"{'speculative read' if speculate else 'read at settle'}:")
+        print("| video | stream starts | throws | settled - still_from (frames) | tray | dice right "
+              "| settle to reading |")
+        print("|---|---|---|---|---|---|---|")
+        per_frame, latency, worker_ms, late, wrong_count, guesses, used = [], [], [], 0, 0, 0, 0
+        score = Score("videos")
+        for seq in seqs:
+            for start, first in starts(seq).items():
+                watcher = ThrowWatcher(reader, defer=True, speculate=speculate)  # type: ignore[arg-type]
+                run = play(seq.frames[first:], watcher, reader)
+                per_frame += run.per_frame
+                latency += run.latency
+                worker_ms += run.worker_ms
+                guesses, used = guesses + run.guesses, used + run.used
+                wrong_count += len(run.settles) != 1
+                if not run.settles:
+                    print(f"| {seq.name} | {start} | 0 | - | - | - | - |")
                     continue
-                t = time.thread_time()
-                throw = s.read(r)
-                times.append((time.thread_time() - t) * 1000)
-                one = Score(seq.name)
-                score_item(labels(seq), throw.dice, one)
-                score_item(labels(seq), throw.dice, total)
-                cells += [f"{one.right} of {one.labelled}", f"{times[-1]:.0f} ms"]
-            tray = "learnt" if s.background is not None else "none (single photo)"
-            row = [seq.name, start, str(len(run.settles)), f"{delay:+d}", tray, *cells]
-            print(f"| {' | '.join(row)} |")
-    print(f"videos not giving exactly one throw: {wrong_count}; "
-          f"throws settled later than {ON_TIME} frames: {late}")
-    print(f"  watcher per frame: {ms(per_frame)} ({len(per_frame)} frames)")
-    print(f"  frames that looked for dice with the locator (no tray known yet): {len(checks)}, {ms(checks)}")
-    if reader is not None:
-        print(f"  faces: {score.right} of {score.labelled} dice right, {score.silent} wrong but ok "
-              f"(silent), {score.missed} missed; settle to reading {ms(took_ms)}")
+                s, throw = run.settles[0], run.throws[0]
+                delay = s.settled_frame + first - max(first, seq.still_from)
+                late += delay > ON_TIME
+                right = "-"
+                if faces:
+                    one = Score(seq.name)
+                    score_item(labels(seq), throw.dice, one)
+                    score_item(labels(seq), throw.dice, score)
+                    right = f"{one.right} of {one.labelled}"
+                tray = "learnt" if s.background is not None else "none (single photo)"
+                row = [seq.name, start, str(len(run.settles)), f"{delay:+d}", tray, right,
+                       f"{run.latency[0]:.0f} ms"]
+                print(f"| {' | '.join(row)} |")
+        print(f"  videos not giving exactly one throw: {wrong_count}; "
+              f"throws settled later than {ON_TIME} frames: {late}")
+        print(f"  watcher per frame: {ms(per_frame)}, max {max(per_frame):.2f} ms ({len(per_frame)} frames)")
+        print(f"  settle to reading: {ms(latency)}"
+              + (f" ({used} of {guesses} speculative reads started were used)" if speculate else ""))
+        if speculate:
+            print(f"  the speculative reads' CPU time on the worker (look and read): {ms(worker_ms)}")
+        if faces:
+            print(f"  faces: {score.right} of {score.labelled} dice right, {score.silent} wrong but ok "
+                  f"(silent), {score.missed} missed")
 
 
 def main(argv: list[str]) -> int:
@@ -155,8 +214,14 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--quick", action="store_true", help="no enrolment, no faces")
     args = parser.parse_args(argv[1:])
     cv2.setNumThreads(1)
-    simulated()
-    videos(faces=not args.quick)
+    print(f"one core: {one_core()}; load average {' '.join(f'{x:.2f}' for x in os.getloadavg())} "
+          f"on {os.cpu_count()} cores")
+    from vision.sets import reader_for
+
+    shipped = reader_for(None)  # the shipped models and faces, as ``watch`` without ``--set``
+    simulated(shipped)
+    enrolled = None if args.quick else enrolled_reader()
+    videos(enrolled or shipped, faces=enrolled is not None)
     return 0
 
 

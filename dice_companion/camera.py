@@ -5,9 +5,13 @@ Every preview frame goes through vision's :class:`~vision.watcher.ThrowWatcher` 
 frame): when a throw settles it is read once, and :meth:`CameraReader.settled` hands that read (with the
 frame it was read from, the evidence photo) to the table. A hand over the tray is motion, not a throw.
 
-Reads (about 50 ms a frame on one core) never run on the screen's thread: the watcher defers them (a
-:class:`~vision.watcher.Settle`), and they run one at a time on a single worker thread; the screen
-picks the result up on a later frame. A generation number drops reads that went stale meanwhile (a
+The networks never run on the screen's thread: the watcher is given the reader's single worker
+thread, where it starts each throw's read at the first still frame (speculatively, before the throw
+counts as settled) and, while no empty tray is known, the locator's look for dice; it never waits for
+them (a decision that needs the look falls on a later frame). At settle it hands out a
+:class:`~vision.watcher.Settle` carrying that read if the dice stayed as read, and the reader takes it
+on the same worker (a read of the settled frame when they did not); the screen picks the result up on
+a later frame. A generation number drops reads that went stale meanwhile (a
 new throw, the camera lost or reopened, a new calibration or dice set, :meth:`CameraReader.forget`);
 a throw's read that finishes while the tray moves again is held until it is still, and dropped if the
 dice changed.
@@ -235,6 +239,7 @@ class CameraReader:
         self._stall_s = stall_s
         self._clock = clock
         self.calibration = Calibration.load(self.data_dir) if self.data_dir else None
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="camera-read")
         self.watcher = self._new_watcher()
         self._source: FrameSource | None = None
         self._opening: threading.Thread | None = None
@@ -247,7 +252,6 @@ class CameraReader:
         self._held: ReadResult | None = None  # a throw's read that finished while the tray moved again
         self._job: ReadJob | None = None
         self._generation = 0  # bumped whenever reads under way go stale
-        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="camera-read")
         self._closed = False
         self._hand = False  # the watcher saw a hand in the last frame
         self.problem = ""
@@ -375,8 +379,9 @@ class CameraReader:
         self.forget()
 
     def _new_watcher(self) -> ThrowWatcher:
+        """A watcher whose networks run on the read worker, and whose ``feed`` never waits for them."""
         tray = self.calibration.tray() if self.calibration is not None else None
-        return ThrowWatcher(self._reader, tray, defer=True)
+        return ThrowWatcher(self._reader, tray, defer=True, worker=self._pool, block=False)
 
     # --- reads on the worker thread -------------------------------------------------------------
     def _read_now(self, frame: np.ndarray) -> ReadJob:

@@ -114,6 +114,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
         pass
     finally:
         source.close()
+        watcher.close()
     return 0
 
 

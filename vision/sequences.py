@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import cv2
@@ -77,7 +77,7 @@ def load(folder: Path) -> list[Sequence]:
 class Watched:
     """What the watcher gave over a sequence played from ``start``: the throws that settled (frame
     indices of the whole video), the CPU time each frame took on this thread (ms), the states, and
-    the frames (counted from ``start``) in which the watcher looked for dice with the locator."""
+    the frames (counted from ``start``) in which the watcher asked its worker to look for dice."""
 
     start: int
     settles: list[Settle]
@@ -88,7 +88,8 @@ class Watched:
 
 def watch(seq: Sequence, start: int = 0, watcher: ThrowWatcher | None = None) -> Watched:
     """Play ``seq`` from frame ``start`` (the stream begins there) through a deferring watcher; the
-    throws are not read (each :class:`Settle` can be, with its own reader)."""
+    throws are not read here (each :class:`Settle` can be, with its own reader; the watcher's reads
+    started early run on its worker). Frame indices count from the video's first frame."""
     watcher = watcher or ThrowWatcher(defer=True)
     settles, times, states, looks = [], [], [], []
     for k, frame in enumerate(seq.frames[start:]):
@@ -101,7 +102,10 @@ def watch(seq: Sequence, start: int = 0, watcher: ThrowWatcher | None = None) ->
             looks.append(k)
         if event.settle is not None:
             s = event.settle
-            settles.append(Settle(s.frame + start, s.settled_frame + start, s.image, s.background, s.changed))
+            guess = None if s.guess is None else replace(s.guess, index=s.guess.index + start,
+                                                         streak=s.guess.streak + start)
+            settles.append(replace(s, frame=s.frame + start, settled_frame=s.settled_frame + start,
+                                   guess=guess))
     return Watched(start, settles, times, states, looks)
 
 

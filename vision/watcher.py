@@ -21,20 +21,35 @@ A throw is read when something new lies still in the tray: compared with the sce
 changed that hold dice now. Dice taken away are no throw. When one die of several is thrown again,
 only the dice where the tray changed are new: the reading says which (``Throw.moved``).
 
-All the per-frame work happens on a 160-pixel-wide copy; the reader runs once per throw on the
-full frame against the learned tray (or alone, without one). With ``defer=True`` the watcher does
-not read: it hands out a :class:`Settle` (the frame and the tray as they were) and the caller reads
-it when and where it likes (the app does it on a worker thread, so the touchscreen keeps drawing).
-The locator's look for dice on a still frame without a tray (about 0.1-0.3 s) runs in ``feed``, once
-per still scene and only while no empty tray is known.
+All the per-frame work happens on a 160-pixel-wide copy. The networks never run on the thread that
+feeds frames: the reader (once per throw, on the full frame against the learned tray, or alone
+without one) and the locator's look for dice on a still frame without a tray run on a read worker
+(the watcher's own thread, or the executor given as ``worker``: the app gives its read thread).
+
+The read is speculative: it starts at the first still frame of a scene, while the watcher still waits
+for the rest of its still window (six frames, 0.2 s at 30 fps, longer than a read). At settle the
+frame is compared with the one read, by the measure that tells motion (:meth:`ThrowWatcher.feed`):
+unchanged, that reading is the throw's (ready at settle when the read took less than the window);
+changed (a die crept, a hand came), it is dropped and the settled frame read instead. Without a tray
+the locator's look is started the same way, and the decision that needs it (dice or the empty tray)
+waits for it: with ``block`` (files, tests, ``watch``) ``feed`` waits for the worker, so decisions
+fall on the same frames whatever the worker's speed; without it (the app's live camera) ``feed``
+never waits and the decision falls on a later frame.
+
+With ``defer=True`` the watcher hands out a :class:`Settle` (the frame and the tray as they were, and
+the speculative read if it holds) and the caller takes the reading when and where it likes (the app
+on its read thread, so the touchscreen keeps drawing); without it ``feed`` waits for the reading.
 """
 
 from __future__ import annotations
 
 import logging
 import math
+import threading
+import time
+from concurrent.futures import CancelledError, Executor, Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 import cv2
 import numpy as np
@@ -44,7 +59,11 @@ from vision.tray import TrayModel, small_copy
 from vision.types import DieReading
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from vision.reader import LearntReader
+
+T = TypeVar("T")
 
 log = logging.getLogger(__name__)
 
@@ -88,20 +107,57 @@ class Throw:
 
 
 @dataclass(slots=True)
+class Seen:
+    """What the read worker made of a still frame: the dice centres the locator found (None: it did
+    not look, a tray being known), and the dice read with ``reader`` (None: not read, as no new die
+    lay there)."""
+
+    centres: list[tuple[float, float]] | None
+    dice: list[DieReading] | None
+    reader: object | None
+    cpu_ms: float = 0.0  # the worker's CPU time for the look and read
+
+
+@dataclass(slots=True)
+class Guess:
+    """A look and read started on the read worker at frame ``index`` (the first still frame of a
+    scene, or a later one if the scene changed since), before the watcher knows the throw settled."""
+
+    index: int
+    small: np.ndarray = field(repr=False)
+    image: np.ndarray = field(repr=False)
+    background: np.ndarray | None = field(repr=False)
+    future: Future[Seen] = field(repr=False)
+    streak: int = -1  # the first still frame of the scene it belongs to
+
+
+@dataclass(slots=True)
 class Settle:
     """A throw that came to rest, not read yet: the frame kept, its index, the first still frame, the
     empty tray to read it against (None: read alone, as a single photo; copies: the watcher goes on
-    adapting its own), and where the tray changed since the last read (160-px copy; None: all new)."""
+    adapting its own), where the tray changed since the last read (160-px copy; None: all new), and
+    the speculative read of this scene that still holds (``image`` is then the frame it read)."""
 
     frame: int
     settled_frame: int
     image: np.ndarray = field(repr=False)
     background: np.ndarray | None = field(default=None, repr=False)
     changed: np.ndarray | None = field(default=None, repr=False)
+    guess: Guess | None = field(default=None, repr=False)
 
     def read(self, reader: LearntReader) -> Throw:
-        """Read the dice (any thread: it touches nothing of the watcher's)."""
-        dice = reader.read(self.image, background=self.background)
+        """The dice (any thread: it touches nothing of the watcher's): the speculative reading when it
+        was read with ``reader``, else ``reader`` reads the frame now."""
+        dice = None
+        if self.guess is not None:
+            try:
+                seen = self.guess.future.result()
+            except CancelledError:  # the worker was shut down
+                seen = None
+            if seen is not None and seen.reader is reader:
+                dice = seen.dice
+        if dice is None:
+            dice = reader.read(self.image, background=self.background)
         return Throw(self.frame, self.settled_frame, dice, self.image, [self.moved(d) for d in dice])
 
     def moved(self, die: DieReading) -> bool:
@@ -132,9 +188,13 @@ class ThrowWatcher:
     ``defer``, the :class:`Settle` to read later: ``last_throw`` is then left to the caller).
 
     ``reader``: reads each settled throw (default: the shipped models and faces, loaded when first
-    needed; with ``defer`` the caller reads). ``tray``: a calibration kept from an earlier run, used
-    if the first still frame agrees with it. ``locator``: the dice locator's network that looks for
-    dice on a still frame without a tray (default: the shipped one)."""
+    needed, on the read worker; with ``defer`` the caller may read with another). ``tray``: a
+    calibration kept from an earlier run, used if the first still frame agrees with it. ``locator``:
+    the dice locator's network that looks for dice on a still frame without a tray (default: the
+    shipped one). ``worker``: where the networks run (default: a thread of the watcher's own, ended
+    by :meth:`close`). ``block``: ``feed`` may wait for the worker when a decision needs its answer
+    (False: never; the decision falls on a later frame). ``speculate``: start reads at the first
+    still frame (False: at settle)."""
 
     def __init__(
         self,
@@ -145,9 +205,17 @@ class ThrowWatcher:
         *,
         defer: bool = False,
         locator: object | None = None,
+        worker: Executor | None = None,
+        block: bool = True,
+        speculate: bool = True,
     ) -> None:
         self._reader = reader
         self.defer = defer
+        self.block = block
+        self.speculate = speculate
+        self._worker = worker
+        self._own_worker = worker is None
+        self._reader_lock = threading.Lock()  # the shipped reader is loaded once, on the worker
         self.tray = tray or TrayModel()
         self.still_frames = still_frames
         self.hand_fraction = hand_fraction
@@ -155,7 +223,10 @@ class ThrowWatcher:
         self.state = CALIBRATING if not self.tray.ready else EMPTY
         self.last_throw: Throw | None = None
         self.relearnt = 0  # times the tray was dropped and learnt again (camera nudged, kept one wrong)
-        self.looks = 0  # times the locator looked for dice on a still frame (no tray known)
+        self.looks = 0  # times the locator was asked to look for dice on a still frame (no tray known)
+        self.guesses = 0  # speculative reads started, and how many of them a settle used
+        self.guesses_used = 0
+        self._guess: Guess | None = None  # the look and read under way for the current still scene
         self._locator = locator
         self._verify = self.tray.ready  # a kept calibration, not yet checked against the camera
         self._prev: np.ndarray | None = None
@@ -171,15 +242,23 @@ class ThrowWatcher:
     @property
     def reader(self) -> LearntReader:
         """The reader of settled throws (the shipped one unless given; missing models: VisionError)."""
-        if self._reader is None:
-            from vision.sets import reader_for
+        with self._reader_lock:
+            if self._reader is None:
+                from vision.sets import reader_for
 
-            self._reader = reader_for(None)
-        return self._reader
+                self._reader = reader_for(None)
+            return self._reader
 
     @reader.setter
     def reader(self, reader: LearntReader) -> None:
         self._reader = reader
+
+    def close(self) -> None:
+        """Let the watcher's own read thread go (a read under way finishes, unheard)."""
+        self._drop_guess()
+        if self._own_worker and self._worker is not None:
+            self._worker.shutdown(wait=False, cancel_futures=True)
+            self._worker = None
 
     def gap(self) -> None:
         """The source lost frames: forget motion history (the last read throw is remembered)."""
@@ -187,6 +266,7 @@ class ThrowWatcher:
         self._still = 0
         self._stack.clear()
         self._decided = False
+        self._drop_guess()
 
     def feed(self, frame: np.ndarray | None) -> WatchEvent:
         self.index += 1
@@ -226,16 +306,26 @@ class ThrowWatcher:
         if self._decided:
             return WatchEvent(self.index, self.state)
         first = self._scene is None and not self._moved  # nothing seen yet: the empty tray, perhaps
+        if self._still == 1 and self.speculate:  # look (and read) now, while the still window runs
+            changed = None if self._scene is None else self._changed(small, self._scene)
+            if changed is None or np.count_nonzero(changed) >= NEW_PX:
+                self._start_guess(frame, small, None, changed, look=True)
         if self._still < (self.tray.frames_needed if first else self.still_frames):
             self.state = CALIBRATING if first else SETTLED
             return WatchEvent(self.index, self.state)
-        self._decided, self._moved = True, False
         changed = None if self._scene is None else self._changed(small, self._scene)
         if changed is not None and np.count_nonzero(changed) < NEW_PX:
+            self._decided, self._moved = True, False
+            self._drop_guess()
             self._scene = small  # the dice lie as they were (the light or the camera's place may not)
             self.state = READ
             return WatchEvent(self.index, READ)
-        dice = self._dice_seen(frame)
+        guess = self._look(frame, small, changed)
+        if guess is None:  # the look is not back yet (``block`` off): decide on a later frame
+            self.state = CALIBRATING if first else SETTLED
+            return WatchEvent(self.index, self.state)
+        self._decided, self._moved = True, False
+        dice = guess.future.result().centres or []
         if not dice:  # the empty tray, as the locator sees it: learn it
             had = self._scene is not None
             for f in self._stack:
@@ -244,27 +334,109 @@ class ThrowWatcher:
             self._scene = None
             self.state = EMPTY
             return WatchEvent(self.index, REMOVED if had else EMPTY)
-        if changed is not None:
-            grown = cv2.dilate(changed, np.ones((2 * MOVED_REACH + 1,) * 2, np.uint8))
-            scale = small.shape[1] / frame.shape[1]
-            new = [d for d in dice if grown[min(grown.shape[0] - 1, int(d[1] * scale)),
-                                            min(grown.shape[1] - 1, int(d[0] * scale))]]
-            if not new:  # dice taken out: the rest lie as read
-                self._scene = small
-                self.state = READ
-                return WatchEvent(self.index, REMOVED)
+        if not new_dice(dice, changed, frame.shape):  # dice taken out: the rest lie as read
+            self._drop_guess()
+            self._scene = small
+            self.state = READ
+            return WatchEvent(self.index, REMOVED)
         self._scene = small
-        return self._settled(frame, None, changed, hand=False)
+        return self._settled(frame, None, changed, hand=False, guess=guess)
 
-    def _dice_seen(self, frame: np.ndarray) -> list[tuple[float, float]]:
-        """Centres of the dice the locator finds in ``frame`` (no tray known). Without the locator's
-        model nothing can be told: the still scene counts as empty."""
+    def _dice_seen(self, frame: np.ndarray) -> list[locator.Spot]:
+        """The dice the locator finds in ``frame`` (no tray known; on the read worker). Without the
+        locator's model nothing can be told: the still scene counts as empty."""
         if self._locator is None:
             self._locator = locator.load()
             if self._locator is None:
                 return []
-        self.looks += 1
-        return [s.center for s in locator.locate(self._locator, frame)]
+        return locator.locate(self._locator, frame)
+
+    def _same_look(self, reader: object) -> bool:
+        """Whether ``reader`` reads a frame alone as the locator's look plus ``read_spots`` of what it
+        found (the shipped :class:`~vision.reader.LearntReader`, with the same network and peak)."""
+        from vision.reader import LearntReader
+
+        return (
+            type(reader).read is LearntReader.read
+            and getattr(reader, "locator_net", None) is self._locator
+            and getattr(reader, "peak", None) == locator.PEAK
+        )
+
+    # --- the read worker ----------------------------------------------------------------------------
+    def _submit(self, work: Callable[..., T], *args: object) -> Future[T]:
+        if self._worker is None:
+            self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="watcher-read")
+        return self._worker.submit(work, *args)
+
+    def _see(
+        self, image: np.ndarray, background: np.ndarray | None, changed: np.ndarray | None, look: bool
+    ) -> Seen:
+        """On the worker: look for dice (no tray known), and read them if a new one lies there. A read
+        that fails is left to the settle's reader, which fails the same way where the caller sees it."""
+        t = time.thread_time()
+        spots = self._dice_seen(image) if look else None
+        centres = None if spots is None else [s.center for s in spots]
+        if centres is not None and not new_dice(centres, changed, image.shape):
+            return Seen(centres, None, None, (time.thread_time() - t) * 1000)
+        try:
+            reader = self.reader
+            if spots is not None and self._same_look(reader):  # the look done already: not twice
+                dice = reader.read_spots(image, spots)  # type: ignore[attr-defined]
+            else:
+                dice = reader.read(image, background=background)
+        except Exception as exc:  # missing models, a broken network: said by the settle's read
+            log.info("speculative read failed", extra={"event": "camera", "reason": str(exc)})
+            return Seen(centres, None, None)
+        return Seen(centres, dice, reader, (time.thread_time() - t) * 1000)
+
+    def _start_guess(
+        self,
+        frame: np.ndarray,
+        small: np.ndarray,
+        background: np.ndarray | None,
+        changed: np.ndarray | None,
+        *,
+        look: bool,
+    ) -> Guess:
+        """Start a look and read of ``frame`` on the worker (one at a time: the one before is dropped)."""
+        self._drop_guess()
+        image = frame.copy()
+        background = None if background is None else background.copy()
+        changed = None if changed is None else changed.copy()
+        future = self._submit(self._see, image, background, changed, look)
+        self.guesses += 1
+        self.looks += look
+        self._guess = Guess(self.index, small, image, background, future, self._first_still)
+        return self._guess
+
+    def _look(self, frame: np.ndarray, small: np.ndarray, changed: np.ndarray | None) -> Guess | None:
+        """The look (and read) of this still scene, no tray known, at the decision: the speculative one
+        if the frame is unchanged since it (else one of this frame, started now); None while it is not
+        back and ``feed`` may not wait for it."""
+        guess = self._guess
+        if guess is None or guess.streak != self._first_still or not self._unchanged(guess.small, small):
+            guess = self._start_guess(frame, small, None, changed, look=True)
+        if not guess.future.done() and not self.block:
+            return None
+        return guess
+
+    def _holding(self, small: np.ndarray) -> Guess | None:
+        """The speculative read of this still scene if the frame is unchanged since (else dropped)."""
+        guess = self._guess
+        if guess is not None and guess.streak == self._first_still and self._unchanged(guess.small, small):
+            return guess
+        self._drop_guess()
+        return None
+
+    def _unchanged(self, before: np.ndarray, small: np.ndarray) -> bool:
+        """Whether ``small`` is still ``before`` by the watcher's measure of motion."""
+        gain = lighting.global_gain(small, before)
+        return int(np.count_nonzero(lighting.difference(small, before, gain) > self._threshold())) <= 2
+
+    def _drop_guess(self) -> None:
+        if self._guess is not None:
+            self._guess.future.cancel()  # if it has not started; a read under way finishes, unheard
+            self._guess = None
 
     # --- the empty tray known ---------------------------------------------------------------------
     def _with_tray(
@@ -326,6 +498,10 @@ class ThrowWatcher:
         self._still_frame()
         if self._decided:
             return WatchEvent(self.index, self.state, hand=hand)
+        if self._still == 1 and self.speculate:  # read now, while the still window runs
+            new = dice if self._scene is None else self._changed(small, self._scene) & dice
+            if np.count_nonzero(new) >= NEW_PX:
+                self._start_guess(frame, small, lighting.relit(self.tray.background, gain), new, look=False)
         if self._still < self.still_frames:
             self.state = SETTLED
             return WatchEvent(self.index, SETTLED, hand=hand)
@@ -333,6 +509,7 @@ class ThrowWatcher:
         if self._scene is not None:
             new = self._changed(small, self._scene) & dice
             if np.count_nonzero(new) < NEW_PX:  # nothing new: a hand passed, or dice were taken away
+                self._drop_guess()
                 self.state = READ
                 if dice_px < 0.9 * self._scene_px:
                     self._scene, self._scene_px = small, dice_px
@@ -341,7 +518,8 @@ class ThrowWatcher:
         else:
             new = dice
         self._scene, self._scene_px = small, dice_px
-        return self._settled(frame, lighting.relit(self.tray.background, gain), new, hand=hand)
+        background = lighting.relit(self.tray.background, gain)
+        return self._settled(frame, background, new, hand=hand, guess=self._holding(small))
 
     def _agrees(self, small: np.ndarray) -> bool:
         """Whether a kept calibration fits the camera as it is: not shifted, and most of the picture
@@ -394,12 +572,14 @@ class ThrowWatcher:
         self._decided = False
         self._moved = self._scene is not None
         self.state = CALIBRATING if self._scene is None else self.state
+        self._drop_guess()
 
     def _motion(self) -> None:
         self._still = 0
         self._stack.clear()
         self._decided = False
         self._moved = True
+        self._drop_guess()
 
     def _still_frame(self) -> None:
         if self._still == 0:
@@ -428,13 +608,28 @@ class ThrowWatcher:
         return cv2.morphologyEx(changed, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
 
     def _settled(
-        self, frame: np.ndarray, background: np.ndarray | None, changed: np.ndarray | None, *, hand: bool
+        self,
+        frame: np.ndarray,
+        background: np.ndarray | None,
+        changed: np.ndarray | None,
+        *,
+        hand: bool,
+        guess: Guess | None = None,
     ) -> WatchEvent:
         self.state = READ
-        settle = Settle(self.index, self._first_still, frame.copy(), background, changed)
+        self._guess = None  # handed on with the settle: never dropped now
+        done = guess is not None and guess.future.done() and not guess.future.cancelled()
+        if done and guess.future.exception() is None and guess.future.result().dice is None:
+            guess = None  # not read (the look saw no new die where this decision sees one): read afresh
+        if guess is not None:
+            self.guesses_used += guess.index == guess.streak
+            settle = Settle(self.index, self._first_still, guess.image, guess.background, changed, guess)
+        else:
+            settle = Settle(self.index, self._first_still, frame.copy(), background, changed)
         if self.defer:  # read later, maybe on another thread: the tray keeps adapting meanwhile
             return WatchEvent(self.index, READ, settle=settle, hand=hand)
-        self.last_throw = settle.read(self.reader)
+        # the networks run on the worker, never on the thread feeding frames
+        self.last_throw = self._submit(lambda: settle.read(self.reader)).result()
         return WatchEvent(self.index, READ, self.last_throw, hand=hand)
 
     def _hand(self, fg: np.ndarray) -> np.ndarray | None:
@@ -453,3 +648,16 @@ class ThrowWatcher:
             return None
         return np.isin(labels, hands).astype(np.uint8)
 
+
+
+def new_dice(centres: list[tuple[float, float]], changed: np.ndarray | None, shape: tuple[int, ...]) -> bool:
+    """Whether any of the dice at ``centres`` (frame of ``shape``) lies where the tray ``changed``
+    (160-px copy; None: all is new)."""
+    if not centres:
+        return False
+    if changed is None:
+        return True
+    grown = cv2.dilate(changed, np.ones((2 * MOVED_REACH + 1,) * 2, np.uint8))
+    scale = changed.shape[1] / shape[1]
+    return any(grown[min(grown.shape[0] - 1, int(y * scale)), min(grown.shape[1] - 1, int(x * scale))]
+               for x, y in centres)
