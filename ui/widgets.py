@@ -104,6 +104,22 @@ class Ui:
         font = self.font(size)
         return next((w for w in wordings if font.size(w)[0] <= width), wordings[-1])
 
+    def phrase_lines(self, label: str, size: int, width: int) -> list[str] | None:
+        """A button label written as phrases (separated by newlines: "Write 3\\nin UP, space 2") packed
+        into as few lines as fit ``width`` at ``size``, each phrase whole and joined by a space on its
+        line; None when one phrase alone is wider than ``width``."""
+        font = self.font(size)
+        lines: list[str] = []
+        for phrase in label.split("\n"):
+            if font.size(phrase)[0] > width:
+                return None
+            trial = f"{lines[-1]} {phrase}" if lines else phrase
+            if lines and font.size(trial)[0] <= width:
+                lines[-1] = trial
+            else:
+                lines.append(phrase)
+        return lines
+
     def wrap(self, text: str, size: int, width: int) -> list[str]:
         font = self.font(size)
         lines: list[str] = []
@@ -260,14 +276,15 @@ class Ui:
                 sub, (rect.centerx, rect.centery + 2), self.metrics.small, tc, "midtop", rect.width - 12
             )
         else:
-            lines = self.wrap(label, size, rect.width - 12)
+            lines = self.phrase_lines(label, size, rect.width - 12) or self.wrap(
+                label.replace("\n", " "), size, rect.width - 12)
             if len(lines) > 1 and len(lines) * self.font(size).get_linesize() <= rect.height - 4:
                 step = self.font(size).get_linesize()
                 top = rect.centery - step * len(lines) // 2
                 for i, line in enumerate(lines):
                     self.text(line, (rect.centerx, top + i * step), size, tc, "midtop")
             else:
-                self.text(label, rect.center, size, tc, "center", rect.width - 12)
+                self.text(" ".join(lines), rect.center, size, tc, "center", rect.width - 12)
         return w
 
     def hit(self, pos: tuple[int, int]) -> Widget | None:

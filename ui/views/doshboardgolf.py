@@ -679,7 +679,7 @@ class DoshView(GameView):
             ui.button(toggle, mode[0], mode[1], id=mode[2], size=m.small)
         area = pygame.Rect(rect.x, rect.y, rect.width, rect.height - bh - m.pad)
         extra = [mv for mv in moves if isinstance(mv, TimePenalty)]
-        items = [(self.describe(mv), (lambda mv=mv: actions.play(mv)), f"move:{mv}") for mv in extra]
+        items = [(self.label(mv), (lambda mv=mv: actions.play(mv)), f"move:{mv}") for mv in extra]
         if phase == "aim":
             if self.direction is None:
                 h = ui.paragraph(

@@ -56,10 +56,16 @@ def ink(colour: str) -> tuple[int, int, int]:
     return (20, 20, 20) if (lum + 0.05) / 0.05 > 1.05 / (lum + 0.05) else (250, 250, 250)
 
 
-def placement_words(move: Place) -> str:
+def placement_phrases(move: Place) -> tuple[str, ...]:
+    """The dice a placement puts on each card, a phrase per card ("#2" as on the card)."""
     if not move.cards:
-        return "Place nothing"
-    return "; ".join(f"#{pos}: {', '.join(faces)}" for pos, faces in move.cards)  # "#2" as on the card
+        return ("Place nothing",)
+    words = [f"#{pos}: {', '.join(faces)}" for pos, faces in move.cards]
+    return (*(w + ";" for w in words[:-1]), words[-1])
+
+
+def placement_words(move: Place) -> str:
+    return " ".join(placement_phrases(move))
 
 
 class RollForItView(GameView):
@@ -85,6 +91,9 @@ class RollForItView(GameView):
         if isinstance(move, Place):
             return placement_words(move)
         return str(move)
+
+    def phrases(self, move: Move) -> tuple[str, ...]:
+        return placement_phrases(move) if isinstance(move, Place) else (self.describe(move),)
 
     def score_note(self, view: dict[str, Any], player: int) -> str | tuple[str, ...]:
         colours, hands = view.get("colours", []), view.get("dice_in_hand", [])
@@ -475,16 +484,18 @@ class RollForItView(GameView):
         if self._legal[0] != key:
             self._legal = (key, bool(move.cards) and state.explain(move) is None)
         y = rect.y
-        y += (
-            ui.paragraph(
-                "Tap a die, then an image",
-                pygame.Rect(rect.x, y, rect.width, 2 * m.small),
-                m.small,
-                theme.MUTED,
-                max_lines=1,
+        if not m.portrait:  # portrait: the hint is under Play (the suggestions get a row more)
+            y += (
+                ui.paragraph(
+                    "Tap a die, then an image",
+                    pygame.Rect(rect.x, y, rect.width, 2 * m.small),
+                    m.small,
+                    theme.MUTED,
+                    max_lines=1,
+                )
+                + 4
             )
-            + 4
-        )
+        idle = "tap a die, then an image" if m.portrait else "nothing chosen"
         bw = rect.width - m.pad - max(m.target + 24, rect.width // 3)
         ui.button(
             pygame.Rect(rect.x, y, bw, m.button_h),
@@ -493,7 +504,7 @@ class RollForItView(GameView):
             id="rfi:play",
             enabled=self._legal[1],
             colour=theme.CONFIRM,
-            sub=placement_words(move) if move.cards else "nothing chosen",
+            sub=placement_words(move) if move.cards else idle,
         )
         ui.button(
             pygame.Rect(rect.x + bw + m.pad, y, rect.right - rect.x - bw - m.pad, m.button_h),
@@ -512,9 +523,9 @@ class RollForItView(GameView):
         items = []
         for h in self._hints[1]:
             gain = f"+{h.points}: " if h.points else ""
-            items.append(
-                (gain + placement_words(h.move), (lambda mv=h.move: actions.play(mv)), f"move:{h.move}")
-            )
+            first, *rest = placement_phrases(h.move)
+            label = "\n".join((gain + first, *rest))
+            items.append((label, (lambda mv=h.move: actions.play(mv)), f"move:{h.move}"))
         area = pygame.Rect(rect.x, y, rect.width, rect.bottom - y)
         self.page = paged_buttons(ui, area, items, self.page, lambda p: setattr(self, "page", p))
 
