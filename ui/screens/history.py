@@ -16,6 +16,7 @@ from ui import theme
 from ui.screen import Screen
 from ui.screens.common import header
 from ui.screens.overlays import FacePicker, MessageBox
+from ui.screens.table import slot_name
 from ui.timeline import Step, timeline
 from ui.widgets import Ui, draw_die
 
@@ -52,6 +53,7 @@ class HistoryScreen(Screen):
         assert isinstance(step.action, RollEvent)
         event = step.action
         kind = self.kind_of(slot, event.roll.faces()[slot])
+        name = slot_name(slot, self.table.game.state.players)
 
         def chosen(face: str) -> None:
             results = tuple(DieResult(r.slot, face, 1.0) if r.slot == slot else r for r in event.roll.results)
@@ -64,13 +66,10 @@ class HistoryScreen(Screen):
                 self.app.message("Could not correct", str(exc))
                 return
             self.refresh()
-            self.app.message("Corrected", f"{slot} now shows {face}; the game was replayed from that throw.")
+            self.app.message("Corrected", f"{name} now shows {face}; the game was replayed from that throw.")
 
-        self.app.show(
-            FacePicker(
-                self.app, f"Correct {slot} (throw #{step.index})", kind, chosen, event.roll.faces()[slot]
-            )
-        )
+        title = f"Correct {name} (throw #{step.index})"
+        self.app.show(FacePicker(self.app, title, kind, chosen, event.roll.faces()[slot]))
 
     def thumb(self, path: str | None) -> pygame.Surface | None:
         if not path:

@@ -41,7 +41,7 @@ from ui.screens.table_last import LastMove
 from ui.screens.table_layout import TableLayout, score_columns, table_layout, with_side
 from ui.theme import PlayerColour, colour_named
 from ui.views import view_for
-from ui.views.base import paged_buttons
+from ui.views.base import die_name, paged_buttons
 from ui.watch_state import draw_watch_state, watch_state
 from ui.widgets import Picture, Ui, draw_die, frame_surface
 
@@ -72,7 +72,7 @@ def slot_name(slot: str, players: tuple[str, ...]) -> str:
     m = re.fullmatch(r"player(\d+)", slot)
     if m and 0 < int(m.group(1)) <= len(players):
         return players[int(m.group(1)) - 1]
-    return slot
+    return die_name(slot)
 
 
 def _cards(n: int) -> str:

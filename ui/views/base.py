@@ -13,6 +13,11 @@ from ui.theme import PlayerColour
 from ui.widgets import Ui
 
 
+def die_name(slot: str) -> str:
+    """A die's slot as players say it: "purple-1" is "purple 1"."""
+    return slot.replace("-", " ")
+
+
 class TableActions(Protocol):
     """What a view may ask of the table screen."""
 

@@ -12,7 +12,7 @@ import pygame
 from companion.games.rollers import DICE, ApplyMove, KeepMove, StopMove
 from companion.protocol import GameState, Move
 from ui import theme
-from ui.views.base import Finger, GameView, TableActions, paged_buttons
+from ui.views.base import Finger, GameView, TableActions, die_name, paged_buttons
 from ui.widgets import Ui, draw_die
 
 KINDS = {d.slot: d.kind for d in DICE}
@@ -68,7 +68,7 @@ class RollersView(GameView):
         if isinstance(move, KeepMove):
             if not move.slots:
                 return ("Roll all again",)
-            return "Keep " + ", ".join(move.slots) + ",", "roll the rest"
+            return "Keep " + ", ".join(map(die_name, move.slots)) + ",", "roll the rest"
         if isinstance(move, StopMove):
             return "Stop and", "apply the dice"
         if isinstance(move, ApplyMove):
