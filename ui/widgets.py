@@ -334,6 +334,15 @@ DIE_BODIES: dict[str, tuple[Colour, Colour]] = {  # kind id -> (body, pips)
 }
 
 
+DISCO_BALLS: dict[str, Colour] = {  # Hop'n'ROLL's disco die: its faces are coloured balls
+    "yellow": (240, 205, 60),
+    "green": (95, 185, 95),
+    "blue": (90, 150, 235),
+    "pink": (235, 125, 185),
+    "orange": (245, 150, 60),
+}
+
+
 def die_colours(kind: str) -> tuple[Colour, Colour]:
     return DIE_BODIES.get(kind, ((245, 245, 240), (20, 20, 20)))
 
@@ -353,6 +362,11 @@ def draw_die(ui: Ui, rect: pygame.Rect, kind: str, face: str | None, number: int
         pygame.draw.polygon(
             ui.surface, (255, 220, 0), bolt_points(rect.inflate(-rect.width // 5, -rect.height // 8))
         )
+        return
+    if face in DISCO_BALLS:  # a ball in the face's colour with its initial (colour is not the only cue)
+        pygame.draw.circle(ui.surface, DISCO_BALLS[face], rect.center, rect.width // 2 - 3)
+        ui.text(face[:1].upper(), rect.center, max(ui.metrics.tiny, int(rect.height * 0.5)), (20, 20, 20),
+                "center")
         return
     n = number if number is not None else (int(face) if face.isdigit() else None)
     if n in PIPS:

@@ -284,10 +284,12 @@ class HopNRollView(GameView):
     def _label(self, ui: Ui, r: pygame.Rect, area: dict[str, Any]) -> None:
         rgb = DISCO.get(area["colour"], DISCO["any"])
         pygame.draw.rect(ui.surface, rgb, r, border_radius=6)
-        word = area_word(area["key"])
-        if ui.font(ui.metrics.small).size(word)[0] > r.width - 6:
-            word = word[:1]
-        ui.text(word, (r.x + 4, r.centery), ui.metrics.small, INK, "midleft", r.width - 6)
+        word = area_word(area["key"])  # the word the moves say, smaller before it is cut to its initial
+        fits = [z for z in (ui.metrics.small, ui.metrics.tiny) if ui.font(z).size(word)[0] <= r.width - 6]
+        size = fits[0] if fits else None
+        if size is None:
+            word, size = word[:1], ui.metrics.small
+        ui.text(word, (r.x + 4, r.centery), size, INK, "midleft", r.width - 6)
         if area["complete"]:
             pygame.draw.rect(ui.surface, INK, r, 3, border_radius=6)
 
