@@ -403,9 +403,16 @@ class DoshView(GameView):
             c = g.cell(lie)
             if c is None:
                 continue
+            bound = ui.surface.get_clip().inflate(-2 * (r + 6), -2 * (r + 6))
+            per_row = min(2, len(seats))  # balls sharing a space: two a row, a square of four at most
+            rows = -(-len(seats) // per_row)
             for k, i in enumerate(seats):
-                off = (k - (len(seats) - 1) / 2) * r * 1.6
-                p = (round(c[0] + off), c[1])
+                row, col = divmod(k, per_row)
+                in_row = min(per_row, len(seats) - row * per_row)
+                dx = (col - (in_row - 1) / 2) * r * 2.2
+                dy = (row - (rows - 1) / 2) * r * 2.2
+                p = (round(min(max(c[0] + dx, bound.left), bound.right)),
+                     round(min(max(c[1] + dy, bound.top), bound.bottom)))
                 col = actions.colour(i)
                 pygame.draw.circle(ui.surface, (250, 250, 250), p, r + 3)
                 if i == me:
