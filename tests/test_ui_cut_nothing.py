@@ -111,3 +111,27 @@ def test_the_score_notes_of_many_players_are_whole(game):
         assert len(notes) == len(app.screen.game.state.players)
     finally:
         pygame.display.quit()
+
+
+@pytest.mark.parametrize("size", [LANDSCAPE, PORTRAIT], ids=["800x480", "720x1280"])
+def test_a_saved_game_of_eight_shows_every_players_score(size):
+    """The home screen's saved game of eight players: every name and score whole (the line of scores
+    was cut after the fifth player at 800x480), wrapped under the game inside its button."""
+    from test_ui_table_board import play_one, start
+
+    app, d = start(size, "roll-for-it", 8)
+    rng = random.Random(2)
+    try:
+        for _ in range(6):
+            play_one(app, d, rng)
+        names = app.screen.game.state.players
+        app.nav.home()
+        app.ui.cut.clear()
+        app.step()
+        assert not app.ui.cut, app.ui.cut
+        button = next(w for w in app.ui.widgets if w.id.startswith("resume:"))
+        inside = " ".join(t for t, _, r in app.ui.drawn if button.rect.contains(r))
+        for name in names:
+            assert f"{name} " in inside, (name, inside)
+    finally:
+        pygame.display.quit()
