@@ -121,6 +121,10 @@ def test_dice_are_named_as_players_say_them():
     view = RollersView(get_game("rollers"))
     words = view.describe(KeepMove(("purple-1", "black")))
     assert "purple 1" in words and "purple-1" not in words, words
+    from ui.screens.table import slot_name
+
+    assert slot_name("die1", ("Anna", "Ben")) == "die 1"  # the face picker's "Which face does die 1 show?"
+    assert slot_name("player2", ("Anna", "Ben")) == "Ben"
 
 
 def test_hop_n_roll_moves_name_rows_as_the_sheet_labels_them():
@@ -132,3 +136,25 @@ def test_hop_n_roll_moves_name_rows_as_the_sheet_labels_them():
     view = HopNRollView(get_game("hop-n-roll"))
     for key in ("same", "up", "down", "seven", "parity"):
         assert f"in {area_word(key)}," in view.describe(Write(key, "2", 3))
+
+
+@pytest.mark.parametrize("size", [LANDSCAPE, PORTRAIT], ids=["800x480", "720x1280"])
+def test_hop_n_roll_row_labels_differ_in_words(size):
+    """The sheet's row labels differ by more than colour at every width: a word too wide for its label
+    is cut to the shortest start no other row's word shares ("SA" and "SE" at 800x480 while hopping,
+    where both were "S"), never to '...'."""
+    from ui.views.hop_n_roll import area_word
+
+    app, d = start(size, "hop-n-roll", 5)
+    try:
+        app.ui.cut.clear()
+        app.step()
+        view = app.screen.game.state.view()
+        words = [area_word(a["key"]) for a in view["sheets"][0]["areas"]]
+        board = app.screen.layout.board
+        labels = [t for t, _, r in app.ui.drawn
+                  if board.contains(r) and t and any(w.startswith(t) for w in words)]
+        assert len(labels) == len(words) and len(set(labels)) == len(words), labels
+        assert not app.ui.cut, app.ui.cut
+    finally:
+        pygame.display.quit()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
@@ -14,8 +15,8 @@ from ui.widgets import Ui
 
 
 def die_name(slot: str) -> str:
-    """A die's slot as players say it: "purple-1" is "purple 1"."""
-    return slot.replace("-", " ")
+    """A die's slot as players say it: "purple-1" is "purple 1", "die1" is "die 1"."""
+    return re.sub(r"(?<=[a-z])(?=\d)", " ", slot.replace("-", " "))
 
 
 class TableActions(Protocol):

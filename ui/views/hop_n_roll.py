@@ -81,6 +81,7 @@ class HopNRollView(GameView):
     def __init__(self, info) -> None:
         super().__init__(info)
         self.shown: int | None = None  # whose sheet is drawn (None: the player acting now)
+        self.words: list[str] = []  # the drawn sheet's row labels
         self.row: int | None = None  # a tapped board row with several ways to use it
         self.pick: tuple[str, str | None] | None = None  # a tapped sheet space (or area) with several moves
         self.hops: dict[str, dict[str, Any]] = {}
@@ -240,6 +241,7 @@ class HopNRollView(GameView):
     ) -> None:
         m = ui.metrics
         self.whose = sheet["name"]  # the places of the sheet are named by whose it is
+        self.words = [area_word(a["key"]) for a in sheet["areas"]]
         line = ui.font(m.body).get_linesize()  # the header gives the score: 3 mm
         pend = sheet.get("pending")
         todo = ""
@@ -284,12 +286,17 @@ class HopNRollView(GameView):
     def _label(self, ui: Ui, r: pygame.Rect, area: dict[str, Any]) -> None:
         rgb = DISCO.get(area["colour"], DISCO["any"])
         pygame.draw.rect(ui.surface, rgb, r, border_radius=6)
-        word = area_word(area["key"])  # the word the moves say, smaller before it is cut to its initial
-        fits = [z for z in (ui.metrics.small, ui.metrics.tiny) if ui.font(z).size(word)[0] <= r.width - 6]
-        size = fits[0] if fits else None
-        if size is None:
-            word, size = word[:1], ui.metrics.small
-        ui.text(word, (r.x + 4, r.centery), size, INK, "midleft", r.width - 6)
+        # the word the moves say, smaller (down to 2 mm) before it is cut to the shortest start no other
+        # row's word shares ("SA" and "SE", not two "S")
+        word = area_word(area["key"])
+        others = [w for w in self.words if w != word]
+        k = next((k for k in range(1, len(word)) if not any(w.startswith(word[:k]) for w in others)),
+                 len(word))
+        m = ui.metrics
+        tries = [(text, z) for text in (word, word[:k]) for z in (m.small, m.tiny)]
+        fits = [(t, z) for t, z in tries if ui.font(z).size(t)[0] <= r.width - 6]
+        text, size = fits[0] if fits else (word[:k], m.tiny)
+        ui.text(text, (r.x + 3, r.centery), size, INK, "midleft")
         if area["complete"]:
             pygame.draw.rect(ui.surface, INK, r, 3, border_radius=6)
 
