@@ -145,7 +145,7 @@ def test_hop_n_roll_row_labels_differ_in_words(size):
     where both were "S"), never to '...'."""
     from ui.views.hop_n_roll import area_word
 
-    app, d = start(size, "hop-n-roll", 5)
+    app, _ = start(size, "hop-n-roll", 5)
     try:
         app.ui.cut.clear()
         app.step()
