@@ -158,3 +158,23 @@ def test_hop_n_roll_row_labels_differ_in_words(size):
         assert not app.ui.cut, app.ui.cut
     finally:
         pygame.display.quit()
+
+
+def test_roll_in_ones_golfer_cards_listed_by_name_four_a_page():
+    """Golfer cards to tap are listed by the names printed on them ("Beach Bum", not "beach-bum"),
+    four a page in portrait (two a page, as ids)."""
+    from companion.games.roll_in_one.data import load_cards
+
+    app, d = start(PORTRAIT, "roll-in-one", 5)
+    try:
+        app.step()
+        tiles = [w for w in app.ui.widgets if w.id.startswith("card:")]
+        assert len(tiles) >= 4, [w.label for w in tiles]
+        names = {c.name for c in load_cards().values()}
+        assert all(w.label in names for w in tiles), [w.label for w in tiles]
+        d.tap(tiles[0].id)
+        chosen = next(w for w in app.ui.widgets if w.id == tiles[0].id)
+        assert chosen.label.split("\n") == ["[x]", tiles[0].label]  # chosen: marked in words too
+        assert whole_phrases(app.ui, chosen)
+    finally:
+        pygame.display.quit()

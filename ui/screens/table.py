@@ -69,7 +69,7 @@ class Entry:
 
 
 def slot_name(slot: str, players: tuple[str, ...]) -> str:
-    m = re.fullmatch(r"player(\d+)", slot)
+    m = re.fullmatch(r"(?:player|p)(\d+)", slot)  # a player's die: "player2" or "p2"
     if m and 0 < int(m.group(1)) <= len(players):
         return players[int(m.group(1)) - 1]
     return die_name(slot)
@@ -382,14 +382,13 @@ class TableScreen(Screen):
         ) + 4
         buttons_y = inner.bottom - m.button_h
         area = pygame.Rect(inner.x, inner.y + top, inner.width, buttons_y - inner.y - top - m.pad)
-        widest = max((ui.font(m.body).size("[x] " + c)[0] for c in req.candidates), default=0)
-        cols = 2 if widest + 12 <= (area.width - m.pad) // 2 else 1
         items = []
-        for i, card in enumerate(req.candidates):
-            mark = "[x] " if i in self.cards else ""
-            items.append((mark + card, (lambda i=i: self.toggle_card(i, req.count)), f"card:{i}"))
+        for i, card in enumerate(req.candidates):  # by the name printed on the card; "[x]" when chosen
+            mark = "[x]\n" if i in self.cards else ""
+            name = self.view.card_name(req.deck, card)
+            items.append((mark + name, (lambda i=i: self.toggle_card(i, req.count)), f"card:{i}"))
         self.card_page = paged_buttons(
-            ui, area, items, self.card_page, lambda p: setattr(self, "card_page", p), columns=cols
+            ui, area, items, self.card_page, lambda p: setattr(self, "card_page", p)
         )
         half = (inner.width - m.pad) // 2
         if getattr(self.app.reader, "simulated", False):

@@ -112,6 +112,10 @@ class GameView:
         """Whether :meth:`card_picture` draws the cards of ``deck`` (else they are listed by name)."""
         return False
 
+    def card_name(self, deck: str, card: str) -> str:
+        """A card of ``deck`` named as printed on it, for the list of cards to tap (else its id)."""
+        return card
+
     def card_picture(self, ui: Ui, rect: pygame.Rect, deck: str, card: str) -> None:
         """A card of ``deck`` as the players see it, drawn inside ``rect`` (a tile to tap)."""
         ui.text(card, rect.center, ui.metrics.small, theme.TEXT, "center", rect.width)

@@ -203,6 +203,10 @@ class RollInOneView(GameView):
         self.slot = None
 
     # --- words --------------------------------------------------------------------------------
+    def card_name(self, deck: str, card: str) -> str:
+        known = load_cards().get(card)
+        return known.name if known is not None else card
+
     def describe(self, move: Move) -> str:
         clubs = load_clubs()
         cards = load_cards()
