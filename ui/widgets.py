@@ -368,6 +368,12 @@ def draw_die(ui: Ui, rect: pygame.Rect, kind: str, face: str | None, number: int
         ui.text(face[:1].upper(), rect.center, max(ui.metrics.tiny, int(rect.height * 0.5)), (20, 20, 20),
                 "center")
         return
+    if face.startswith("dots") and face[4:].isdigit() and int(face[4:]) in PIPS:  # Roll In One's dot faces:
+        r = max(3, rect.width // 9)  # rings, told apart from a number's pips by more than size
+        for px, py in PIPS[int(face[4:])]:
+            centre = (rect.x + px * rect.width, rect.y + py * rect.height)
+            pygame.draw.circle(ui.surface, pip, centre, r, max(2, r // 2))
+        return
     n = number if number is not None else (int(face) if face.isdigit() else None)
     if n in PIPS:
         r = max(3, rect.width // 11)

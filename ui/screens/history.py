@@ -97,13 +97,12 @@ class HistoryScreen(Screen):
             r = pygame.Rect(area.x, area.y + k * row_h, area.width, row_h - m.pad)
             ui.panel(r, theme.PANEL)
             who = players[step.player] if step.player is not None and step.player < len(players) else "Table"
-            ui.text(
-                f"#{step.index}  {step.prompt}",
-                (r.x + m.pad, r.y + 4),
-                m.small,
-                theme.MUTED,
-                width=r.width - 2 * m.pad,
-            )
+            # what the table asked: whole, else without its parenthesis, smaller before it is cut
+            asked = (f"#{step.index}  {step.prompt}", f"#{step.index}  {step.prompt.split(' (')[0]}")
+            fits = [(t, z) for z in (m.small, m.tiny) for t in asked
+                    if ui.font(z).size(t)[0] <= r.width - 2 * m.pad]
+            text, size = fits[0] if fits else (asked[-1], m.tiny)
+            ui.text(text, (r.x + m.pad, r.y + 4), size, theme.MUTED, width=r.width - 2 * m.pad)
             y = r.y + 4 + ui.font(m.small).get_linesize()
             x = r.x + m.pad
             if isinstance(step.action, RollEvent):
@@ -137,14 +136,12 @@ class HistoryScreen(Screen):
                     text = self.table.view.describe(self.table.game.state.parse_move(step.action.move))
                 except CompanionError:
                     text = step.action.move
-                ui.text(f"{who}: {text}", (x, y + 4), m.body, theme.TEXT, width=r.width - 2 * m.pad)
-            else:
-                ui.text(
-                    f"{who}: cards {', '.join(step.action.draw.cards)}",
-                    (x, y + 4),
-                    m.body,
-                    width=r.width - 20,
-                )
+                band = pygame.Rect(x, y + 2, r.width - 2 * m.pad, r.bottom - y - 4)
+                ui.paragraph_fit(f"{who}: {text}", band, (m.body, m.small))  # wrapped smaller, never cut
+            else:  # the cards by their printed names, wrapped smaller rather than cut
+                names = ", ".join(self.table.view.card_name("", c) for c in step.action.draw.cards)
+                band = pygame.Rect(x, y + 2, r.width - 2 * m.pad, r.bottom - y - 4)
+                ui.paragraph_fit(f"{who}: cards {names}", band, (m.body, m.small), theme.TEXT)
         if pages > 1:
             y = area.bottom - m.button_h
             ui.button(
