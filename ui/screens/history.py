@@ -4,6 +4,7 @@ of a throw to correct it: the record keeps the correction."""
 from __future__ import annotations
 
 import logging
+import re
 from pathlib import Path
 
 import pygame
@@ -97,8 +98,9 @@ class HistoryScreen(Screen):
             r = pygame.Rect(area.x, area.y + k * row_h, area.width, row_h - m.pad)
             ui.panel(r, theme.PANEL)
             who = players[step.player] if step.player is not None and step.player < len(players) else "Table"
-            # what the table asked: whole, else without its parenthesis, smaller before it is cut
-            asked = (f"#{step.index}  {step.prompt}", f"#{step.index}  {step.prompt.split(' (')[0]}")
+            # what the table asked: whole, else without its parentheses, smaller before it is cut
+            plain = re.sub(r" [(][^)]*[)]", "", step.prompt)
+            asked = (f"#{step.index}  {step.prompt}", f"#{step.index}  {plain}")
             fits = [(t, z) for z in (m.small, m.tiny) for t in asked
                     if ui.font(z).size(t)[0] <= r.width - 2 * m.pad]
             text, size = fits[0] if fits else (asked[-1], m.tiny)
