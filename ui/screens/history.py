@@ -99,7 +99,9 @@ class HistoryScreen(Screen):
             ui.panel(r, theme.PANEL)
             who = players[step.player] if step.player is not None and step.player < len(players) else "Table"
             # what the table asked: whole, else without its parentheses, smaller before it is cut
-            plain = re.sub(r" [(][^)]*[)]", "", step.prompt)
+            plain, shorter = step.prompt, ""
+            while shorter != plain:  # parentheses inside parentheses: the innermost first
+                shorter, plain = plain, re.sub(r" ?[(][^()]*[)]", "", plain)
             asked = (f"#{step.index}  {step.prompt}", f"#{step.index}  {plain}")
             fits = [(t, z) for z in (m.small, m.tiny) for t in asked
                     if ui.font(z).size(t)[0] <= r.width - 2 * m.pad]
