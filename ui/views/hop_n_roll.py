@@ -248,8 +248,9 @@ class HopNRollView(GameView):
         if pend is not None:
             todo = f"; to write: {pend['value'] if pend['value'] is not None else pend['colour']}"
         name, total = sheet["name"], sheet["total"]
+        points = "point" if total == 1 else "points"
         head = ui.words_that_fit(
-            [f"{name}: {sheet['side']} sheet, {total} points{todo}", f"{name}: {total} points{todo}",
+            [f"{name}: {sheet['side']} sheet, {total} {points}{todo}", f"{name}: {total} {points}{todo}",
              f"{name}: {total} pts{todo.replace('to write', 'write')}", f"{name}: {total} pts"],
             m.body,
             rect.width,
