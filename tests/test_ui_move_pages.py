@@ -121,7 +121,7 @@ def test_dice_are_named_as_players_say_them():
     view = RollersView(get_game("rollers"))
     words = view.describe(KeepMove(("purple-1", "black")))
     assert "purple 1" in words and "purple-1" not in words, words
-    from ui.screens.table import slot_name
+    from ui.views.base import slot_name
 
     assert slot_name("die1", ("Anna", "Ben")) == "die 1"  # the face picker's "Which face does die 1 show?"
     assert slot_name("player2", ("Anna", "Ben")) == "Ben"

@@ -17,8 +17,8 @@ from ui import theme
 from ui.screen import Screen
 from ui.screens.common import header
 from ui.screens.overlays import FacePicker, MessageBox
-from ui.screens.table import slot_name
 from ui.timeline import Step, timeline
+from ui.views.base import slot_name
 from ui.widgets import Ui, draw_die
 
 log = logging.getLogger(__name__)

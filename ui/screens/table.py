@@ -4,7 +4,6 @@ view with its legal moves, scores always in sight, undo, history and 'why not?'.
 from __future__ import annotations
 
 import logging
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -41,7 +40,7 @@ from ui.screens.table_last import LastMove
 from ui.screens.table_layout import TableLayout, score_columns, table_layout, with_side
 from ui.theme import PlayerColour, colour_named
 from ui.views import view_for
-from ui.views.base import die_name, paged_buttons
+from ui.views.base import paged_buttons, slot_name
 from ui.watch_state import draw_watch_state, watch_state
 from ui.widgets import Picture, Ui, draw_die, frame_surface
 
@@ -66,13 +65,6 @@ class Entry:
     def unsure(self) -> bool:
         """Read by the camera but not to be trusted without a look (a person's entry always is)."""
         return self.face is not None and not self.corrected and needs_check(self.confidence, self.status)
-
-
-def slot_name(slot: str, players: tuple[str, ...]) -> str:
-    m = re.fullmatch(r"(?:player|p)(\d+)", slot)  # a player's die: "player2" or "p2"
-    if m and 0 < int(m.group(1)) <= len(players):
-        return players[int(m.group(1)) - 1]
-    return die_name(slot)
 
 
 def _cards(n: int) -> str:

@@ -19,6 +19,14 @@ def die_name(slot: str) -> str:
     return re.sub(r"(?<=[a-z])(?=\d)", " ", slot.replace("-", " "))
 
 
+def slot_name(slot: str, players: tuple[str, ...]) -> str:
+    """A die's slot as players say it, a player's die ("player2", "p2") by the player's name."""
+    m = re.fullmatch(r"(?:player|p)(\d+)", slot)
+    if m and 0 < int(m.group(1)) <= len(players):
+        return players[int(m.group(1)) - 1]
+    return die_name(slot)
+
+
 class TableActions(Protocol):
     """What a view may ask of the table screen."""
 
