@@ -178,3 +178,15 @@ def test_roll_in_ones_golfer_cards_listed_by_name_four_a_page():
         assert whole_phrases(app.ui, chosen)
     finally:
         pygame.display.quit()
+
+
+def test_a_ready_made_course_is_named_as_its_file_names_it():
+    """Loading a shipped course reads "Course: The Creek" (the history showed the id "the-creek")."""
+    from companion.games import get_game
+    from companion.games.roll_in_one.course import load_library
+    from companion.games.roll_in_one.moves import UseCourse
+    from ui.views.roll_in_one import RollInOneView
+
+    view = RollInOneView(get_game("roll-in-one"))
+    for key, course in load_library().items():
+        assert view.describe(UseCourse(key)) == f"Course: {course.name}"
