@@ -190,3 +190,40 @@ def test_a_ready_made_course_is_named_as_its_file_names_it():
     view = RollInOneView(get_game("roll-in-one"))
     for key, course in load_library().items():
         assert view.describe(UseCourse(key)) == f"Course: {course.name}"
+
+
+def test_a_deck_with_copies_lists_each_card_once():
+    """Dealing caddie cards (a deck holding several copies of a card): each card once by name, a second
+    tap on it choosing another copy; pages of distinct cards, not of every copy (1 of 15 at 800x480)."""
+    from companion.protocol import DrawCards
+
+    app, d = start(LANDSCAPE, "roll-in-one", 2)
+    rng = random.Random(3)
+    try:
+        for _ in range(80):
+            req = app.screen.game.state.request()
+            if isinstance(req, DrawCards) and len(set(req.candidates)) < len(req.candidates):
+                break
+            play_one(app, d, rng)
+        req = app.screen.game.state.request()
+        assert isinstance(req, DrawCards) and len(set(req.candidates)) < len(req.candidates)
+        seen: list[str] = []
+        while True:
+            app.step()
+            seen += [w.label for w in app.ui.widgets if w.id.startswith("card:")]
+            nxt = app.ui.find("page:next")
+            if nxt is None or not nxt.enabled:
+                break
+            d.tap("page:next")
+        assert len(seen) == len(set(seen)) == len(set(req.candidates)), seen
+        while app.ui.find("page:prev") is not None and app.ui.find("page:prev").enabled:
+            d.tap("page:prev")
+        first = next(w for w in app.ui.widgets if w.id.startswith("card:"))
+        copies = req.candidates.count(req.candidates[int(first.id[5:])])
+        d.tap(first.id)
+        if copies > 1:
+            d.tap(first.id)  # a second copy of the same card
+            assert len(app.screen.cards) == 2
+            assert app.ui.find(first.id).label.startswith("[x] 2\n")
+    finally:
+        pygame.display.quit()

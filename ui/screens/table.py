@@ -316,16 +316,8 @@ class TableScreen(Screen):
         return str(path)
 
     # --- cards ---------------------------------------------------------------------------------
-    def toggle_card(self, index: int, count: int) -> None:
-        if index in self.cards:
-            self.cards.remove(index)
-        elif len(self.cards) < count:
-            self.cards.append(index)
-        else:
-            self.note = f"{_cards(count)} already chosen: tap one to put it back."
-
     def tap_card(self, copies: list[int], count: int) -> None:
-        """A card's picture tapped (``copies``: the indexes of that card among the candidates)."""
+        """A card's picture or name tapped (``copies``: the indexes of that card among the candidates)."""
         chosen = tap_card(self.cards, copies, count)
         if chosen is None:
             self.note = f"{_cards(count)} already chosen: tap one to put it back."
@@ -375,10 +367,14 @@ class TableScreen(Screen):
         buttons_y = inner.bottom - m.button_h
         area = pygame.Rect(inner.x, inner.y + top, inner.width, buttons_y - inner.y - top - m.pad)
         items = []
-        for i, card in enumerate(req.candidates):  # by the name printed on the card; "[x]" when chosen
-            mark = "[x]\n" if i in self.cards else ""
+        # a button per distinct card (a deck holding four Fore! cards lists it once), by the name printed
+        # on it; "[x]" when chosen, with how many copies when more than one
+        for card, indexes in copies(req.candidates):
+            n = sum(i in self.cards for i in indexes)
+            mark = "" if not n else "[x]\n" if n == 1 else f"[x] {n}\n"
             name = self.view.card_name(req.deck, card)
-            items.append((mark + name, (lambda i=i: self.toggle_card(i, req.count)), f"card:{i}"))
+            tap = lambda ix=indexes: self.tap_card(ix, req.count)  # noqa: E731
+            items.append((mark + name, tap, f"card:{indexes[0]}"))
         self.card_page = paged_buttons(
             ui, area, items, self.card_page, lambda p: setattr(self, "card_page", p)
         )
