@@ -211,3 +211,10 @@ def test_new_games_rules_cut_nothing(game, size):
             d.tap("opt:next")
     finally:
         pygame.display.quit()
+
+
+def test_a_dot_face_is_captioned_in_words():
+    """The face picker says "1 dot" under Roll In One's dot face (it said "DOTS1")."""
+    from ui.screens.overlays import face_caption
+
+    assert [face_caption(f) for f in ("3", "dots1", "dots2", "star")] == ["3", "1 dot", "2 dots", "STAR"]
