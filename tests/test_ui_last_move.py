@@ -79,7 +79,7 @@ def test_hop_n_rolls_outline_marks_the_changed_spaces_not_the_sheets_header(size
     try:
         for _, boxes in outlined_moves(app, d, rng, 60):
             board = app.screen.layout.board
-            headers = [r for t, _, r in app.ui.drawn if board.contains(r) and (" points" in t or " pts" in t)]
+            headers = [r for t, _, r in app.ui.drawn if board.contains(r) and (" point" in t or " pts" in t)]
             assert headers, "the sheet's header is not drawn"
             for r in boxes:
                 box = r.inflate(6, 6)

@@ -196,3 +196,31 @@ def test_the_turn_banner_fits_a_single_row_of_scores(size):
     for _, s, r in words:
         assert area.inflate(-12, -12).contains(r), (r, area)  # inside the banner's 6 px border
         assert s >= m.body
+
+
+@pytest.mark.parametrize("size", [LANDSCAPE, PORTRAIT], ids=["800x480", "720x1280"])
+def test_auto_confirm_is_turned_on_and_off_in_settings(size, tmp_path):
+    """Auto-confirm is the players' choice on the Settings screen (it was only in the settings file),
+    kept across restarts; the screen cuts nothing and its buttons do not overlap."""
+    path = tmp_path / "settings.json"
+    settings = Settings(sound=False, path=str(path))
+    app = App(Store(":memory:"), SimulatedReader(4), size, settings=settings)
+    d = Driver(app)
+    try:
+        app.nav.settings()
+        app.step()
+        assert app.ui.find("auto:off").meta is not None and not settings.auto_confirm
+        d.tap("auto:on")
+        assert settings.auto_confirm and Settings.load(str(path)).auto_confirm
+        app.ui.cut.clear()
+        app.step()
+        assert not app.ui.cut, app.ui.cut
+        buttons = [w for w in app.ui.widgets if w.kind == "button"]
+        for i, a in enumerate(buttons):
+            assert pygame.Rect((0, 0), size).contains(a.rect), a.id
+            for b in buttons[i + 1 :]:
+                assert not a.rect.colliderect(b.rect), (a.id, b.id)
+        d.tap("auto:off")
+        assert not Settings.load(str(path)).auto_confirm
+    finally:
+        pygame.display.quit()

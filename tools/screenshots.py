@@ -51,7 +51,7 @@ def new_app(store: Store, size: tuple[int, int], seed: int) -> tuple[App, Driver
 
 
 def screens(out: Path, size: tuple[int, int]) -> None:
-    """Home, New game's three steps (eight players where the game allows), settings."""
+    """Home, New game's three steps (eight players where the game allows), every game's rules, settings."""
     app, d = new_app(Store(":memory:"), size, 1)
     s = Shooter(app, out / "screens")
     try:
@@ -68,6 +68,20 @@ def screens(out: Path, size: tuple[int, int]) -> None:
         d.tap("newgame:next")
         if app.screen.name == "newgame":
             s.shot("new-game-rules")
+        for game in sorted(all_games()):  # every game's rules, every page
+            app.nav.home()
+            app.step()
+            d.tap("home:new")
+            d.tap_paged(f"game:{game}")
+            d.tap("newgame:next")
+            for page in range(10):
+                if app.screen.name != "newgame":
+                    break
+                s.shot(f"rules-{game}-{page + 1}")
+                nxt = app.ui.find("opt:next")
+                if nxt is None or not nxt.enabled:
+                    break
+                d.tap("opt:next")
         app.nav.settings()
         s.shot("settings")
     finally:

@@ -104,6 +104,22 @@ class Ui:
         font = self.font(size)
         return next((w for w in wordings if font.size(w)[0] <= width), wordings[-1])
 
+    def phrase_lines(self, label: str, size: int, width: int) -> list[str] | None:
+        """A button label written as phrases (separated by newlines: "Write 3\\nin UP, space 2") packed
+        into as few lines as fit ``width`` at ``size``, each phrase whole and joined by a space on its
+        line; None when one phrase alone is wider than ``width``."""
+        font = self.font(size)
+        lines: list[str] = []
+        for phrase in label.split("\n"):
+            if font.size(phrase)[0] > width:
+                return None
+            trial = f"{lines[-1]} {phrase}" if lines else phrase
+            if lines and font.size(trial)[0] <= width:
+                lines[-1] = trial
+            else:
+                lines.append(phrase)
+        return lines
+
     def wrap(self, text: str, size: int, width: int) -> list[str]:
         font = self.font(size)
         lines: list[str] = []
@@ -260,14 +276,15 @@ class Ui:
                 sub, (rect.centerx, rect.centery + 2), self.metrics.small, tc, "midtop", rect.width - 12
             )
         else:
-            lines = self.wrap(label, size, rect.width - 12)
+            lines = self.phrase_lines(label, size, rect.width - 12) or self.wrap(
+                label.replace("\n", " "), size, rect.width - 12)
             if len(lines) > 1 and len(lines) * self.font(size).get_linesize() <= rect.height - 4:
                 step = self.font(size).get_linesize()
                 top = rect.centery - step * len(lines) // 2
                 for i, line in enumerate(lines):
                     self.text(line, (rect.centerx, top + i * step), size, tc, "midtop")
             else:
-                self.text(label, rect.center, size, tc, "center", rect.width - 12)
+                self.text(" ".join(lines), rect.center, size, tc, "center", rect.width - 12)
         return w
 
     def hit(self, pos: tuple[int, int]) -> Widget | None:
@@ -317,6 +334,15 @@ DIE_BODIES: dict[str, tuple[Colour, Colour]] = {  # kind id -> (body, pips)
 }
 
 
+DISCO_BALLS: dict[str, Colour] = {  # Hop'n'ROLL's disco die: its faces are coloured balls
+    "yellow": (240, 205, 60),
+    "green": (95, 185, 95),
+    "blue": (90, 150, 235),
+    "pink": (235, 125, 185),
+    "orange": (245, 150, 60),
+}
+
+
 def die_colours(kind: str) -> tuple[Colour, Colour]:
     return DIE_BODIES.get(kind, ((245, 245, 240), (20, 20, 20)))
 
@@ -336,6 +362,17 @@ def draw_die(ui: Ui, rect: pygame.Rect, kind: str, face: str | None, number: int
         pygame.draw.polygon(
             ui.surface, (255, 220, 0), bolt_points(rect.inflate(-rect.width // 5, -rect.height // 8))
         )
+        return
+    if face in DISCO_BALLS:  # a ball in the face's colour with its initial (colour is not the only cue)
+        pygame.draw.circle(ui.surface, DISCO_BALLS[face], rect.center, rect.width // 2 - 3)
+        ui.text(face[:1].upper(), rect.center, max(ui.metrics.tiny, int(rect.height * 0.5)), (20, 20, 20),
+                "center")
+        return
+    if face.startswith("dots") and face[4:].isdigit() and int(face[4:]) in PIPS:  # Roll In One's dot faces:
+        r = max(3, rect.width // 9)  # rings, told apart from a number's pips by more than size
+        for px, py in PIPS[int(face[4:])]:
+            centre = (rect.x + px * rect.width, rect.y + py * rect.height)
+            pygame.draw.circle(ui.surface, pip, centre, r, max(2, r // 2))
         return
     n = number if number is not None else (int(face) if face.isdigit() else None)
     if n in PIPS:

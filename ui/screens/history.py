@@ -4,6 +4,7 @@ of a throw to correct it: the record keeps the correction."""
 from __future__ import annotations
 
 import logging
+import re
 from pathlib import Path
 
 import pygame
@@ -17,6 +18,7 @@ from ui.screen import Screen
 from ui.screens.common import header
 from ui.screens.overlays import FacePicker, MessageBox
 from ui.timeline import Step, timeline
+from ui.views.base import slot_name
 from ui.widgets import Ui, draw_die
 
 log = logging.getLogger(__name__)
@@ -52,6 +54,7 @@ class HistoryScreen(Screen):
         assert isinstance(step.action, RollEvent)
         event = step.action
         kind = self.kind_of(slot, event.roll.faces()[slot])
+        name = slot_name(slot, self.table.game.state.players)
 
         def chosen(face: str) -> None:
             results = tuple(DieResult(r.slot, face, 1.0) if r.slot == slot else r for r in event.roll.results)
@@ -64,13 +67,10 @@ class HistoryScreen(Screen):
                 self.app.message("Could not correct", str(exc))
                 return
             self.refresh()
-            self.app.message("Corrected", f"{slot} now shows {face}; the game was replayed from that throw.")
+            self.app.message("Corrected", f"{name} now shows {face}; the game was replayed from that throw.")
 
-        self.app.show(
-            FacePicker(
-                self.app, f"Correct {slot} (throw #{step.index})", kind, chosen, event.roll.faces()[slot]
-            )
-        )
+        title = f"Correct {name} (throw #{step.index})"
+        self.app.show(FacePicker(self.app, title, kind, chosen, event.roll.faces()[slot]))
 
     def thumb(self, path: str | None) -> pygame.Surface | None:
         if not path:
@@ -98,13 +98,15 @@ class HistoryScreen(Screen):
             r = pygame.Rect(area.x, area.y + k * row_h, area.width, row_h - m.pad)
             ui.panel(r, theme.PANEL)
             who = players[step.player] if step.player is not None and step.player < len(players) else "Table"
-            ui.text(
-                f"#{step.index}  {step.prompt}",
-                (r.x + m.pad, r.y + 4),
-                m.small,
-                theme.MUTED,
-                width=r.width - 2 * m.pad,
-            )
+            # what the table asked: whole, else without its parentheses, smaller before it is cut
+            plain, shorter = step.prompt, ""
+            while shorter != plain:  # parentheses inside parentheses: the innermost first
+                shorter, plain = plain, re.sub(r" ?[(][^()]*[)]", "", plain)
+            asked = (f"#{step.index}  {step.prompt}", f"#{step.index}  {plain}")
+            fits = [(t, z) for z in (m.small, m.tiny) for t in asked
+                    if ui.font(z).size(t)[0] <= r.width - 2 * m.pad]
+            text, size = fits[0] if fits else (asked[-1], m.tiny)
+            ui.text(text, (r.x + m.pad, r.y + 4), size, theme.MUTED, width=r.width - 2 * m.pad)
             y = r.y + 4 + ui.font(m.small).get_linesize()
             x = r.x + m.pad
             if isinstance(step.action, RollEvent):
@@ -138,14 +140,12 @@ class HistoryScreen(Screen):
                     text = self.table.view.describe(self.table.game.state.parse_move(step.action.move))
                 except CompanionError:
                     text = step.action.move
-                ui.text(f"{who}: {text}", (x, y + 4), m.body, theme.TEXT, width=r.width - 2 * m.pad)
-            else:
-                ui.text(
-                    f"{who}: cards {', '.join(step.action.draw.cards)}",
-                    (x, y + 4),
-                    m.body,
-                    width=r.width - 20,
-                )
+                band = pygame.Rect(x, y + 2, r.width - 2 * m.pad, r.bottom - y - 4)
+                ui.paragraph_fit(f"{who}: {text}", band, (m.body, m.small))  # wrapped smaller, never cut
+            else:  # the cards by their printed names, wrapped smaller rather than cut
+                names = ", ".join(self.table.view.card_name("", c) for c in step.action.draw.cards)
+                band = pygame.Rect(x, y + 2, r.width - 2 * m.pad, r.bottom - y - 4)
+                ui.paragraph_fit(f"{who}: cards {names}", band, (m.body, m.small), theme.TEXT)
         if pages > 1:
             y = area.bottom - m.button_h
             ui.button(

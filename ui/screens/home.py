@@ -120,8 +120,11 @@ class HomeScreen(Screen):
         with a Delete button beside it (asks first); Prev/Next when they do not all fit."""
         m = ui.metrics
         names = all_games()
-        row_h = max(m.button_h, 2 * ui.font(m.small).get_linesize() + 8)
         dw = ui.font(m.small).size("Delete")[0] + 24
+        line = ui.font(m.small).get_linesize()
+        # every player's score whole: wrapped under the game's line when one line cannot hold them
+        wrapped = {g.id: ui.wrap(self.score_line(g), m.small, rect.width - dw - m.pad - 12) for g in games}
+        row_h = max(m.button_h, (1 + max((len(w) for w in wrapped.values()), default=1)) * line + 8)
         rows = max(1, (rect.height + m.pad) // (row_h + m.pad))
         if len(games) > rows:
             rows = max(1, (rect.height - m.button_h) // (row_h + m.pad))
@@ -131,14 +134,16 @@ class HomeScreen(Screen):
             y = rect.y + k * (row_h + m.pad)
             status = "finished" if g.finished else "in play"
             line1 = f"{names[g.game].name} · {status} · {local_time(g.updated)}"
-            ui.button(
-                pygame.Rect(rect.x, y, rect.width - dw - m.pad, row_h),
-                line1,
-                lambda g=g: self.open(g),
-                id=f"resume:{g.id}",
-                size=m.small,
-                sub=self.score_line(g),
-            )
+            box = pygame.Rect(rect.x, y, rect.width - dw - m.pad, row_h)
+            lines = wrapped[g.id]
+            wid = f"resume:{g.id}"
+            if len(lines) == 1:
+                ui.button(box, line1, lambda g=g: self.open(g), id=wid, size=m.small, sub=lines[0])
+            else:
+                ui.button(box, "", lambda g=g: self.open(g), id=wid).label = line1
+                top = box.centery - (1 + len(lines)) * line // 2
+                for i, text in enumerate([line1, *lines]):
+                    ui.text(text, (box.centerx, top + i * line), m.small, theme.TEXT, "midtop", box.width)
             ui.button(
                 pygame.Rect(rect.right - dw, y, dw, row_h),
                 "Delete",

@@ -15,7 +15,7 @@ from ui.screens.common import header, player_label
 from ui.screens.overlays import Keyboard
 from ui.theme import PALETTE, colour_named
 from ui.views import has_dedicated_view
-from ui.views.base import paged_buttons
+from ui.views.base import lines_at_body, paged_buttons
 from ui.widgets import Ui
 
 if TYPE_CHECKING:
@@ -216,43 +216,63 @@ class NewGameScreen(Screen):
                 colour=theme.PANEL_HI,
             )
 
+    def _option_block(self, ui: Ui, width: int, opt) -> tuple[list[str], int, int, int]:
+        """How an option is laid out in ``width``: its description's lines (wrapped whole), the choices a
+        row (as many as fit each label whole at 3 mm), the buttons' height and the block's height."""
+        m = ui.metrics
+        lines = ui.wrap(opt.description, m.small, width)
+        n = len(opt.choices)
+        labels = ["[x]\n" + str(c) for c in opt.choices]  # the widest a label gets: when chosen
+        cols, need = 1, 1
+        for c in range(n, 0, -1):
+            bw = (width - (c - 1) * m.pad) // c
+            counts = [lines_at_body(ui, label, bw - 12) for label in labels]
+            if max(counts) <= 2:
+                cols, need = c, max(counts)
+                break
+        bh = max(m.button_h, need * ui.font(m.body).get_linesize() + 8)
+        rows = -(-n // cols)
+        height = len(lines) * ui.font(m.small).get_linesize() + 4 + rows * (bh + m.pad) + m.pad
+        return lines, cols, bh, height
+
     def _draw_options(self, ui: Ui, rect: pygame.Rect) -> None:
+        """Each option: its description whole, its choices in rows of buttons whose labels are whole
+        (a row of six cut 'chosen' to 'cho...' at 720x1280); options paged when they do not fit."""
         m = ui.metrics
         assert self.info is not None
         opts = self.info.options
-        per = max(1, rect.height // (m.button_h + 2 * ui.font(m.small).get_linesize() + 2 * m.pad))
-        pages = max(1, -(-len(opts) // per))
-        if pages > 1:
-            per = max(
-                1,
-                (rect.height - m.button_h) // (m.button_h + 2 * ui.font(m.small).get_linesize() + 2 * m.pad),
-            )
-            pages = -(-len(opts) // per)
+        blocks = [self._option_block(ui, rect.width, opt) for opt in opts]
+        starts, used = [0], 0
+        room = rect.height - m.button_h - m.pad if sum(b[3] for b in blocks) > rect.height else rect.height
+        for i, block in enumerate(blocks):
+            if used + block[3] > room and used:
+                starts.append(i)
+                used = 0
+            used += block[3]
+        pages = len(starts)
         self.opt_page = min(self.opt_page, pages - 1)
+        first = starts[self.opt_page]
+        last = starts[self.opt_page + 1] if self.opt_page + 1 < pages else len(opts)
         y = rect.y
-        for opt in opts[self.opt_page * per : (self.opt_page + 1) * per]:
-            y += (
-                ui.paragraph(
-                    opt.description,
-                    pygame.Rect(rect.x, y, rect.width, 2 * ui.font(m.small).get_linesize()),
-                    m.small,
-                    theme.MUTED,
-                    max_lines=2,
-                )
-                + 4
-            )
-            bw = (rect.width - (len(opt.choices) - 1) * m.pad) // len(opt.choices)
+        line = ui.font(m.small).get_linesize()
+        for opt, (lines, cols, bh, _) in zip(opts[first:last], blocks[first:last], strict=True):
+            for text in lines:
+                ui.text(text, (rect.x, y), m.small, theme.MUTED)
+                y += line
+            y += 4
+            bw = (rect.width - (cols - 1) * m.pad) // cols
             for k, choice in enumerate(opt.choices):
                 chosen = self.options.get(opt.key) == choice
+                row, col = divmod(k, cols)
                 ui.button(
-                    pygame.Rect(rect.x + k * (bw + m.pad), y, bw, m.button_h),
-                    ("[x] " if chosen else "") + str(choice),
+                    pygame.Rect(rect.x + col * (bw + m.pad), y + row * (bh + m.pad), bw, bh),
+                    ("[x]\n" if chosen else "") + str(choice),
                     lambda o=opt.key, c=choice: self.options.__setitem__(o, c),
                     id=f"option:{opt.key}={choice}",
                     selected=chosen,
                     colour=theme.GO if chosen else theme.BUTTON_OFF,
                 )
-            y += m.button_h + 2 * m.pad
+            y += -(-len(opt.choices) // cols) * (bh + m.pad) + m.pad
         if pages > 1:
             ui.button(
                 pygame.Rect(rect.x, rect.bottom - m.button_h, 200, m.button_h),

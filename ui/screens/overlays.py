@@ -101,7 +101,7 @@ class FacePicker(Overlay):
             die.midtop = (rect.centerx, rect.y + 6)
             draw_die(ui, die, self.kind, f.label, f.number)
             ui.text(
-                f.label.upper() if not f.label.isdigit() else f.label,
+                face_caption(f.label),
                 (rect.centerx, rect.bottom - 4),
                 m.small,
                 theme.TEXT,
@@ -180,3 +180,14 @@ class Keyboard(Overlay):
                 enabled=label != "Done" or bool(self.text.strip()),
                 colour=theme.GO if label == "Done" else None,
             )
+
+
+def face_caption(face: str) -> str:
+    """A face's caption under its picture: numbers as they are, Roll In One's "dots2" as "2 dots",
+    other words in capitals as printed on the die ("STAR")."""
+    if face.isdigit():
+        return face
+    if face.startswith("dots") and face[4:].isdigit():
+        n = int(face[4:])
+        return f"{n} dot" if n == 1 else f"{n} dots"
+    return face.upper()

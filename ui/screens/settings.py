@@ -59,27 +59,40 @@ class SettingsScreen(Screen):
             id="settings:enrol",
         )
         y += m.button_h + 2 * m.pad
-        ui.text("Sound", (area.x, y), m.small, theme.MUTED)
-        y += line + 4
-        for k, (label, value) in enumerate((("Sound on", True), ("Sound off", False))):
-            chosen = s.sound == value
-            ui.button(
-                pygame.Rect(area.x + k * (half + m.pad), y, half, m.button_h),
-                ("[x] " if chosen else "") + label,
-                lambda v=value: self.set_sound(v),
-                id=f"sound:{'on' if value else 'off'}",
-                selected=chosen,
-                colour=theme.GO if chosen else theme.PANEL_HI,
-            )
-        y += m.button_h + 2 * m.pad
-        ui.text(
+        # sound, and auto-confirm of a read whose every die is sure: side by side at 800x480 (a quarter of
+        # the width each button), a row each in portrait
+        w = half if m.portrait else (area.width - 3 * m.pad) // 4
+        rows = (
+            ("Sound", (("Sound on", True, "sound:on"), ("Sound off", False, "sound:off")), "sound",
+             self.set_sound),
+            ("Confirm a read by itself when every die is sure (a short countdown, a tap cancels)",
+             (("On", True, "auto:on"), ("Off", False, "auto:off")), "auto_confirm", self.set_auto),
+        )
+        for r, (caption, choices, field, setter) in enumerate(rows):
+            x = area.x if m.portrait or r == 0 else area.x + 2 * (w + m.pad)
+            room = area.width if m.portrait else 2 * w + m.pad
+            size = next((z for z in (m.small, m.tiny) if ui.font(z).size(caption)[0] <= room), m.tiny)
+            if ui.font(size).size(caption)[0] > room:
+                caption = caption.split(" (")[0]  # the countdown's note goes first when it cannot fit
+            ui.text(caption, (x, y), size, theme.MUTED, width=room)
+            for k, (label, value, wid) in enumerate(choices):
+                chosen = getattr(s, field) == value
+                ui.button(
+                    pygame.Rect(x + k * (w + m.pad), y + line + 4, w, m.button_h),
+                    ("[x] " if chosen else "") + label,
+                    lambda v=value, set_=setter: set_(v),
+                    id=wid,
+                    selected=chosen,
+                    colour=theme.GO if chosen else theme.PANEL_HI,
+                )
+            if m.portrait or r == 1:
+                y += line + 4 + m.button_h + 2 * m.pad
+        y += ui.paragraph(  # wrapped, not cut
             "Screen rotation (turns the picture and the touch; portrait when turned 90 or 270)",
-            (area.x, y),
+            pygame.Rect(area.x, y, area.width, 2 * line),
             m.small,
             theme.MUTED,
-            width=area.width,
-        )
-        y += line + 4
+        ) + 4
         q = (area.width - 3 * m.pad) // 4
         for k, deg in enumerate(ROTATIONS):
             chosen = s.rotation == deg
@@ -94,6 +107,11 @@ class SettingsScreen(Screen):
 
     def set_sound(self, on: bool) -> None:
         self.app.settings.sound = on
+        self.app.settings.save()
+        self.app.beep("ok")
+
+    def set_auto(self, on: bool) -> None:
+        self.app.settings.auto_confirm = on
         self.app.settings.save()
         self.app.beep("ok")
 

@@ -4,7 +4,6 @@ view with its legal moves, scores always in sight, undo, history and 'why not?'.
 from __future__ import annotations
 
 import logging
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -41,7 +40,7 @@ from ui.screens.table_last import LastMove
 from ui.screens.table_layout import TableLayout, score_columns, table_layout, with_side
 from ui.theme import PlayerColour, colour_named
 from ui.views import view_for
-from ui.views.base import paged_buttons
+from ui.views.base import paged_buttons, slot_name
 from ui.watch_state import draw_watch_state, watch_state
 from ui.widgets import Picture, Ui, draw_die, frame_surface
 
@@ -66,13 +65,6 @@ class Entry:
     def unsure(self) -> bool:
         """Read by the camera but not to be trusted without a look (a person's entry always is)."""
         return self.face is not None and not self.corrected and needs_check(self.confidence, self.status)
-
-
-def slot_name(slot: str, players: tuple[str, ...]) -> str:
-    m = re.fullmatch(r"player(\d+)", slot)
-    if m and 0 < int(m.group(1)) <= len(players):
-        return players[int(m.group(1)) - 1]
-    return slot
 
 
 def _cards(n: int) -> str:
@@ -324,16 +316,8 @@ class TableScreen(Screen):
         return str(path)
 
     # --- cards ---------------------------------------------------------------------------------
-    def toggle_card(self, index: int, count: int) -> None:
-        if index in self.cards:
-            self.cards.remove(index)
-        elif len(self.cards) < count:
-            self.cards.append(index)
-        else:
-            self.note = f"{_cards(count)} already chosen: tap one to put it back."
-
     def tap_card(self, copies: list[int], count: int) -> None:
-        """A card's picture tapped (``copies``: the indexes of that card among the candidates)."""
+        """A card's picture or name tapped (``copies``: the indexes of that card among the candidates)."""
         chosen = tap_card(self.cards, copies, count)
         if chosen is None:
             self.note = f"{_cards(count)} already chosen: tap one to put it back."
@@ -382,14 +366,17 @@ class TableScreen(Screen):
         ) + 4
         buttons_y = inner.bottom - m.button_h
         area = pygame.Rect(inner.x, inner.y + top, inner.width, buttons_y - inner.y - top - m.pad)
-        widest = max((ui.font(m.body).size("[x] " + c)[0] for c in req.candidates), default=0)
-        cols = 2 if widest + 12 <= (area.width - m.pad) // 2 else 1
         items = []
-        for i, card in enumerate(req.candidates):
-            mark = "[x] " if i in self.cards else ""
-            items.append((mark + card, (lambda i=i: self.toggle_card(i, req.count)), f"card:{i}"))
+        # a button per distinct card (a deck holding four Fore! cards lists it once), by the name printed
+        # on it; "[x]" when chosen, with how many copies when more than one
+        for card, indexes in copies(req.candidates):
+            n = sum(i in self.cards for i in indexes)
+            mark = "" if not n else "[x]\n" if n == 1 else f"[x] {n}\n"
+            name = self.view.card_name(req.deck, card)
+            tap = lambda ix=indexes: self.tap_card(ix, req.count)  # noqa: E731
+            items.append((mark + name, tap, f"card:{indexes[0]}"))
         self.card_page = paged_buttons(
-            ui, area, items, self.card_page, lambda p: setattr(self, "card_page", p), columns=cols
+            ui, area, items, self.card_page, lambda p: setattr(self, "card_page", p)
         )
         half = (inner.width - m.pad) // 2
         if getattr(self.app.reader, "simulated", False):

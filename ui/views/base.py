@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
@@ -11,6 +12,19 @@ from companion.protocol import GameInfo, GameState, Move
 from ui import theme
 from ui.theme import PlayerColour
 from ui.widgets import Ui
+
+
+def die_name(slot: str) -> str:
+    """A die's slot as players say it: "purple-1" is "purple 1", "die1" is "die 1"."""
+    return re.sub(r"(?<=[a-z])(?=\d)", " ", slot.replace("-", " "))
+
+
+def slot_name(slot: str, players: tuple[str, ...]) -> str:
+    """A die's slot as players say it, a player's die ("player2", "p2") by the player's name."""
+    m = re.fullmatch(r"(?:player|p)(\d+)", slot)
+    if m and 0 < int(m.group(1)) <= len(players):
+        return players[int(m.group(1)) - 1]
+    return die_name(slot)
 
 
 class TableActions(Protocol):
@@ -49,6 +63,8 @@ class GameView:
         self.page = 0
         self.prefix: tuple[str, ...] = ()  # the words chosen so far when moves are grouped
         self._moves_key: tuple = ()
+        # a button the list puts in its bottom row, between Prev and Next (portrait: a row more for moves)
+        self.middle: tuple[str, Callable[[], Any], str] | None = None
 
     def reset(self) -> None:
         """The state changed: drop selections."""
@@ -57,7 +73,18 @@ class GameView:
 
     # --- words --------------------------------------------------------------------------------
     def describe(self, move: Move) -> str:
+        """The move in words (the history, the undo note, a 'why not' answer)."""
         return str(move)
+
+    def phrases(self, move: Move) -> tuple[str, ...]:
+        """The move's words in phrases, each kept whole on one line of its button, so that a long move
+        reads as a title and its detail ("Write 3" / "in UP, space 2"), never broken mid-phrase. A view
+        that writes phrases says :meth:`describe` as them joined by spaces."""
+        return (self.describe(move),)
+
+    def label(self, move: Move) -> str:
+        """The move's button label: its phrases, newline-separated (:meth:`ui.widgets.Ui.phrase_lines`)."""
+        return "\n".join(self.phrases(move))
 
     def score_note(self, view: dict[str, Any], player: int) -> str | tuple[str, ...]:
         """A short line under each player's score in the score panel (e.g. chips); or its wordings,
@@ -93,6 +120,10 @@ class GameView:
         """Whether :meth:`card_picture` draws the cards of ``deck`` (else they are listed by name)."""
         return False
 
+    def card_name(self, deck: str, card: str) -> str:
+        """A card of ``deck`` named as printed on it, for the list of cards to tap (else its id)."""
+        return card
+
     def card_picture(self, ui: Ui, rect: pygame.Rect, deck: str, card: str) -> None:
         """A card of ``deck`` as the players see it, drawn inside ``rect`` (a tile to tap)."""
         ui.text(card, rect.center, ui.metrics.small, theme.TEXT, "center", rect.width)
@@ -111,7 +142,7 @@ class GameView:
         if key != self._moves_key:
             self._moves_key, self.page, self.prefix = key, 0, ()
         words = {m: str(m).split() for m in moves}
-        fits = capacity(ui, rect)
+        fits = list_capacity(ui, rect, self.middle)
         prefix = self.prefix
         while True:
             chosen = [mv for mv in moves if tuple(words[mv][: len(prefix)]) == prefix]
@@ -135,17 +166,18 @@ class GameView:
         if self.prefix:
             items.append(("< All moves", self._set_prefix(()), "group:back"))
         if plain:
-            items += [(self.describe(mv), (lambda mv=mv: actions.play(mv)), f"move:{mv}") for mv in chosen]
+            items += [(self.label(mv), (lambda mv=mv: actions.play(mv)), f"move:{mv}") for mv in chosen]
         else:
-            items += [(self.describe(mv), (lambda mv=mv: actions.play(mv)), f"move:{mv}") for mv in exact]
+            items += [(self.label(mv), (lambda mv=mv: actions.play(mv)), f"move:{mv}") for mv in exact]
             for word, count in groups.items():
                 label = " ".join((*prefix, word))
                 if count == 1:  # a group of one move costs a tap for nothing: the move itself
                     mv = next(mv for mv in chosen if words[mv][len(prefix) : len(prefix) + 1] == [word])
-                    items.append((self.describe(mv), (lambda mv=mv: actions.play(mv)), f"move:{mv}"))
+                    items.append((self.label(mv), (lambda mv=mv: actions.play(mv)), f"move:{mv}"))
                     continue
                 items.append((f"{label} ... ({count})", self._set_prefix((*prefix, word)), "group:" + label))
-        self.page = paged_buttons(ui, rect, items, self.page, lambda p: setattr(self, "page", p))
+        self.page = paged_buttons(ui, rect, items, self.page, lambda p: setattr(self, "page", p),
+                                  middle=self.middle)
 
     def _set_prefix(self, prefix: tuple[str, ...]) -> Callable[[], None]:
         def go() -> None:
@@ -162,27 +194,54 @@ def capacity(ui: Ui, rect: pygame.Rect, columns: int | None = None, height: int 
     return max(1, (rect.height + m.pad) // (h + m.pad)) * cols
 
 
-def label_size(ui: Ui, label: str, width: int, height: int) -> int:
-    """The body size (moves read at 3 mm) when the label fits the button on one line or wrapped, else
-    the small size (a word wider than the button)."""
+def list_capacity(ui: Ui, rect: pygame.Rect, middle: object | None = None) -> int:
+    """:func:`capacity` of ``rect`` less the bottom row a ``middle`` button takes."""
+    if middle is None:
+        return capacity(ui, rect)
     m = ui.metrics
-    lines = ui.wrap(label, m.body, width)
-    fits = all(ui.font(m.body).size(line)[0] <= width for line in lines)
-    return m.body if fits and len(lines) * ui.font(m.body).get_linesize() <= height else m.small
+    return capacity(ui, pygame.Rect(rect.x, rect.y, rect.width, rect.height - m.button_h - m.pad))
+
+
+def label_size(ui: Ui, label: str, width: int, height: int) -> int:
+    """The body size (moves read at 3 mm) when the label fits the button on its lines (its phrases
+    whole, or wrapped), else the small size (a word wider than the button)."""
+    m = ui.metrics
+    lines = lines_at_body(ui, label, width)
+    return m.body if lines < 99 and lines * ui.font(m.body).get_linesize() <= height else m.small
 
 
 def one_line_size(ui: Ui, label: str, width: int) -> int | None:
     """The body size (3 mm capitals) when ``label`` fits ``width`` on one line, else None."""
     m = ui.metrics
-    return m.body if ui.font(m.body).size(label)[0] <= width else None
+    return m.body if ui.font(m.body).size(label.replace("\n", " "))[0] <= width else None
 
 
 def lines_at_body(ui: Ui, label: str, width: int) -> int:
-    """How many lines ``label`` takes wrapped into ``width`` at the body size (a big number when a word
-    is wider than that)."""
+    """How many lines ``label`` takes in ``width`` at the body size: its phrases (newline-separated)
+    packed whole, else wrapped at spaces; a big number when a word is wider than that."""
+    phrased = ui.phrase_lines(label, ui.metrics.body, width)
+    if phrased is not None:
+        return len(phrased)
     font = ui.font(ui.metrics.body)
-    lines = ui.wrap(label, ui.metrics.body, width)
+    lines = ui.wrap(label.replace("\n", " "), ui.metrics.body, width)
     return len(lines) if all(font.size(line)[0] <= width for line in lines) else 99
+
+
+def columns_for(
+    ui: Ui,
+    rect: pygame.Rect,
+    items: Sequence[tuple[str, Callable[[], Any], str]],
+    columns: int | None,
+    lines: int = 2,
+) -> int:
+    """``columns`` if given; else two in portrait when every label takes at most ``lines`` lines of half
+    the width at 3 mm (its phrases whole), else one."""
+    if columns is not None:
+        return columns
+    m = ui.metrics
+    half = (rect.width - m.pad) // 2 - 12
+    two = m.portrait and rect.width > 500
+    return 2 if two and all(lines_at_body(ui, label, half) <= lines for label, _, _ in items) else 1
 
 
 def paged_buttons(
@@ -194,33 +253,29 @@ def paged_buttons(
     columns: int | None = None,
     height: int | None = None,
     middle: tuple[str, Callable[[], Any], str] | None = None,
+    lines: int = 2,
 ) -> int:
     """Buttons in a grid filling ``rect``, with Prev/Next when they do not all fit. Returns the page.
     ``middle`` (label, action, id) is a button on the bottom row, between Prev and Next when paged (the
-    page count under its label), else the row's whole width."""
+    page count under its label), else the row's whole width. In portrait the grid has two columns when
+    every label takes at most ``lines`` lines of half the width."""
     m = ui.metrics
     if middle is not None:
         return _paged_with_middle(ui, rect, items, page, set_page, columns, height, middle)
     h = max(height or m.button_h, m.target)  # buttons are never under 9 mm
-    if columns is None:  # portrait: two columns when every label fits half the width at 3 mm
-        half = (rect.width - m.pad) // 2 - 12
-        two = m.portrait and rect.width > 500
-        cols = 2 if two and all(lines_at_body(ui, label, half) <= 2 for label, _, _ in items) else 1
-    else:
-        cols = columns
+    cols = columns_for(ui, rect, items, columns, lines)
     bw = (rect.width - (cols - 1) * m.pad) // cols
-    # rows tall enough for every label whole at 3 mm, wrapped when one line cannot hold it
+    ph = h  # the paging row: 9 mm, however tall the moves' rows
+    # rows tall enough for every label whole at 3 mm: its phrases on lines, else wrapped
     body = ui.font(m.body)
-    lines = [1 if one_line_size(ui, label, bw - 12) else len(ui.wrap(label, m.body, bw - 12))
-             for label, _, _ in items]
-    need = max(lines, default=1)
+    need = max((min(lines_at_body(ui, label, bw - 12), max(3, lines)) for label, _, _ in items), default=1)
     h = max(h, need * body.get_linesize() + 8) if need > 1 else h
     rows = max(1, (rect.height + m.pad) // (h + m.pad))
     per_page = rows * cols
-    if len(items) > per_page and (rect.height - h) // (h + m.pad) < 1:
+    if len(items) > per_page and (rect.height - ph) // (h + m.pad) < 1:
         return _one_row_paged(ui, rect, items, page, set_page, h)
     if len(items) > per_page:
-        rows = max(1, (rect.height - h) // (h + m.pad))  # keep a row for the paging buttons
+        rows = max(1, (rect.height - ph) // (h + m.pad))  # keep a row for the paging buttons
         per_page = rows * cols
     pages = max(1, -(-len(items) // per_page))
     page = min(max(page, 0), pages - 1)
@@ -234,7 +289,7 @@ def paged_buttons(
             size=label_size(ui, label, bw - 12, h - 4),
         )
     if pages > 1:
-        y = rect.bottom - h
+        y, h = rect.bottom - ph, ph
         third = (rect.width - 2 * m.pad) // 3
         ui.button(
             pygame.Rect(rect.x, y, third, h),
@@ -298,20 +353,20 @@ def _paged_with_middle(
     middle: tuple[str, Callable[[], Any], str],
 ) -> int:
     m = ui.metrics
-    h = max(height or m.button_h, m.target)
-    cols = columns or 1
+    ph = max(height or m.button_h, m.target)  # the bottom row: 9 mm
+    cols = columns_for(ui, rect, items, columns)
     bw = (rect.width - (cols - 1) * m.pad) // cols
     need = max((min(lines_at_body(ui, label, bw - 12), 3) for label, _, _ in items), default=1)
-    h = max(h, need * ui.font(m.body).get_linesize() + 8) if need > 1 else h  # as the grid sizes them
-    grid = pygame.Rect(rect.x, rect.y, rect.width, rect.height - h - m.pad)
+    h = max(ph, need * ui.font(m.body).get_linesize() + 8) if need > 1 else ph  # as the grid sizes them
+    grid = pygame.Rect(rect.x, rect.y, rect.width, rect.height - ph - m.pad)
     per_page = capacity(ui, grid, cols, h)
     pages = max(1, -(-len(items) // per_page))
     page = min(max(page, 0), pages - 1)
     shown = items[page * per_page : (page + 1) * per_page]
     # the grid alone: everything on it fits one page, so it draws no paging row of its own
-    paged_buttons(ui, grid, shown, 0, lambda p: None, columns, h)
+    paged_buttons(ui, grid, shown, 0, lambda p: None, cols, h)
     label, action, wid = middle
-    y = rect.bottom - h
+    y, h = rect.bottom - ph, ph
     if pages == 1:
         ui.button(pygame.Rect(rect.x, y, rect.width, h), label, action, id=wid, size=m.small)
         return page

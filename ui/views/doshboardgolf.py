@@ -403,9 +403,16 @@ class DoshView(GameView):
             c = g.cell(lie)
             if c is None:
                 continue
+            bound = ui.surface.get_clip().inflate(-2 * (r + 6), -2 * (r + 6))
+            per_row = min(2, len(seats))  # balls sharing a space: two a row, a square of four at most
+            rows = -(-len(seats) // per_row)
             for k, i in enumerate(seats):
-                off = (k - (len(seats) - 1) / 2) * r * 1.6
-                p = (round(c[0] + off), c[1])
+                row, col = divmod(k, per_row)
+                in_row = min(per_row, len(seats) - row * per_row)
+                dx = (col - (in_row - 1) / 2) * r * 2.2
+                dy = (row - (rows - 1) / 2) * r * 2.2
+                p = (round(min(max(c[0] + dx, bound.left), bound.right)),
+                     round(min(max(c[1] + dy, bound.top), bound.bottom)))
                 col = actions.colour(i)
                 pygame.draw.circle(ui.surface, (250, 250, 250), p, r + 3)
                 if i == me:
@@ -679,7 +686,7 @@ class DoshView(GameView):
             ui.button(toggle, mode[0], mode[1], id=mode[2], size=m.small)
         area = pygame.Rect(rect.x, rect.y, rect.width, rect.height - bh - m.pad)
         extra = [mv for mv in moves if isinstance(mv, TimePenalty)]
-        items = [(self.describe(mv), (lambda mv=mv: actions.play(mv)), f"move:{mv}") for mv in extra]
+        items = [(self.label(mv), (lambda mv=mv: actions.play(mv)), f"move:{mv}") for mv in extra]
         if phase == "aim":
             if self.direction is None:
                 h = ui.paragraph(

@@ -16,7 +16,7 @@ import pygame
 from companion.games.hop_n_roll.moves import Hop, Pass, Write
 from companion.protocol import GameState, Move
 from ui import theme
-from ui.views.base import GameView, TableActions, capacity, paged_buttons
+from ui.views.base import GameView, TableActions, list_capacity, paged_buttons
 from ui.widgets import Ui, Widget, draw_die, star_points
 
 INK = (25, 25, 30)
@@ -32,6 +32,11 @@ DISCO = {
     "any": (215, 215, 215),
 }
 EFFECT_WORD = {"minus": "-1", "plus-minus": "\u00b11", "either": "or", "dj": "DJ"}
+
+
+def area_word(key: str) -> str:
+    """A row's or pyramid's name as its label on the sheet says it and the moves name it ("UP")."""
+    return key.upper()
 
 
 def pale(rgb: tuple[int, int, int], k: float = 0.55) -> tuple[int, int, int]:
@@ -76,10 +81,10 @@ class HopNRollView(GameView):
     def __init__(self, info) -> None:
         super().__init__(info)
         self.shown: int | None = None  # whose sheet is drawn (None: the player acting now)
+        self.words: list[str] = []  # the drawn sheet's row labels
         self.row: int | None = None  # a tapped board row with several ways to use it
         self.pick: tuple[str, str | None] | None = None  # a tapped sheet space (or area) with several moves
         self.hops: dict[str, dict[str, Any]] = {}
-        self.names: dict[str, str] = {}
         self.whose = ""
 
     def reset(self) -> None:
@@ -91,24 +96,26 @@ class HopNRollView(GameView):
 
     # --- words --------------------------------------------------------------------------------
     def describe(self, move: Move) -> str:
+        return " ".join(self.phrases(move))
+
+    def phrases(self, move: Move) -> tuple[str, ...]:
         if isinstance(move, Hop):
             h = self.hops.get(str(move))
             got = ""
             if h is not None:
                 got = f"take {h['value']}" if h["value"] is not None else f"disco {h['colour']}"
             if move.dj is not None:
-                return f"Row {move.row} DJ: take {move.dj}"
+                return f"Row {move.row} DJ:", f"take {move.dj}"
             if move.die is not None:
-                return f"Row {move.row}: die of row {move.die}, {got}"
+                return f"Row {move.row}: {got},", f"die of row {move.die}"
             if move.change:
-                return f"Row {move.row}: {got} ({move.change:+d})"
-            return f"Row {move.row}: {got}" if got else f"Hop to row {move.row}"
+                return f"Row {move.row}:", f"{got} ({move.change:+d})"
+            return (f"Row {move.row}:", got) if got else (f"Hop to row {move.row}",)
         if isinstance(move, Write):
-            name = self.names.get(move.area, move.area)
-            return f"Write {move.value} in {name} {move.space}"
+            return f"Write {move.value}", f"in {area_word(move.area)}, space {move.space}"
         if isinstance(move, Pass):
-            return "Pass (fits nowhere)"
-        return str(move)
+            return "Pass", "(fits nowhere)"
+        return (str(move),)
 
     def score_note(self, view: dict[str, Any], player: int) -> str | tuple[str, ...]:
         sheets = view.get("sheets", [])
@@ -125,8 +132,6 @@ class HopNRollView(GameView):
         board = view.get("board", {})
         sheets = view.get("sheets", [])
         self.hops = {h["move"]: h for h in board.get("legal_hops", [])}
-        for s in sheets[:1]:
-            self.names = {a["key"]: a["name"] for a in s["areas"]}
         ui.panel(rect, theme.PANEL)
         inner = rect.inflate(-2 * m.pad, -2 * m.pad)
         phase = view.get("phase")
@@ -236,14 +241,16 @@ class HopNRollView(GameView):
     ) -> None:
         m = ui.metrics
         self.whose = sheet["name"]  # the places of the sheet are named by whose it is
+        self.words = [area_word(a["key"]) for a in sheet["areas"]]
         line = ui.font(m.body).get_linesize()  # the header gives the score: 3 mm
         pend = sheet.get("pending")
         todo = ""
         if pend is not None:
             todo = f"; to write: {pend['value'] if pend['value'] is not None else pend['colour']}"
         name, total = sheet["name"], sheet["total"]
+        points = "point" if total == 1 else "points"
         head = ui.words_that_fit(
-            [f"{name}: {sheet['side']} sheet, {total} points{todo}", f"{name}: {total} points{todo}",
+            [f"{name}: {sheet['side']} sheet, {total} {points}{todo}", f"{name}: {total} {points}{todo}",
              f"{name}: {total} pts{todo.replace('to write', 'write')}", f"{name}: {total} pts"],
             m.body,
             rect.width,
@@ -280,10 +287,17 @@ class HopNRollView(GameView):
     def _label(self, ui: Ui, r: pygame.Rect, area: dict[str, Any]) -> None:
         rgb = DISCO.get(area["colour"], DISCO["any"])
         pygame.draw.rect(ui.surface, rgb, r, border_radius=6)
-        word = area["key"].upper()
-        if ui.font(ui.metrics.small).size(word)[0] > r.width - 6:
-            word = word[:1]
-        ui.text(word, (r.x + 4, r.centery), ui.metrics.small, INK, "midleft", r.width - 6)
+        # the word the moves say, smaller (down to 2 mm) before it is cut to the shortest start no other
+        # row's word shares ("SA" and "SE", not two "S")
+        word = area_word(area["key"])
+        others = [w for w in self.words if w != word]
+        k = next((k for k in range(1, len(word)) if not any(w.startswith(word[:k]) for w in others)),
+                 len(word))
+        m = ui.metrics
+        tries = [(text, z) for text in (word, word[:k]) for z in (m.small, m.tiny)]
+        fits = [(t, z) for t, z in tries if ui.font(z).size(t)[0] <= r.width - 6]
+        text, size = fits[0] if fits else (word[:k], m.tiny)
+        ui.text(text, (r.x + 3, r.centery), size, INK, "midleft")
         if area["complete"]:
             pygame.draw.rect(ui.surface, INK, r, 3, border_radius=6)
 
@@ -438,14 +452,19 @@ class HopNRollView(GameView):
         m = ui.metrics
         players = len(state.players)
         area = rect
+        middle = None  # portrait: the sheet button sits between Prev and Next (a row more for moves)
         if players > 1:
-            area = pygame.Rect(rect.x, rect.y, rect.width, rect.height - m.button_h - m.pad)
             me = state.current_player or 0
             now = self.shown if self.shown is not None else me
             nxt = (now + 1) % players
-            ui.button(pygame.Rect(rect.x, rect.bottom - m.button_h, rect.width, m.button_h),
-                      f"Sheet: {state.players[nxt]} >", lambda: setattr(self, "shown", nxt), id="sheet:next",
-                      size=m.small)
+            sheet = (f"Sheet: {state.players[nxt]} >", lambda: setattr(self, "shown", nxt), "sheet:next")
+            if m.portrait:
+                middle = sheet
+            else:
+                area = pygame.Rect(rect.x, rect.y, rect.width, rect.height - m.button_h - m.pad)
+                ui.button(pygame.Rect(rect.x, rect.bottom - m.button_h, rect.width, m.button_h),
+                          sheet[0], sheet[1], id=sheet[2], size=m.small)
+        self.middle = middle
         chosen: list[Move] | None = None
         if self.row is not None:
             chosen = [mv for mv in moves if isinstance(mv, Hop) and mv.row == self.row]
@@ -456,16 +475,21 @@ class HopNRollView(GameView):
                 for mv in moves
                 if isinstance(mv, Write) and mv.area == area_key and space in (None, mv.space)
             ]
+        turn = lambda p: setattr(self, "page", p)  # noqa: E731
         if chosen:
             key = ("narrow", *(str(mv) for mv in chosen))
             if key != self._moves_key:
                 self._moves_key, self.page = key, 0
-            items = [("< All moves", self._clear, "group:back")]
-            items += [(self.describe(mv), (lambda mv=mv: actions.play(mv)), f"move:{mv}") for mv in chosen]
-            self.page = paged_buttons(ui, area, items, self.page, lambda p: setattr(self, "page", p))
+            back = ("< All moves", self._clear, "group:back")
+            items = [(self.label(mv), (lambda mv=mv: actions.play(mv)), f"move:{mv}") for mv in chosen]
+            if m.portrait:  # the way back takes the sheet button's place: four moves a page
+                self.page = paged_buttons(ui, area, items, self.page, turn, middle=back)
+            else:
+                self.page = paged_buttons(ui, area, [back, *items], self.page, turn)
             return
         hops = [mv for mv in moves if isinstance(mv, Hop)]
-        if hops and len(hops) > capacity(ui, area):  # one button per board row, like tapping the space
+        # one button per board row, like tapping the space
+        if hops and len(hops) > list_capacity(ui, area, middle):
             by_row: dict[int, list[Hop]] = {}
             for mv in hops:
                 by_row.setdefault(mv.row, []).append(mv)
@@ -476,14 +500,14 @@ class HopNRollView(GameView):
             for row, group in by_row.items():
                 if len(group) == 1:
                     mv = group[0]
-                    items.append((self.describe(mv), (lambda mv=mv: actions.play(mv)), f"move:{mv}"))
+                    items.append((self.label(mv), (lambda mv=mv: actions.play(mv)), f"move:{mv}"))
                 else:
-                    items.append((f"Row {row}: {len(group)} ways ...", (lambda r=row: self._narrow(r)),
+                    items.append((f"Row {row}:\n{len(group)} ways ...", (lambda r=row: self._narrow(r)),
                                   f"group:hop {row}"))
-            self.page = paged_buttons(ui, area, items, self.page, lambda p: setattr(self, "page", p))
+            self.page = paged_buttons(ui, area, items, self.page, turn, middle=middle)
             return
         writes = [mv for mv in moves if isinstance(mv, Write)]
-        if len(writes) > capacity(ui, area) and len({mv.value for mv in writes}) == 1:
+        if len(writes) > list_capacity(ui, area, middle) and len({mv.value for mv in writes}) == 1:
             by_area: dict[str, list[Write]] = {}  # one button per row or pyramid, like tapping the sheet
             for mv in writes:
                 by_area.setdefault(mv.area, []).append(mv)
@@ -494,12 +518,12 @@ class HopNRollView(GameView):
             for name, group in by_area.items():
                 mv = group[0]
                 if len(group) == 1:
-                    items.append((self.describe(mv), (lambda mv=mv: actions.play(mv)), f"move:{mv}"))
+                    items.append((self.label(mv), (lambda mv=mv: actions.play(mv)), f"move:{mv}"))
                 else:
-                    label = f"{self.names.get(name, name)}: {len(group)} spaces ..."
+                    label = f"{area_word(name)}:\n{len(group)} spaces ..."
                     wid = f"group:write {mv.value} {name}"
                     items.append((label, (lambda a=name: self._narrow_area(a)), wid))
-            self.page = paged_buttons(ui, area, items, self.page, lambda p: setattr(self, "page", p))
+            self.page = paged_buttons(ui, area, items, self.page, turn, middle=middle)
             return
         super().draw_choices(ui, area, state, moves, actions)
 

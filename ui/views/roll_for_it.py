@@ -56,10 +56,16 @@ def ink(colour: str) -> tuple[int, int, int]:
     return (20, 20, 20) if (lum + 0.05) / 0.05 > 1.05 / (lum + 0.05) else (250, 250, 250)
 
 
-def placement_words(move: Place) -> str:
+def placement_phrases(move: Place) -> tuple[str, ...]:
+    """The dice a placement puts on each card, a phrase per card ("#2" as on the card)."""
     if not move.cards:
-        return "Place nothing"
-    return "; ".join(f"#{pos}: {', '.join(faces)}" for pos, faces in move.cards)  # "#2" as on the card
+        return ("Place nothing",)
+    words = [f"#{pos}: {', '.join(faces)}" for pos, faces in move.cards]
+    return (*(w + ";" for w in words[:-1]), words[-1])
+
+
+def placement_words(move: Place) -> str:
+    return " ".join(placement_phrases(move))
 
 
 class RollForItView(GameView):
@@ -85,6 +91,9 @@ class RollForItView(GameView):
         if isinstance(move, Place):
             return placement_words(move)
         return str(move)
+
+    def phrases(self, move: Move) -> tuple[str, ...]:
+        return placement_phrases(move) if isinstance(move, Place) else (self.describe(move),)
 
     def score_note(self, view: dict[str, Any], player: int) -> str | tuple[str, ...]:
         colours, hands = view.get("colours", []), view.get("dice_in_hand", [])
@@ -234,6 +243,10 @@ class RollForItView(GameView):
         head = ui.font(m.body).get_linesize() + 2
         cards_need = head + 10 + 3 * (m.target + 4) + (0 if not m.portrait else 60)
         fits = max(1, min(legend_rows, (spare - cards_need) // (line + 2)))
+        # every player listed, in at most four columns (two in landscape) whose names fit: the cards
+        # give up a line when the rows run out
+        fits = max(fits, -(-len(players) // (4 if m.portrait else 2)))
+        cols = max(cols, -(-len(players) // fits))
         legend_h = fits * (line + 2)
         cards_h = inner.height - roll_h - legend_h - (m.pad if roll_h else 0) - m.pad
         cards_rect = pygame.Rect(inner.x, inner.y, inner.width, cards_h)
@@ -433,12 +446,19 @@ class RollForItView(GameView):
             text = ui.words_that_fit(
                 [f"{name} ({colour}): {hand} in hand, {6 - hand} on cards, {won} won",
                  f"{name}: {hand} in hand, {won} won", f"{name}: {hand} hand, {won} won",
-                 f"{name}: {hand}, {won}", name],
+                 name],
                 m.small,
                 cw - chip.width - 10,
             )
             colour_text = theme.ACCENT if p == me else theme.TEXT
             ui.text(text, (chip.right + 6, chip.centery), m.small, colour_text, "midleft")
+
+    def side_height(self, ui: Ui, state: GameState) -> int | None:
+        """Portrait: Play and Clear, two rows of suggested moves on two lines each (a placement on three
+        cards: "+5: #1: 4, 4, 5;" / "#3: 1, 3; #4: 4") and the paging row: four a page."""
+        m = ui.metrics
+        rows = max(m.button_h, 2 * ui.font(m.body).get_linesize() + 8)
+        return m.button_h + m.pad + 2 * (rows + m.pad) + m.button_h if m.portrait else None
 
     # --- choices ------------------------------------------------------------------------------
     def draw_choices(
@@ -475,17 +495,14 @@ class RollForItView(GameView):
         if self._legal[0] != key:
             self._legal = (key, bool(move.cards) and state.explain(move) is None)
         y = rect.y
-        y += (
-            ui.paragraph(
-                "Tap a die, then an image",
-                pygame.Rect(rect.x, y, rect.width, 2 * m.small),
-                m.small,
-                theme.MUTED,
-                max_lines=1,
-            )
-            + 4
-        )
+        if not m.portrait:  # portrait: the hint is under Play (the suggestions get a row more)
+            hint = ui.words_that_fit(("Tap a die, then an image", "Tap die, then image"), m.small, rect.width)
+            ui.text(hint, (rect.x, y), m.small, theme.MUTED)
+            y += ui.font(m.small).get_linesize() + 4
+        idle = "tap a die, then an image" if m.portrait else "nothing chosen"
         bw = rect.width - m.pad - max(m.target + 24, rect.width // 3)
+        if not m.portrait:
+            idle = ui.words_that_fit(("nothing chosen", "none chosen", "none yet"), m.small, bw - 12)
         ui.button(
             pygame.Rect(rect.x, y, bw, m.button_h),
             "Play",
@@ -493,7 +510,7 @@ class RollForItView(GameView):
             id="rfi:play",
             enabled=self._legal[1],
             colour=theme.CONFIRM,
-            sub=placement_words(move) if move.cards else "nothing chosen",
+            sub=placement_words(move) if move.cards else idle,
         )
         ui.button(
             pygame.Rect(rect.x + bw + m.pad, y, rect.right - rect.x - bw - m.pad, m.button_h),
@@ -503,8 +520,9 @@ class RollForItView(GameView):
             enabled=bool(self.assigned) or self.selected is not None,
         )
         y += m.button_h + m.pad
-        ui.text("Suggestions", (rect.x, y), m.small, theme.MUTED)
-        y += ui.font(m.small).get_linesize() + 2
+        if not m.portrait:  # portrait: the two columns of moves under Play say what they are
+            ui.text("Suggestions", (rect.x, y), m.small, theme.MUTED)
+            y += ui.font(m.small).get_linesize() + 2
         hkey = tuple(str(mv) for mv in moves)
         if self._hints[0] != hkey:
             hints = state.hints() if hasattr(state, "hints") else []  # type: ignore[attr-defined]
@@ -512,9 +530,9 @@ class RollForItView(GameView):
         items = []
         for h in self._hints[1]:
             gain = f"+{h.points}: " if h.points else ""
-            items.append(
-                (gain + placement_words(h.move), (lambda mv=h.move: actions.play(mv)), f"move:{h.move}")
-            )
+            first, *rest = placement_phrases(h.move)
+            label = "\n".join((gain + first, *rest))
+            items.append((label, (lambda mv=h.move: actions.play(mv)), f"move:{h.move}"))
         area = pygame.Rect(rect.x, y, rect.width, rect.bottom - y)
         self.page = paged_buttons(ui, area, items, self.page, lambda p: setattr(self, "page", p))
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import pygame
 
-from companion.games.roll_in_one.course import Placement, cells_of
+from companion.games.roll_in_one.course import Placement, cells_of, load_library
 from companion.games.roll_in_one.data import load_boards, load_cards, load_clubs
 from companion.games.roll_in_one.hexgrid import DIRECTION_NAMES, SLOT_A, SLOT_B, rotate, slot_centre
 from companion.games.roll_in_one.moves import (
@@ -203,6 +203,10 @@ class RollInOneView(GameView):
         self.slot = None
 
     # --- words --------------------------------------------------------------------------------
+    def card_name(self, deck: str, card: str) -> str:
+        known = load_cards().get(card)
+        return known.name if known is not None else card
+
     def describe(self, move: Move) -> str:
         clubs = load_clubs()
         cards = load_cards()
@@ -236,8 +240,9 @@ class RollInOneView(GameView):
                 return f"Bump ball {target + 1} {d[direction]}"
             case ChooseGolfer(card):
                 return f"Golfer: {cards[card].name}" if card in cards else str(move)
-            case UseCourse(course):
-                return f"Course: {course}"
+            case UseCourse(course):  # a ready-made course by its name ("The Creek")
+                known = load_library().get(course)
+                return f"Course: {known.name if known is not None else course}"
             case TeeOff():
                 return "Tee off"
             case PlaceGreen(pos):

@@ -12,7 +12,7 @@ import pygame
 from companion.games.rollers import DICE, ApplyMove, KeepMove, StopMove
 from companion.protocol import GameState, Move
 from ui import theme
-from ui.views.base import Finger, GameView, TableActions, paged_buttons
+from ui.views.base import Finger, GameView, TableActions, die_name, paged_buttons
 from ui.widgets import Ui, draw_die
 
 KINDS = {d.slot: d.kind for d in DICE}
@@ -22,6 +22,31 @@ STATUS_FILL = {"empty": (50, 56, 70), "open": (200, 200, 150), "closed": (90, 60
 
 def dice_used(m: ApplyMove) -> int:
     return sum(m.opens) + len(m.closes) + sum(k for _, k in m.collects)
+
+
+def sections(numbers) -> str:
+    return ", ".join(f"{n}s" for n in numbers)
+
+
+def apply_phrases(move: ApplyMove) -> tuple[str, ...]:
+    """An apply move in phrases, one per kind of marker or chip ("Open & close 1s, 2s;", "Collect 4s x2",
+    "(STAR as 4)"): sections listed after one verb, so that the longest moves take two lines of a
+    button half the portrait list wide."""
+    both = sorted(set(move.opens) & set(move.closes))
+    parts = []
+    if both:
+        parts.append("Open & close " + sections(both))
+    if opened := sorted(set(move.opens) - set(both)):
+        parts.append("Open " + sections(opened))
+    if closed := sorted(set(move.closes) - set(both)):
+        parts.append("Close " + sections(closed))
+    if move.collects:
+        parts.append("Collect " + ", ".join(f"{n}s" if k == 1 else f"{n}s x{k}" for n, k in move.collects))
+    phrases = [p + ";" for p in parts[:-1]] + parts[-1:] or ["Apply nothing"]
+    if move.stars:
+        word = "STAR" if len(move.stars) == 1 else "STARs"
+        phrases.append(f"({word}: {','.join(map(str, move.stars))})")
+    return tuple(phrases)
 
 
 class RollersView(GameView):
@@ -37,29 +62,34 @@ class RollersView(GameView):
 
     # --- words --------------------------------------------------------------------------------
     def describe(self, move: Move) -> str:
-        if isinstance(move, KeepMove):
-            return "Roll all again" if not move.slots else "Keep " + ", ".join(move.slots) + ", roll the rest"
-        if isinstance(move, StopMove):
-            return "Stop and apply the dice"
-        if isinstance(move, ApplyMove):
-            parts = []
-            both = set(move.opens) & set(move.closes)
-            parts += [f"Open & close {n}s" for n in sorted(both)]
-            parts += [f"Open {n}s" for n in move.opens if n not in both]
-            parts += [f"Close {n}s" for n in move.closes if n not in both]
-            parts += [f"Collect {n}s x{k}" for n, k in move.collects]
-            text = ", ".join(parts) or "Apply nothing"
-            if not move.stars:
-                return text
-            word = "STAR" if len(move.stars) == 1 else "STARs"
-            return text + f" ({word} as {', '.join(map(str, move.stars))})"
-        return str(move)
+        return " ".join(self.phrases(move))
 
-    def score_note(self, view: dict[str, Any], player: int) -> str:
+    def phrases(self, move: Move) -> tuple[str, ...]:
+        if isinstance(move, KeepMove):
+            if not move.slots:
+                return ("Roll all again",)
+            return "Keep " + ", ".join(map(die_name, move.slots)) + ",", "roll the rest"
+        if isinstance(move, StopMove):
+            return "Stop and", "apply the dice"
+        if isinstance(move, ApplyMove):
+            return apply_phrases(move)
+        return (str(move),)
+
+    def side_height(self, ui: Ui, state: GameState) -> int | None:
+        """Portrait: the hint, two rows of two moves whose labels take three lines (the longest apply
+        moves: "Close 1s, 5s; Collect 1s x3, 5s (STARs: 1,1,1,1)") and the paging row: four moves a page."""
+        m = ui.metrics
+        if not m.portrait:
+            return None
+        rows = 3 * ui.font(m.body).get_linesize() + 8
+        return ui.font(m.small).get_linesize() + 4 + 2 * (rows + m.pad) + m.button_h
+
+    def score_note(self, view: dict[str, Any], player: int) -> str | tuple[str, ...]:
         chips = view.get("chips", [])
         if player < len(chips):
             c = chips[player]
-            return f"chips {c['value']} ({c['purple']}P {c['white']}W)"
+            v, p, w = c["value"], c["purple"], c["white"]
+            return f"{v} in chips: {p} purple, {w} white", f"{v} chips: {p} purple, {w} white", f"{v} chips"
         return ""
 
     def touched(self, move: Move, player: int, before: dict[str, Any], changed: list[str]) -> list[str]:
@@ -315,8 +345,8 @@ class RollersView(GameView):
             key = (self.section, *(str(mv) for mv in shown))
             if key != self._moves_key:
                 self._moves_key, self.page = key, 0
-            items = [(self.describe(mv), (lambda mv=mv: actions.play(mv)), f"move:{mv}") for mv in shown]
-            self.page = paged_buttons(ui, area, items, self.page, lambda p: setattr(self, "page", p))
+            items = [(self.label(mv), (lambda mv=mv: actions.play(mv)), f"move:{mv}") for mv in shown]
+            self.page = paged_buttons(ui, area, items, self.page, lambda p: setattr(self, "page", p), lines=3)
             return
         super().draw_choices(ui, rect, state, moves, actions)
 

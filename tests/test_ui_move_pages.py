@@ -1,0 +1,229 @@
+"""The move lists of real games in portrait (issue 55, defect 8): wherever a game lists many moves
+(Hop'n'ROLL's writes and hops, Rollers' ways to apply the dice, Roll For It!'s suggested placements)
+a page shows at least four, and no label wraps: every line drawn on a move's button is a run of the
+label's whole phrases ("Write 3" / "in UP, space 2"), never a phrase broken across lines."""
+
+from __future__ import annotations
+
+import os
+import random
+
+import pygame
+import pytest
+from test_ui_table_board import play_one, start
+
+from companion.protocol import ChooseMove
+from ui.app import LANDSCAPE, PORTRAIT
+from ui.widgets import Ui
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+
+def whole_phrases(ui: Ui, button) -> bool:
+    """The texts drawn inside ``button`` are its label's phrases, in order, each whole on one line."""
+    phrases = button.label.split("\n")
+    lines = [t for t, _, r in ui.drawn if t and button.rect.contains(r)]
+    at = 0
+    for line in lines:
+        taken: list[str] = []
+        while at < len(phrases) and len(" ".join(taken)) < len(line):
+            taken.append(phrases[at])
+            at += 1
+        if " ".join(taken) != line:
+            return False
+    return at == len(phrases)
+
+
+def listed(app) -> list:
+    return [w for w in app.ui.widgets if w.id.startswith(("move:", "group:")) and w.id != "group:back"]
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "phase"),
+    [("hop-n-roll", 4, "write"), ("rollers", 4, "apply"), ("roll-for-it", 4, "match")],
+)
+def test_four_moves_a_page_in_portrait_none_wrapped(game, players, phase):
+    app, d = start(PORTRAIT, game, players)
+    rng = random.Random(3)
+    checked = 0
+    try:
+        for _ in range(400):
+            state = app.screen.game.state
+            if isinstance(state.request(), ChooseMove) and getattr(state, "phase", "") == phase:
+                moves = list(state.legal_moves())
+                app.ui.cut.clear()
+                app.step()
+                shown = listed(app)
+                if len(moves) >= 6:
+                    checked += 1
+                    assert len(shown) >= 4, (phase, len(moves), [w.label for w in shown])
+                side = app.screen.layout.side
+                for w in shown:
+                    assert side.contains(w.rect), (w.id, w.rect, side)
+                    assert whole_phrases(app.ui, w), (w.label, [t for t, _, r in app.ui.drawn
+                                                                if w.rect.contains(r)])
+                    sizes = {s for t, s, r in app.ui.drawn if t and w.rect.contains(r)}
+                    assert sizes == {app.ui.metrics.body}, (w.label, sizes)  # 3 mm, not shrunk
+                assert not app.ui.cut, app.ui.cut
+                if checked >= 4:
+                    break
+            play_one(app, d, rng)
+        assert checked >= 1, f"no {phase} state with six moves or more was reached"
+    finally:
+        pygame.display.quit()
+
+
+def test_a_phrase_is_never_broken():
+    """The packing itself: phrases go whole onto as few lines as fit; one wider than the width is
+    refused (the button then wraps it as words, which the test above would catch)."""
+    pygame.font.init()
+    ui = Ui(pygame.Surface(PORTRAIT))
+    body = ui.metrics.body
+    width = ui.font(body).size("Write 3 in UP, space 2")[0]
+    assert ui.phrase_lines("Write 3\nin UP, space 2", body, width) == ["Write 3 in UP, space 2"]
+    assert ui.phrase_lines("Write 3\nin UP, space 2", body, width - 1) == ["Write 3", "in UP, space 2"]
+    assert ui.phrase_lines("Write 3\nin UP, space 2", body, ui.font(body).size("Write 3")[0]) is None
+
+
+@pytest.mark.parametrize("size", [LANDSCAPE, PORTRAIT], ids=["800x480", "720x1280"])
+def test_roll_for_it_lists_all_eight_players_on_the_board(size):
+    """Eight players: each is named beside their dice colour on the board (it listed two at 720x1280)."""
+    app, d = start(size, "roll-for-it", 8)
+    rng = random.Random(5)
+    try:
+        for _ in range(60):
+            if getattr(app.screen.game.state, "phase", "") == "match":
+                break
+            play_one(app, d, rng)
+        app.ui.cut.clear()
+        app.step()
+        board = app.screen.layout.board
+        names = app.screen.game.state.players
+        drawn = [(t, r) for t, _, r in app.ui.drawn if board.contains(r)]
+        for name in names:
+            assert any(t == name or t.startswith((f"{name} (", f"{name}:")) for t, _ in drawn), name
+        boxes = [r for t, r in drawn if any(t == n or t.startswith((f"{n} (", f"{n}:")) for n in names)]
+        for i, a in enumerate(boxes):
+            for b in boxes[i + 1 :]:
+                assert not a.colliderect(b), (a, b)
+        assert not app.ui.cut, app.ui.cut
+    finally:
+        pygame.display.quit()
+
+
+def test_dice_are_named_as_players_say_them():
+    """A Rollers keep move names its dice "purple 1", not the record's "purple-1"."""
+    from companion.games import get_game
+    from companion.games.rollers import KeepMove
+    from ui.views.rollers import RollersView
+
+    view = RollersView(get_game("rollers"))
+    words = view.describe(KeepMove(("purple-1", "black")))
+    assert "purple 1" in words and "purple-1" not in words, words
+    from ui.views.base import slot_name
+
+    assert slot_name("die1", ("Anna", "Ben")) == "die 1"  # the face picker's "Which face does die 1 show?"
+    assert slot_name("player2", ("Anna", "Ben")) == "Ben"
+
+
+def test_hop_n_roll_moves_name_rows_as_the_sheet_labels_them():
+    """One name for a row: the move list says the word the sheet's row label shows."""
+    from companion.games import get_game
+    from companion.games.hop_n_roll.moves import Write
+    from ui.views.hop_n_roll import HopNRollView, area_word
+
+    view = HopNRollView(get_game("hop-n-roll"))
+    for key in ("same", "up", "down", "seven", "parity"):
+        assert f"in {area_word(key)}," in view.describe(Write(key, "2", 3))
+
+
+@pytest.mark.parametrize("size", [LANDSCAPE, PORTRAIT], ids=["800x480", "720x1280"])
+def test_hop_n_roll_row_labels_differ_in_words(size):
+    """The sheet's row labels differ by more than colour at every width: a word too wide for its label
+    is cut to the shortest start no other row's word shares ("SA" and "SE" at 800x480 while hopping,
+    where both were "S"), never to '...'."""
+    from ui.views.hop_n_roll import area_word
+
+    app, _ = start(size, "hop-n-roll", 5)
+    try:
+        app.ui.cut.clear()
+        app.step()
+        view = app.screen.game.state.view()
+        words = [area_word(a["key"]) for a in view["sheets"][0]["areas"]]
+        board = app.screen.layout.board
+        labels = [t for t, _, r in app.ui.drawn
+                  if board.contains(r) and t and any(w.startswith(t) for w in words)]
+        assert len(labels) == len(words) and len(set(labels)) == len(words), labels
+        assert not app.ui.cut, app.ui.cut
+    finally:
+        pygame.display.quit()
+
+
+def test_roll_in_ones_golfer_cards_listed_by_name_four_a_page():
+    """Golfer cards to tap are listed by the names printed on them ("Beach Bum", not "beach-bum"),
+    four a page in portrait (two a page, as ids)."""
+    from companion.games.roll_in_one.data import load_cards
+
+    app, d = start(PORTRAIT, "roll-in-one", 5)
+    try:
+        app.step()
+        tiles = [w for w in app.ui.widgets if w.id.startswith("card:")]
+        assert len(tiles) >= 4, [w.label for w in tiles]
+        names = {c.name for c in load_cards().values()}
+        assert all(w.label in names for w in tiles), [w.label for w in tiles]
+        d.tap(tiles[0].id)
+        chosen = next(w for w in app.ui.widgets if w.id == tiles[0].id)
+        assert chosen.label.split("\n") == ["[x]", tiles[0].label]  # chosen: marked in words too
+        assert whole_phrases(app.ui, chosen)
+    finally:
+        pygame.display.quit()
+
+
+def test_a_ready_made_course_is_named_as_its_file_names_it():
+    """Loading a shipped course reads "Course: The Creek" (the history showed the id "the-creek")."""
+    from companion.games import get_game
+    from companion.games.roll_in_one.course import load_library
+    from companion.games.roll_in_one.moves import UseCourse
+    from ui.views.roll_in_one import RollInOneView
+
+    view = RollInOneView(get_game("roll-in-one"))
+    for key, course in load_library().items():
+        assert view.describe(UseCourse(key)) == f"Course: {course.name}"
+
+
+def test_a_deck_with_copies_lists_each_card_once():
+    """Dealing caddie cards (a deck holding several copies of a card): each card once by name, a second
+    tap on it choosing another copy; pages of distinct cards, not of every copy (1 of 15 at 800x480)."""
+    from companion.protocol import DrawCards
+
+    app, d = start(LANDSCAPE, "roll-in-one", 2)
+    rng = random.Random(3)
+    try:
+        for _ in range(80):
+            req = app.screen.game.state.request()
+            if isinstance(req, DrawCards) and len(set(req.candidates)) < len(req.candidates):
+                break
+            play_one(app, d, rng)
+        req = app.screen.game.state.request()
+        assert isinstance(req, DrawCards) and len(set(req.candidates)) < len(req.candidates)
+        seen: list[str] = []
+        while True:
+            app.step()
+            seen += [w.label for w in app.ui.widgets if w.id.startswith("card:")]
+            nxt = app.ui.find("page:next")
+            if nxt is None or not nxt.enabled:
+                break
+            d.tap("page:next")
+        assert len(seen) == len(set(seen)) == len(set(req.candidates)), seen
+        while app.ui.find("page:prev") is not None and app.ui.find("page:prev").enabled:
+            d.tap("page:prev")
+        first = next(w for w in app.ui.widgets if w.id.startswith("card:"))
+        copies = req.candidates.count(req.candidates[int(first.id[5:])])
+        d.tap(first.id)
+        if copies > 1:
+            d.tap(first.id)  # a second copy of the same card
+            assert len(app.screen.cards) == 2
+            assert app.ui.find(first.id).label.startswith("[x] 2\n")
+    finally:
+        pygame.display.quit()
