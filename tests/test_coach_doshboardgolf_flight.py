@@ -109,11 +109,16 @@ def test_every_flight_lands_where_the_engine_lands_it_over_every_die(name):
                         assert got[leaf] == pytest.approx(p, abs=1e-12), (str(aim), card, blue, red, leaf)
 
 
-@pytest.mark.parametrize("name", ["professional tee", "advanced, in a big tree"])
+QUICK = {**POSITIONS,
+         "advanced tee, a dog-leg to pass": lambda: round_the_marker("advanced", None)}
+
+
+@pytest.mark.parametrize("name", ["professional tee", "advanced, in a big tree",
+                                  "advanced tee, a dog-leg to pass"])
 def test_each_cards_value_from_the_quick_sum_is_its_landings_value(name):
     """The best card of an aim is picked from every card's value summed another way: the same
     figures as each card's own landing distribution gives."""
-    state = POSITIONS[name]()
+    state = QUICK[name]()
     shots = coach._Shots(state)
     base = {"direction": None, "elbow": None, "turn_to": None, "level": 0, "call": None}
     cards = [c.number for c in state.cards_left(state.current)]
