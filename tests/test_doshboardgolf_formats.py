@@ -120,6 +120,15 @@ def test_the_target_does_not_count_before_the_ball_has_passed_the_dog_leg():
     assert st.current_player == 1
 
 
+def test_a_shot_off_the_top_edge_before_the_dog_leg_is_passed_is_played_out():
+    """The dot beyond row 1 has no cell name ("(1,-1)" in the path): the marker check still reads it."""
+    st = new(doglegs="chosen")
+    st.apply(Dogleg("C4"))
+    shot(st, Aim(12), 1, 12, 1)  # B2 up: B1, then off the board
+    assert st.last_shot["path"][-1]["cell"] == "(1,-1)" and st.last_shot["landing"] == "off board"
+    assert st.lies[0] == "B1" and st.rounded == [False, False] and st.strokes[0][0] == 2
+
+
 def test_once_past_the_dog_leg_the_same_shot_holes_out():
     st = new(doglegs="chosen")
     st.apply(Dogleg("C4"))

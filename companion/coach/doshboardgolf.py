@@ -51,8 +51,9 @@ class _Shots:
     def __init__(self, state: DoshState) -> None:
         self.state = state
         self.seat = state.current
+        marker = state.dogleg if not state.rounded[self.seat] else None  # not passed yet
         self.flights = Flights(state.board, state.rules(self.seat), axial_of(state.lies[self.seat]),
-                               state.target(), state.wind)
+                               state.target(), state.wind, marker)
         self.cards: dict[tuple[Any, ...], list[tuple[int, int, bool, float]]] = {}
         self.tables: dict[tuple[Any, ...], tuple[Any, np.ndarray]] = {}
 

@@ -12,6 +12,12 @@ where a die decides:
 - the lost-card white die changes nothing about where the ball rests, so it is not followed;
 - a roll-away black die depends only on the cell the ball came to rest on, memoised per cell.
 
+Under a dog-leg marker the player has not passed yet (the option doglegs="chosen") every stop and end
+carries whether the shot has passed it (a cell of its path, or where it rests, within one cell of the
+marker): when it has not, holing out and stopping on the target do not count and the cells to go are
+counted round the marker, as the engine's state does. Legs record whether their own cells pass it,
+so their memos are the same with and without a marker.
+
 Legs are memoised on where they start and what they count; an elbow aim takes its straight aim's walk
 up to the elbow cell (the same dots, the same dice) and walks on from there. tests/ check every
 outcome against the engine's own resolution over every die it asks for.
@@ -41,12 +47,16 @@ from companion.games.doshboardgolf.flight import HIT_AT, TREE_GRIP, Rules, wind_
 
 Leaf = tuple[str, str, int, int]  # the cell the ball rests on ("holed"), how it ended, penalty, cells left
 Leaves = dict[Leaf, float]
-# A place a leg may stop: (dot, last dry dot touched in the leg or None, off the board, stopped by, chance)
-Stop = tuple[Pos, Pos | None, bool, str | None, float]
+# A place a leg may stop: (dot, last dry dot touched in the leg or None, off the board, stopped by, chance,
+# whether a cell of the leg so far passed the dog-leg marker)
+Stop = tuple[Pos, Pos | None, bool, str | None, float, bool]
 # A leg: its stops, then the chance it goes on to its end, the end dot, the last dry dot, the direction,
-# and whether it came to the target's dot (else a leg that holes out there goes as one that does not)
-Leg = tuple[tuple[Stop, ...], float, Pos, Pos | None, int, bool]
-End = tuple[Pos, Pos, bool, bool]  # where a flight ends: the dot, the last dry dot, off the board, holed
+# whether it came to the target's dot (else a leg that holes out there goes as one that does not), and
+# whether a cell of it passed the dog-leg marker
+Leg = tuple[tuple[Stop, ...], float, Pos, Pos | None, int, bool, bool]
+# Where a flight ends: the dot, the last dry dot, off the board, holed, the dog-leg marker passed (always
+# with none to pass)
+End = tuple[Pos, Pos, bool, bool, bool]
 # One aim's flights: per Distance, the (Hook, hole-out) pairs with a Hook, then the hole-out flags with none
 Keys = tuple[tuple[int, tuple[tuple[int, bool], ...], tuple[bool, ...]], ...]
 
@@ -60,8 +70,14 @@ class Flights:
     """Every flight of one player's shots from one lie, memoised for one answer."""
 
     def __init__(self, board: Board, rules: Rules, start: Pos, target: Pos,
-                 wind: tuple[int, int] | None) -> None:
+                 wind: tuple[int, int] | None, marker: Pos | None = None) -> None:
+        """``marker``: the dog-leg marker when the player has not passed it yet."""
         self.board, self.rules, self.start, self.target = board, rules, start, target
+        self.marker = marker
+        self.passed = marker is None  # nothing to pass: every flight goes as one past the marker
+        self.near: frozenset[Pos] | None = None if marker is None else frozenset(
+            (marker[0] + dq, marker[1] + dr) for dq in (-1, 0, 1) for dr in (-1, 0, 1) if abs(dq + dr) <= 1)
+        self.beyond = 0 if marker is None else hex_distance(marker, target)
         self.kinds, self.levels = board.kinds, board.levels
         self.grip = TREE_GRIP.get(board.kind(start), 0) if rules.leave_trees else 0
         self.wind_dir, self.per = 0, 0
@@ -70,8 +86,8 @@ class Flights:
         self.half = {d: half_way(d, board.outward) for d in range(1, 13, 2)}
         self.legs: dict[tuple[Any, ...], Leg] = {}
         self.checkpoints: dict[tuple[Any, ...], dict[Pos, tuple[Any, ...]]] = {}
-        self.finished: dict[tuple[Pos, Pos, bool, bool], Leaves] = {}
-        self.rolled: dict[Pos, list[tuple[Pos, bool, float]]] = {}
+        self.finished: dict[End, Leaves] = {}
+        self.rolled: dict[Pos, list[tuple[Pos, bool, bool, float]]] = {}
         self.elbow_legs: dict[tuple[Any, ...], tuple[tuple[Any, ...], Leg]] = {}
         self.afters: dict[tuple[Any, ...], list[tuple[End, float]]] = {}
         self.after_worths: dict[tuple[Any, ...], float] = {}
@@ -103,10 +119,11 @@ class Flights:
         memo = (key, hook, holing)
         got = self.flights.get(memo)
         if got is None:
-            stops, reach, pos, more, travel, _ = first
-            got = self._stopped(stops, 1.0, self.start, holing)
+            stops, reach, pos, more, travel, _, near = first
+            got = self._stopped(stops, 1.0, self.start, holing, self.passed)
             if reach:
-                after = self.after(pos, more or self.start, travel if hook else 0, hook, wind, holing)
+                after = self.after(pos, more or self.start, travel if hook else 0, hook, wind, holing,
+                                   self.passed or near)
                 got += [(end, reach * p) for end, p in after]
             self.flights[memo] = got
         return got
@@ -139,14 +156,15 @@ class Flights:
         return out
 
     def _row(self, first: Leg, wind: int, pairs: tuple[tuple[int, bool], ...]) -> list[float]:
-        stops, reach, pos, more, travel, _ = first
+        stops, reach, pos, more, travel, _, near = first
+        passed = self.passed
         stopped = {holing: sum(p * self.finish_worth(*end) for end, p in self._stopped(stops, 1.0, self.start,
-                                                                                        holing))
+                                                                                        holing, passed))
                    for holing in {h for _, h in pairs}} if stops else {False: 0.0, True: 0.0}
         if not reach:
             return [stopped[holing] for _, holing in pairs]
-        dry, worth = more or self.start, self.after_worth
-        return [stopped[holing] + reach * worth(pos, dry, travel if hook else 0, hook, wind, holing)
+        dry, worth, passed = more or self.start, self.after_worth, passed or near
+        return [stopped[holing] + reach * worth(pos, dry, travel if hook else 0, hook, wind, holing, passed)
                 for hook, holing in pairs]
 
     def aim_landing(self, direction: int, elbow: Pos | None, turn_to: int | None,
@@ -163,42 +181,43 @@ class Flights:
             out.add_landing(finish(end), p)
         return out
 
-    def _stopped(self, stops: tuple[Stop, ...], reach: float, dry: Pos, holing: bool
+    def _stopped(self, stops: tuple[Stop, ...], reach: float, dry: Pos, holing: bool, passed: bool
                  ) -> list[tuple[End, float]]:
-        """Where a leg reached with chance ``reach`` may stop early (off the board, a hit)."""
+        """Where a leg reached with chance ``reach`` (``passed``: the marker already) may stop early
+        (off the board, a hit)."""
         target = self.target
-        return [((at, more or dry, off, by == "target" and at == target and holing), reach * p)
-                for at, more, off, by, p in stops]
+        return [((at, more or dry, off, by == "target" and at == target and holing, passed or near),
+                 reach * p) for at, more, off, by, p, near in stops]
 
-    def after(self, pos: Pos, dry: Pos, travel: int, hook: int, wind: int, holing: bool
+    def after(self, pos: Pos, dry: Pos, travel: int, hook: int, wind: int, holing: bool, passed: bool
               ) -> list[tuple[End, float]]:
         """The Hook and wind legs from the first leg's end (``travel``: the way it was flying; 0 when
-        there is no Hook, as it then does not matter)."""
-        memo = (pos, dry, travel, hook, wind, holing)
+        there is no Hook, as it then does not matter; ``passed``: the dog-leg marker)."""
+        memo = (pos, dry, travel, hook, wind, holing, passed)
         got = self.afters.get(memo)
         if got is None:
             got = self.afters[memo] = self._after(*memo)
         return got
 
-    def _after(self, pos: Pos, dry: Pos, travel: int, hook: int, wind: int, holing: bool
+    def _after(self, pos: Pos, dry: Pos, travel: int, hook: int, wind: int, holing: bool, passed: bool
                ) -> list[tuple[End, float]]:
         out: list[tuple[End, float]] = []
         reach = 1.0
         if hook:
             d = turn(travel, 3 if hook > 0 else -3)
-            stops, reach, pos, more, _, _ = self._leg(pos, d, abs(hook), wind == 0, holing)
+            stops, reach, pos, more, _, _, near = self._leg(pos, d, abs(hook), wind == 0, holing)
             if stops:
-                out += self._stopped(stops, 1.0, dry, holing)
-            dry = more or dry
+                out += self._stopped(stops, 1.0, dry, holing, passed)
+            dry, passed = more or dry, passed or near
         holed = pos == self.target and holing
         if reach and wind and not holed:
-            stops, q, pos, more, _, _ = self._leg(pos, self.wind_dir, wind, True, False)
+            stops, q, pos, more, _, _, near = self._leg(pos, self.wind_dir, wind, True, False)
             if stops:
-                out += self._stopped(stops, reach, dry, holing)
-            reach, dry = reach * q, more or dry
+                out += self._stopped(stops, reach, dry, holing, passed)
+            reach, dry, passed = reach * q, more or dry, passed or near
             holed = pos == self.target and holing
         if reach:
-            out.append(((pos, dry, False, holed), reach))
+            out.append(((pos, dry, False, holed, passed), reach))
         return out
 
     def finish_landing(self, end: End) -> Landing:
@@ -209,8 +228,9 @@ class Flights:
                 got.add(cell, p, end=how, penalty=penalty, left=left)
         return got
 
-    def after_worth(self, pos: Pos, dry: Pos, travel: int, hook: int, wind: int, holing: bool) -> float:
-        memo = (pos, dry, travel, hook, wind, holing)
+    def after_worth(self, pos: Pos, dry: Pos, travel: int, hook: int, wind: int, holing: bool,
+                    passed: bool) -> float:
+        memo = (pos, dry, travel, hook, wind, holing, passed)
         got = self.after_worths.get(memo)
         if got is None:
             got = self.after_worths[memo] = sum(p * self.finish_worth(*end)
@@ -256,7 +276,7 @@ class Flights:
         got = self.legs.get(memo)
         if got is None or (marks and memo not in self.checkpoints):
             seen: dict[Pos, tuple[Any, ...]] | None = {} if marks else None
-            got = self.legs[memo] = self._walk(pos, d, count, None, (), 1.0, False, False, elbow=None,
+            got = self.legs[memo] = self._walk(pos, d, count, None, (), 1.0, False, False, False, elbow=None,
                                                 turn_to=None, rests=rests, holes_out=holes_out, marks=seen)
             if seen is not None:
                 self.checkpoints[memo] = seen
@@ -289,11 +309,12 @@ class Flights:
         return self.levels[b] - self.levels[a]
 
     def _walk(self, pos: Pos, d: int, left: int, dry: Pos | None, stops: tuple[Stop, ...], p: float,
-              turned: bool, met: bool, *, elbow: Pos | None, turn_to: int | None, rests: bool,
+              turned: bool, met: bool, passed: bool, *, elbow: Pos | None, turn_to: int | None, rests: bool,
               holes_out: bool, marks: dict[Pos, tuple[Any, ...]] | None = None, arrived: bool = False) -> Leg:
         """Count ``left`` from ``pos`` flying ``d`` (``arrived``: the dot was just reached, its tree
-        or target not yet passed); the leg's stops and how it ends."""
-        kinds, target = self.kinds, self.target
+        or target not yet passed; ``passed``: a dot of the leg so far passed the dog-leg marker); the
+        leg's stops and how it ends."""
+        kinds, target, near = self.kinds, self.target, self.near
         hit_or_miss = self.rules.hit_or_miss
         stops_l = list(stops)
         half = False
@@ -310,10 +331,10 @@ class Flights:
                         at_rest = not (left > 0 and self._next(pos, ahead, left) is not None)
                     if not at_rest:
                         if not hit_or_miss:
-                            stops_l.append((pos, dry, False, what, p))
-                            return tuple(stops_l), 0.0, pos, dry, d, met
+                            stops_l.append((pos, dry, False, what, p, passed))
+                            return tuple(stops_l), 0.0, pos, dry, d, met, passed
                         hit = (13 - HIT_AT[what]) / 12
-                        stops_l.append((pos, dry, False, what, p * hit))
+                        stops_l.append((pos, dry, False, what, p * hit, passed))
                         p *= 1 - hit
                 if half:
                     break
@@ -326,83 +347,101 @@ class Flights:
                 break
             dot, cost, half = nxt
             left -= cost
+            if near is not None and not passed and dot in near:
+                passed = True
             if dot not in kinds:
-                stops_l.append((pos, dry, True, None, p))
-                return tuple(stops_l), 0.0, pos, dry, d, met
+                stops_l.append((pos, dry, True, None, p, passed))
+                return tuple(stops_l), 0.0, pos, dry, d, met, passed
             pos = dot
             if kinds[dot] not in WATERS:
                 dry = dot
             if marks is not None and not half and dot not in marks:
-                marks[dot] = (dot, d, left, dry, tuple(stops_l), p, turned, met)  # as _walk's arguments
+                # as _walk's arguments
+                marks[dot] = (dot, d, left, dry, tuple(stops_l), p, turned, met, passed)
             arrived = True
-        return tuple(stops_l), p, pos, dry, d, met
+        return tuple(stops_l), p, pos, dry, d, met, passed
 
     # -- where the ball rests -----------------------------------------------------------------------
-    def finish_worth(self, pos: Pos, dry: Pos, off: bool, holed: bool) -> float:
-        end = (pos, dry, off, holed)
+    def finish_worth(self, pos: Pos, dry: Pos, off: bool, holed: bool, passed: bool) -> float:
+        end = (pos, dry, off, holed, passed)
         got = self.worths.get(end)
         if got is None:
             got = self.worths[end] = sum(p * worth(leaf) for leaf, p in self.finish(*end).items())
         return got
 
-    def finish(self, pos: Pos, dry: Pos, off: bool, holed: bool) -> Leaves:
-        memo = (pos, dry, off, holed)
+    def finish(self, pos: Pos, dry: Pos, off: bool, holed: bool, passed: bool) -> Leaves:
+        memo = (pos, dry, off, holed, passed)
         got = self.finished.get(memo)
         if got is None:
-            got = self.finished[memo] = self._finish(pos, dry, off, holed)
+            got = self.finished[memo] = self._finish(pos, dry, off, holed, passed)
         return got
 
-    def _finish(self, pos: Pos, dry: Pos, off: bool, holed: bool) -> Leaves:
+    def _finish(self, pos: Pos, dry: Pos, off: bool, holed: bool, passed: bool) -> Leaves:
         if holed:
-            return {("holed", "holed out", 0, 0): 1.0}
+            if passed or pos in (self.near or ()):
+                return {("holed", "holed out", 0, 0): 1.0}
+            # the marker not passed: the ball stays on the target, which does not count yet
+            return {(name_of(pos), "fairway", 0, self._via_marker(pos)): 1.0}
         kind = self.kinds[pos]
         landing = "off board" if off else kind if kind in WATERS else None
         out: Leaves = {}
         if landing is not None:
-            self._leaf(out, dry, landing, 1, 1.0)
+            self._leaf(out, dry, landing, 1, 1.0, passed)
             return out
         if not self.rules.roll_away:
-            self._leaf(out, pos, None, 0, 1.0)
+            self._leaf(out, pos, None, 0, 1.0, passed)
             return out
-        for lie, wet, p in self.roll(pos):
-            self._leaf(out, lie, "water" if wet else None, int(wet), p)
+        for lie, wet, near, p in self.roll(pos):
+            self._leaf(out, lie, "water" if wet else None, int(wet), p, passed or near)
         return out
 
-    def roll(self, lie: Pos) -> list[tuple[Pos, bool, float]]:
-        """Where the ball rolls away to from ``lie`` (black dice): (lie, rolled into water, chance)."""
+    def _via_marker(self, lie: Pos) -> int:
+        """The cells to go from ``lie`` round the dog-leg marker (not passed yet) to the target."""
+        assert self.marker is not None
+        return hex_distance(lie, self.marker) + self.beyond
+
+    def roll(self, lie: Pos) -> list[tuple[Pos, bool, bool, float]]:
+        """Where the ball rolls away to from ``lie`` (black dice): (lie, rolled into water, a cell it
+        rolled on passed the dog-leg marker, chance)."""
         got = self.rolled.get(lie)
         if got is None:
             got = self.rolled[lie] = self._roll(lie)
         return got
 
-    def _roll(self, lie: Pos) -> list[tuple[Pos, bool, float]]:
+    def _roll(self, lie: Pos) -> list[tuple[Pos, bool, bool, float]]:
         downs = self.board.downhill(lie)
         if not downs:
-            return [(lie, False, 1.0)]
-        out = [(lie, False, (12 - len(downs)) / 12)]
+            return [(lie, False, False, 1.0)]
+        out = [(lie, False, False, (12 - len(downs)) / 12)]
+        near = self.near or ()
         for black in downs:
             nxt = step_to(lie, one_cell(black, self.board.outward))
+            by = nxt in near
             if self.kinds[nxt] in WATERS:
-                out.append((lie, True, 1 / 12))  # back to the last dry dot: where it rolled from
+                out.append((lie, True, by, 1 / 12))  # back to the last dry dot: where it rolled from
             else:
-                out.extend((at, wet, p / 12) for at, wet, p in self.roll(nxt))
+                out.extend((at, wet, by or passed, p / 12) for at, wet, passed, p in self.roll(nxt))
         return out
 
-    def _leaf(self, out: Leaves, lie: Pos, landing: str | None, penalty: int, p: float) -> None:
+    def _leaf(self, out: Leaves, lie: Pos, landing: str | None, penalty: int, p: float, passed: bool) -> None:
         kind = self.kinds[lie]
         if landing is None and kind in TREES:
             landing = kind
+        if not passed and lie not in (self.near or ()):  # the target does not count before the marker
+            leaf = (name_of(lie), self._end(landing, False), penalty, self._via_marker(lie))
+            out[leaf] = out.get(leaf, 0.0) + p
+            return
         on_target = lie == self.target
-        if landing == "off board":
-            end = "off board"
-        elif landing in WATERS:
-            end = "water"
-        elif landing in TREES:
-            end = "trees"
-        elif on_target:
-            end = "on the target"
-        else:
-            end = "fairway"
         left = 0 if on_target else hex_distance(lie, self.target)
-        leaf = (name_of(lie), end, penalty + (1 if on_target else 0), left)
+        leaf = (name_of(lie), self._end(landing, on_target), penalty + (1 if on_target else 0), left)
         out[leaf] = out.get(leaf, 0.0) + p
+
+    @staticmethod
+    def _end(landing: str | None, on_target: bool) -> str:
+        if landing == "off board":
+            return "off board"
+        if landing in WATERS:
+            return "water"
+        if landing in TREES:
+            return "trees"
+        return "on the target" if on_target else "fairway"

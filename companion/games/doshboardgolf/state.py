@@ -52,6 +52,15 @@ EXECUTING = ("roll", "chance")  # the dice of a turn: the time limit runs throug
 DIE_KIND = {"blue": "dosh-blue", "red": "dosh-red", "white": "dosh-white", "black": "dosh-black"}
 
 
+def _cell(name: str) -> Pos:
+    """The dot of a path entry's name: a cell name, or "(q,r)" for a dot off the board beyond row 1 or
+    column A (see :func:`~companion.games.doshboardgolf.board.name_of`)."""
+    if name.startswith("("):
+        q, r = name[1:-1].split(",")
+        return int(q), int(r)
+    return axial_of(name)
+
+
 @cache
 def board_view(board_id: str) -> dict[str, Any]:
     """The static drawing of a shipped board for the screen."""
@@ -491,8 +500,8 @@ class DoshState(GameState):
     def _finish(self, seat: int, shot: Shot, out: Outcome) -> None:
         k = self.hole_index
         if self.dogleg is not None and not self.rounded[seat]:
-            gate = [name_of(out.lie)] + [e["cell"] for e in out.path if e.get("leg") != "start"]
-            self.rounded[seat] = any(hex_distance(axial_of(c), self.dogleg) <= 1 for c in gate)
+            gate = [out.lie] + [_cell(e["cell"]) for e in out.path if e.get("leg") != "start"]
+            self.rounded[seat] = any(hex_distance(c, self.dogleg) <= 1 for c in gate)
             if not self.rounded[seat] and (out.holed_out or out.on_target):
                 out = replace(out, holed_out=False, on_target=False,
                               notes=[*out.notes, "the dog-leg marker is not passed yet: the target does not "
