@@ -6,6 +6,7 @@ overlap."""
 
 from __future__ import annotations
 
+import itertools
 import os
 import random
 
@@ -30,10 +31,14 @@ SENTINEL = (1, 2, 3)
 
 
 def start(size, game: str, players: int) -> tuple[App, Driver]:
+    """A game on the table screen whose frames do not hang on the wall clock: the turn-change banner
+    (drawn over the scores for 1.5 s, tests/test_ui_table_cues.py) is over by the next frame, so a
+    slow machine draws the same frames as a fast one."""
     app = App(Store(":memory:"), SimulatedReader(7), size, settings=Settings(sound=False))
     d = Driver(app)
     d.new_game(game, players)
     assert app.screen.name == "table"
+    app.screen.turn_cue.clock = itertools.count(0.0, 10.0).__next__
     return app, d
 
 
