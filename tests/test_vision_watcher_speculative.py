@@ -97,7 +97,8 @@ def test_a_change_too_slow_to_be_motion_drops_the_speculative_read(reader, tray:
     [s] = settles(w, frames)
     assert s.guess is None or s.guess.index > s.settled_frame  # the first still frame's read dropped
     throw = s.read(reader)
-    assert sorted(d.face for d in throw.dice) == ["4", "6"]
+    assert len(throw.dice) == 2  # the settled dice, read where they rest (a face only when sure)
+    assert all(d.face == ("4" if d.center[0] < 300 else "6") for d in throw.dice if d.status == "ok")
     assert near(throw.dice, 440, 250) and not near(throw.dice, 400, 320)
     assert w.guesses_used == 0
 
