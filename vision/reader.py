@@ -85,9 +85,8 @@ class LearntReader:
                 if status == OK:
                     status, confidence = UNCERTAIN, min(confidence, 0.6)
                     notes = [*notes, f"die {rival} looks almost as much like it"]
-            r = DieReading(die, face, face_value(die, face), confidence, spot.center, status, notes)
-            r.rival_die = rival
-            out.append(r)
+            out.append(DieReading(die, face, face_value(die, face), confidence, spot.center, status, notes,
+                                  rival))
         return out
 
 

@@ -280,8 +280,7 @@ class ThrowWatcher:
         moving_px = 0
         thr = self._threshold()
         if self._prev is not None and self._prev.shape == small.shape:
-            gain = lighting.global_gain(small, self._prev)
-            moving = lighting.difference(small, self._prev, gain) > thr
+            moving = self._moving(small, self._prev, thr)
             moving_px = int(np.count_nonzero(moving))
         else:
             moving = None
@@ -414,7 +413,7 @@ class ThrowWatcher:
         if the frame is unchanged since it (else one of this frame, started now); None while it is not
         back and ``feed`` may not wait for it."""
         guess = self._guess
-        if guess is None or guess.streak != self._first_still or not self._unchanged(guess.small, small):
+        if not self._holds(guess, small):
             guess = self._start_guess(frame, small, None, changed, look=True)
         if not guess.future.done() and not self.block:
             return None
@@ -423,15 +422,20 @@ class ThrowWatcher:
     def _holding(self, small: np.ndarray) -> Guess | None:
         """The speculative read of this still scene if the frame is unchanged since (else dropped)."""
         guess = self._guess
-        if guess is not None and guess.streak == self._first_still and self._unchanged(guess.small, small):
+        if self._holds(guess, small):
             return guess
         self._drop_guess()
         return None
 
-    def _unchanged(self, before: np.ndarray, small: np.ndarray) -> bool:
-        """Whether ``small`` is still ``before`` by the watcher's measure of motion."""
-        gain = lighting.global_gain(small, before)
-        return int(np.count_nonzero(lighting.difference(small, before, gain) > self._threshold())) <= 2
+    def _holds(self, guess: Guess | None, small: np.ndarray) -> bool:
+        """Whether ``guess`` belongs to this still scene and the frame is unchanged since, by the
+        watcher's measure of motion."""
+        return (guess is not None and guess.streak == self._first_still
+                and np.count_nonzero(self._moving(small, guess.small, self._threshold())) <= 2)
+
+    def _moving(self, small: np.ndarray, before: np.ndarray, thr: float) -> np.ndarray:
+        """Where ``small`` differs from ``before`` beyond the light's change: the watcher's motion."""
+        return lighting.difference(small, before, lighting.global_gain(small, before)) > thr
 
     def _drop_guess(self) -> None:
         if self._guess is not None:
@@ -647,7 +651,6 @@ class ThrowWatcher:
         if not hands:
             return None
         return np.isin(labels, hands).astype(np.uint8)
-
 
 
 def new_dice(centres: list[tuple[float, float]], changed: np.ndarray | None, shape: tuple[int, ...]) -> bool:

@@ -33,15 +33,17 @@ import numpy as np
 from companion.coach.advice import Advice, MoveAdvice, NothingToDecide, mark_best
 from companion.coach.chance import mean_and_error, roll_outcomes
 from companion.games.rollers import (
-    CLOSED,
     DICE,
     SECTIONS,
     STAR,
     ZAP,
     ApplyMove,
+    Chosen,
     RollersState,
-    _section_options,
+    SectionOption,
+    apply_move,
     chip_value,
+    section_options,
 )
 from companion.protocol import DieSpec, Move
 
@@ -167,11 +169,9 @@ class _Planner:
         self.stars_aside = state.options["stars"] == "set aside"
         # what the engine reads to list the apply moves (see RollersState._apply_moves)
         self.board = state.boards[self.me]
-        payers = [b for p, b in enumerate(state.boards) if p != self.me and chip_value(state.chips[p]) > 0] \
-            if self.before > 0 else []
-        self.collecting = [any(b[n - 1] != CLOSED for b in payers) for n in SECTIONS]
+        self.collecting = state.collecting(self.me)
         self.same_turn = state.options["collect_after_closing"] == "same turn"
-        self.options: dict[tuple[int, int], tuple[tuple[bool, bool, int, int], ...]] = {}
+        self.options: dict[tuple[int, int], tuple[SectionOption, ...]] = {}
 
     # -- the engine: the best way to apply final dice ---------------------------------------------
     def _with_dice(self, c: Counts) -> RollersState:
@@ -200,14 +200,15 @@ class _Planner:
         return got
 
     def _best_apply(self, c: Counts) -> ApplyMove:
-        """The engine's first apply move of most value for final dice ``c``: its apply moves are
-        walked as the engine lists them (each section's options from the engine, section by section,
-        STARs making up what a section lacks), valued without making each move, and only the best
-        made (and those whose chips collected are not valued yet, played by the engine)."""
+        """The engine's first apply move of most value for final dice ``c``: its choices walked as the
+        engine lists them (:func:`~companion.games.rollers.apply_choices`, here with each partial
+        choice's steps and chips collected added up as it grows: the hot loop of an answer), valued
+        without making each move, and only the best made (and those whose chips collected are not
+        valued yet, played by the engine)."""
         d = _digits(c)
         stars = d[5]
-        partial: list[tuple[int, tuple[tuple[int, int], ...], tuple[int, ...], int,
-                            tuple[tuple[int, tuple[bool, bool, int, int]], ...]]] = [(0, (), (), stars, ())]
+        partial: list[tuple[int, tuple[tuple[int, int], ...], tuple[int, ...], int, Chosen]] = [
+            (0, (), (), stars, ())]
         for n in SECTIONS:
             own, grown = d[n - 1], []
             options = self._options(n, own + stars)
@@ -228,20 +229,20 @@ class _Planner:
         for i, (steps, collects, declared, _, chosen) in enumerate(partial):
             gain = self.gains.get(collects)
             if gain is None:
-                self.move_value(c, _move(chosen, declared))
+                self.move_value(c, apply_move(chosen, declared))
                 gain = self.gains[collects]
             v = gain + STEP_VALUE * steps
             if best is None or v > best[0]:  # the first of most value, as max() over the engine's list
                 best = (v, i)
         assert best is not None
         _, _, declared, _, chosen = partial[best[1]]
-        return _move(chosen, declared)
+        return apply_move(chosen, declared)
 
-    def _options(self, n: int, have: int) -> tuple[tuple[bool, bool, int, int], ...]:
+    def _options(self, n: int, have: int) -> tuple[SectionOption, ...]:
         """The engine's options for section ``n`` with ``have`` dice for it (STARs included)."""
         got = self.options.get((n, have))
         if got is None:
-            got = _section_options(n, self.board[n - 1], have, self.collecting[n - 1], self.same_turn)
+            got = section_options(n, self.board[n - 1], have, self.collecting[n - 1], self.same_turn)
             self.options[(n, have)] = got
         return got
 
@@ -360,14 +361,6 @@ class _Planner:
                 at[d] = at.get(d, 0.0) + p * q
         acc = _mixed([self.final(c)[0] for c in at], list(at.values()))
         return acc, mean_and_error(values)[1]
-
-
-def _move(chosen: tuple[tuple[int, tuple[bool, bool, int, int]], ...], declared: tuple[int, ...]
-          ) -> ApplyMove:
-    """An apply move from each section's option (open, close, chips collected, dice), as the engine
-    makes it."""
-    return ApplyMove(tuple(n for n, o in chosen if o[0]), tuple(n for n, o in chosen if o[1]),
-                     tuple((n, o[2]) for n, o in chosen if o[2]), declared)
 
 
 def _decided(state: RollersState) -> RollersState:

@@ -366,31 +366,19 @@ class RollersState(GameState):
     def _apply_moves(self) -> Iterator[ApplyMove]:
         counts, stars = _dice_counts(self.final_dice())
         board = self.boards[self.current]
-        can_collect = chip_value(self.chips[self.current]) > 0
         same_turn = self.options["collect_after_closing"] == "same turn"
-        # the boards of the players who could pay (see _payers), read once
+        collecting = self.collecting(self.current)
+        per_section = [section_options(n, board[n - 1], counts[n] + stars, collecting[n - 1], same_turn)
+                       for n in SECTIONS]
+        for chosen, declared in apply_choices(per_section, [counts[n] for n in SECTIONS], stars):
+            yield apply_move(chosen, declared)
+
+    def collecting(self, seat: int) -> list[bool]:
+        """For each section, whether ``seat`` could collect chips on it: it has chips itself and
+        another player who has chips has not closed that section (see :meth:`_payers`)."""
         payers = [b for p, b in enumerate(self.boards)
-                  if p != self.current and chip_value(self.chips[p]) > 0] if can_collect else []
-        per_section = [_section_options(n, board[n - 1], counts[n] + stars,
-                                        any(b[n - 1] != CLOSED for b in payers), same_turn) for n in SECTIONS]
-        # Section by section (each option of section 1, then of 2, ...: the moves come in the order of
-        # a depth-first walk), dropping a partial choice as soon as it needs more STARs than were rolled.
-        partial: list[tuple[tuple, tuple[int, ...], int]] = [((), (), stars)]  # chosen, STARs declared, left
-        for i, options in enumerate(per_section):
-            n, own = i + 1, counts[i + 1]
-            grown = []
-            for chosen, declared, stars_left in partial:
-                for option in options:
-                    deficit = option[3] - own
-                    if deficit <= 0:
-                        grown.append(((*chosen, (n, option)), declared, stars_left))
-                    elif deficit <= stars_left:
-                        more = declared + (n,) * deficit
-                        grown.append(((*chosen, (n, option)), more, stars_left - deficit))
-            partial = grown
-        for chosen, declared, _ in partial:
-            yield ApplyMove(tuple(n for n, c in chosen if c[0]), tuple(n for n, c in chosen if c[1]),
-                            tuple((n, c[2]) for n, c in chosen if c[2]), declared)
+                  if p != seat and chip_value(self.chips[p]) > 0] if chip_value(self.chips[seat]) > 0 else []
+        return [any(b[n - 1] != CLOSED for b in payers) for n in SECTIONS]
 
     def _payers(self, section: int) -> list[int]:
         return [p for p in range(len(self.players)) if p != self.current
@@ -570,9 +558,40 @@ class RollersState(GameState):
         return out
 
 
+SectionOption = tuple[bool, bool, int, int]  # a section's choice: open, close, chips collected, dice used
+Chosen = tuple[tuple[int, SectionOption], ...]  # an option per section, by section number
+
+
+def apply_choices(per_section: list[tuple[SectionOption, ...]], own: list[int], stars: int
+                  ) -> list[tuple[Chosen, tuple[int, ...]]]:
+    """Every way to apply final dice, as the engine lists its apply moves: an option of each section
+    (``per_section``, from :func:`section_options`), section by section (each option of section 1, then
+    of 2, ...: a depth-first walk), with the STARs declared where a section lacks dice of its own
+    (``own[n - 1]`` for section ``n``); a partial choice is dropped as soon as it needs more STARs than
+    ``stars``."""
+    partial: list[tuple[Chosen, tuple[int, ...], int]] = [((), (), stars)]  # chosen, STARs declared, left
+    for n, options in zip(SECTIONS, per_section, strict=True):
+        grown = []
+        for chosen, declared, stars_left in partial:
+            for option in options:
+                deficit = option[3] - own[n - 1]
+                if deficit <= 0:
+                    grown.append(((*chosen, (n, option)), declared, stars_left))
+                elif deficit <= stars_left:
+                    grown.append(((*chosen, (n, option)), declared + (n,) * deficit, stars_left - deficit))
+        partial = grown
+    return [(chosen, declared) for chosen, declared, _ in partial]
+
+
+def apply_move(chosen: Chosen, declared: tuple[int, ...]) -> ApplyMove:
+    """The apply move of one choice of :func:`apply_choices`."""
+    return ApplyMove(tuple(n for n, c in chosen if c[0]), tuple(n for n, c in chosen if c[1]),
+                     tuple((n, c[2]) for n, c in chosen if c[2]), declared)
+
+
 @cache
-def _section_options(n: int, status: int, have: int, collecting: bool, same_turn: bool
-                     ) -> tuple[tuple[bool, bool, int, int], ...]:
+def section_options(n: int, status: int, have: int, collecting: bool, same_turn: bool
+                    ) -> tuple[SectionOption, ...]:
     """What section ``n`` can do with ``have`` dice for it (STARs included): (open, close, chips
     collected, dice used), doing nothing first."""
     steps = {EMPTY: [(True, False, n), (True, True, n + 1)], OPEN: [(False, True, 1)]}.get(status, [])

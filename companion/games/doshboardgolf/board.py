@@ -106,6 +106,15 @@ def name_of(pos: Pos) -> str:
     return f"{chr(ord('A') + col)}{row + 1}"
 
 
+def pos_of(name: str) -> Pos:
+    """The dot :func:`name_of` names: a cell name, or "(q,r)" for a dot off the board beyond row 1 or
+    column A."""
+    if name.startswith("("):
+        q, r = name[1:-1].split(",")
+        return int(q), int(r)
+    return axial_of(name)
+
+
 def centre(pos: Pos) -> tuple[float, float]:
     """Drawing coordinates of a dot: neighbours are 1 apart, x to the right, y downwards."""
     col, row = offset_of(pos)

@@ -18,6 +18,7 @@ from companion.games.doshboardgolf.board import (
     hex_distance,
     load_board,
     name_of,
+    pos_of,
     step_to,
 )
 from companion.games.doshboardgolf.cards import COLOURS, Card, load_cards
@@ -50,15 +51,6 @@ FORMATS = G + "Alternate Formats"
 PLANNING = ("aim", "card", "level", "call")
 EXECUTING = ("roll", "chance")  # the dice of a turn: the time limit runs through them too
 DIE_KIND = {"blue": "dosh-blue", "red": "dosh-red", "white": "dosh-white", "black": "dosh-black"}
-
-
-def _cell(name: str) -> Pos:
-    """The dot of a path entry's name: a cell name, or "(q,r)" for a dot off the board beyond row 1 or
-    column A (see :func:`~companion.games.doshboardgolf.board.name_of`)."""
-    if name.startswith("("):
-        q, r = name[1:-1].split(",")
-        return int(q), int(r)
-    return axial_of(name)
 
 
 @cache
@@ -500,7 +492,7 @@ class DoshState(GameState):
     def _finish(self, seat: int, shot: Shot, out: Outcome) -> None:
         k = self.hole_index
         if self.dogleg is not None and not self.rounded[seat]:
-            gate = [out.lie] + [_cell(e["cell"]) for e in out.path if e.get("leg") != "start"]
+            gate = [out.lie] + [pos_of(e["cell"]) for e in out.path if e.get("leg") != "start"]
             self.rounded[seat] = any(hex_distance(c, self.dogleg) <= 1 for c in gate)
             if not self.rounded[seat] and (out.holed_out or out.on_target):
                 out = replace(out, holed_out=False, on_target=False,
