@@ -67,30 +67,42 @@ def main(argv: list[str]) -> int:
             f"wrong flagged, {s.uncertain} unsure, {s.missed} missed, {s.extra} readings at no die "
             f"({s.extra_ok} ok)"
         )
-    reader = next(iter(readers.values()), None) or LearntReader(Gallery(), loc, face)
-    frame = (
-        next(iter(sorted((shared / "throwbench-dev-poly" / "throws").glob("*.jpg"))), None)
-        if readers
-        else None
-    )
-    image = cv2.imread(str(frame)) if frame else None
-    if image is None:
+    timing(readers, shared, LearntReader(Gallery(), loc, face))
+    return 0
+
+
+def timing(readers: dict[str, LearntReader], shared: Path, blank: LearntReader) -> None:
+    """Wall and CPU time to read each settled 640x480 throw of the shared sets (by its own set's
+    reader), by number of dice located; without the sets, one rendered throw 20 times."""
+    shots = [
+        (reader, cv2.imread(str(path)))
+        for name, reader in readers.items()
+        for path in sorted((shared / name / "throws").glob("*.jpg"))
+    ]
+    if not shots:
         sys.path.insert(0, str(ROOT / "tools"))
         import numpy as np
         from dicerender.designs import game_designs
         from dicerender.render import render_scene
 
         image = render_scene(np.random.default_rng(1), game_designs()[:5]).image
-    times = []
-    for _ in range(20):
-        t = time.perf_counter()
-        reader.read(image)
-        times.append(time.perf_counter() - t)
-    print(
-        f"read a settled 640x480 throw ({len(reader.read(image))} dice), one core: "
-        f"median {1000 * statistics.median(times):.1f} ms, worst {1000 * max(times):.1f} ms"
-    )
-    return 0
+        shots = [(blank, image)] * 20
+    shots[0][0].read(shots[0][1])  # the networks' first call sets them up
+    by_dice: dict[int, list[tuple[float, float]]] = {}
+    for reader, image in shots:
+        wall, cpu = time.perf_counter(), time.process_time()
+        n = len(reader.read(image))
+        by_dice.setdefault(n, []).append((time.perf_counter() - wall, time.process_time() - cpu))
+    print(f"== time to read a settled 640x480 throw, one core (load {os.getloadavg()[0]:.1f}), by dice found")
+    print("| dice | throws | wall median / worst ms | CPU median / worst ms |")
+    print("|---|---|---|---|")
+    rows = [*sorted(by_dice.items()), (-1, [t for ts in by_dice.values() for t in ts])]
+    for n, ts in rows:
+        wall, cpu = [1000 * w for w, _ in ts], [1000 * c for _, c in ts]
+        print(
+            f"| {'all' if n < 0 else n} | {len(ts)} | {statistics.median(wall):.1f} / {max(wall):.1f} | "
+            f"{statistics.median(cpu):.1f} / {max(cpu):.1f} |"
+        )
 
 
 if __name__ == "__main__":
