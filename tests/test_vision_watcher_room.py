@@ -222,12 +222,14 @@ def test_one_die_thrown_again_is_read_and_only_it_is_new(
     centres = [to if i == 1 else c for i, (c, _) in enumerate(scene.dice)]
     moved = [got[0].moved(DieReading("d", None, None, 1.0, c, "ok")) for c in centres]
     assert moved == [i == 1 for i in range(len(scene.dice))]
-    # and the reading says so: of the dice read, the one where it landed is moved, the others not
+    # and the reading says so: the die read where it landed is moved, those read on the others are not
     throw = got[0].read(reader)
-    assert len(throw.dice) == len(scene.dice) and len(throw.moved) == len(throw.dice)
-    size = scene.dice[1][1]
-    for die, m in zip(throw.dice, throw.moved, strict=True):
-        assert m == (np.hypot(die.center[0] - to[0], die.center[1] - to[1]) < size), (die.center, m)
+    assert len(throw.moved) == len(throw.dice)
+    for i, ((x, y), size) in enumerate(scene.dice):
+        at = to if i == 1 else (x, y)
+        here = [m for d, m in zip(throw.dice, throw.moved, strict=True)
+                if np.hypot(d.center[0] - at[0], d.center[1] - at[1]) < 0.4 * size]
+        assert here and all(m == (i == 1) for m in here), (i, at, here)
 
 
 @pytest.mark.parametrize("name", ["seq01", "seq03"])
