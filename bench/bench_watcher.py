@@ -193,7 +193,7 @@ def videos(reader: object, faces: bool) -> None:
                     score_item(labels(seq), throw.dice, one)
                     score_item(labels(seq), throw.dice, score)
                     right = f"{one.right} of {one.labelled}"
-                tray = "learnt" if s.background is not None else "none (single photo)"
+                tray = "learnt" if s.tray is not None else "none (single photo)"
                 row = [seq.name, start, str(len(run.settles)), f"{delay:+d}", tray, right,
                        f"{run.latency[0]:.0f} ms"]
                 print(f"| {' | '.join(row)} |")

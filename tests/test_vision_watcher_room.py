@@ -11,6 +11,7 @@ import pytest
 
 from tests.watcher_scenes import Scene, lit, nudged, sequences, with_hand
 from vision.sequences import ON_TIME, Sequence, starts, watch
+from vision.sets import reader_for
 from vision.tray import TrayModel
 from vision.types import DieReading
 from vision.watcher import EMPTY, READ, REMOVED, Settle, ThrowWatcher, WatchEvent
@@ -24,6 +25,11 @@ def videos(shared: Path) -> dict[str, Sequence]:
     if not folder.is_dir():
         pytest.skip(f"{folder} is absent")
     return {s.name: s for s in sequences(folder)}
+
+
+@pytest.fixture(scope="module")
+def reader():
+    return reader_for(None)
 
 
 def feed(w: ThrowWatcher, frames: list[np.ndarray]) -> list[WatchEvent]:
@@ -200,7 +206,9 @@ def test_dice_taken_out_one_by_one_are_no_throw(videos: dict[str, Sequence], nam
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_one_die_thrown_again_is_read_and_only_it_is_new(videos: dict[str, Sequence], name: str) -> None:
+def test_one_die_thrown_again_is_read_and_only_it_is_new(
+    videos: dict[str, Sequence], name: str, reader
+) -> None:
     scene = Scene(videos[name])
     w = learnt(scene)
     scene.rest = thrown(scene, w).image  # seq02's leaning die still rocks after: that is a move too
@@ -214,6 +222,14 @@ def test_one_die_thrown_again_is_read_and_only_it_is_new(videos: dict[str, Seque
     centres = [to if i == 1 else c for i, (c, _) in enumerate(scene.dice)]
     moved = [got[0].moved(DieReading("d", None, None, 1.0, c, "ok")) for c in centres]
     assert moved == [i == 1 for i in range(len(scene.dice))]
+    # and the reading says so: the die read where it landed is moved, those read on the others are not
+    throw = got[0].read(reader)
+    assert len(throw.moved) == len(throw.dice)
+    for i, ((x, y), size) in enumerate(scene.dice):
+        at = to if i == 1 else (x, y)
+        here = [m for d, m in zip(throw.dice, throw.moved, strict=True)
+                if np.hypot(d.center[0] - at[0], d.center[1] - at[1]) < 0.4 * size]
+        assert here and all(m == (i == 1) for m in here), (i, at, here)
 
 
 @pytest.mark.parametrize("name", ["seq01", "seq03"])

@@ -13,6 +13,7 @@ import pytest
 from vision import facereader, locator
 from vision.sets import reader_for
 from vision.simcam import SimDie, SimulatedCamera
+from vision.tray import TrayModel
 from vision.watcher import Settle, ThrowWatcher
 
 
@@ -149,4 +150,46 @@ def test_feeding_frames_never_runs_a_network_on_the_callers_thread(
         assert sorted(d.face for d in throw.dice) == ["1", "6"]
     used = nets[0].threads | nets[1].threads
     assert used and threading.get_ident() not in used
+    w.close()
+
+
+@pytest.mark.parametrize("block", [True, False], ids=["block", "never waits"])
+@pytest.mark.parametrize("start", ["empty tray", "dice lying"])
+def test_the_empty_tray_is_learnt_on_the_read_worker_not_the_callers_thread(
+    monkeypatch: pytest.MonkeyPatch, block: bool, start: str
+) -> None:
+    """Learning the tray (the median of full frames: 80-95 ms here) would stall the frame it falls on:
+    it runs on the read worker, and the tray learnt is the same, as are the throws read after."""
+    learning: set[int] = set()
+    learn = TrayModel.learn
+
+    def noted(tray: TrayModel, frame: np.ndarray) -> bool:
+        learning.add(threading.get_ident())
+        return learn(tray, frame)
+
+    monkeypatch.setattr(TrayModel, "learn", noted)
+    cam = SimulatedCamera(seed=35)
+    w = ThrowWatcher(block=block)
+    events = []
+
+    def hold(frame: np.ndarray, n: int, done) -> None:
+        """``n`` frames of ``frame`` (a little noise), then more while the worker is not back."""
+        events.extend(w.feed(frame + np.uint8(k % 2)) for k in range(n))
+        for _ in range(200):  # without blocking the worker's answer comes back frames later
+            if done():
+                break
+            threading.Event().wait(0.05)
+            events.append(w.feed(frame))
+
+    if start == "dice lying":  # read alone first; the tray is learnt once the dice are taken away
+        hold(cam.render(cam.random_scene(["d6", "d6"], faces=["3", "4"])), 10, lambda: w.state == "read")
+    empty = cam.render([])
+    hold(empty, 8, lambda: w.tray.ready)
+    assert w.tray.ready and learning and threading.get_ident() not in learning
+    assert np.abs(w.tray.background.astype(int) - empty).max() <= 1
+    assert sum(1 for e in events if e.throw) == (start == "dice lying")
+    assert events[-1].state == "empty"
+    thrown = cam.throw(["d6", "d6"], faces=["2", "5"])
+    [throw] = [e.throw for e in (w.feed(f.image) for f in thrown) if e.throw]
+    assert sorted(d.face for d in throw.dice) == ["2", "5"] and throw.moved == [True, True]
     w.close()

@@ -20,8 +20,8 @@ DARK = 12.0  # the reference is taken as at least this bright (a ratio to black 
 
 def global_gain(image: np.ndarray, reference: np.ndarray) -> np.ndarray:
     """Per-channel gain (3 floats) that makes ``reference`` as bright as ``image`` overall."""
-    a = np.asarray(cv2.mean(image.astype(np.float32)))[:3]
-    b = np.asarray(cv2.mean(reference.astype(np.float32)))[:3]
+    a = np.asarray(cv2.mean(np.asarray(image, np.float32)))[:3]
+    b = np.asarray(cv2.mean(np.asarray(reference, np.float32)))[:3]
     return (a + 1.0) / (b + 1.0)
 
 
@@ -36,7 +36,8 @@ def gain_field(image: np.ndarray, reference: np.ndarray) -> np.ndarray:
     b = cv2.resize(np.asarray(reference, np.float32), (cw, ch), interpolation=cv2.INTER_AREA)
     ratio = (a + 1.0) / (np.maximum(b, DARK) + 1.0)
     cells = ratio.reshape(rows, 10, cols, 10, 3).transpose(0, 2, 4, 1, 3).reshape(rows, cols, 3, 100)
-    med = np.median(cells, axis=3).astype(np.float32)
+    mid = np.partition(cells, (49, 50), axis=3)  # the median of 100: the mean of the 50th and 51st
+    med = ((mid[..., 49] + mid[..., 50]) * 0.5).astype(np.float32)
     return cv2.resize(med, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
@@ -80,8 +81,8 @@ def difference_beside(image: np.ndarray, reference: np.ndarray, gain: np.ndarray
 
 
 def _grey(image: np.ndarray) -> np.ndarray:
-    g = image.astype(np.float32).mean(axis=2)
-    return g - float(g.mean())
+    g = cv2.cvtColor(np.asarray(image, np.float32), cv2.COLOR_BGR2GRAY)
+    return cv2.subtract(g, cv2.mean(g)[0])
 
 
 def shift(image: np.ndarray, reference: np.ndarray) -> tuple[float, float, float]:

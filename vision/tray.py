@@ -8,11 +8,19 @@ import numpy as np
 ANALYSIS_WIDTH = 160
 
 
-def small_copy(frame: np.ndarray, width: int = ANALYSIS_WIDTH) -> np.ndarray:
-    """The frame shrunk to ``width`` (area averaging: also removes sensor noise), int16 BGR."""
+def small_copy(frame: np.ndarray, width: int = ANALYSIS_WIDTH, dtype: type = np.int16) -> np.ndarray:
+    """The frame shrunk to ``width`` (area averaging: also removes sensor noise), BGR as ``dtype``.
+
+    A frame a power of two times as large is halved step by step (640 to 160: a quarter of the time of
+    one 4x area resize; each pixel is still the mean of its 4x4 block, give or take a grey level)."""
     h, w = frame.shape[:2]
     sh = max(1, round(h * width / w))
-    return cv2.resize(frame, (width, sh), interpolation=cv2.INTER_AREA).astype(np.int16)
+    while w > width and w % 2 == 0 and h % 2 == 0 and (w // 2) % width == 0 and (h // 2) % sh == 0:
+        w, h = w // 2, h // 2
+        frame = cv2.resize(frame, (w, h), interpolation=cv2.INTER_AREA)
+    if (w, h) != (width, sh):
+        frame = cv2.resize(frame, (width, sh), interpolation=cv2.INTER_AREA)
+    return frame.astype(dtype)
 
 
 class TrayModel:
@@ -32,6 +40,11 @@ class TrayModel:
     @property
     def ready(self) -> bool:
         return self.background is not None
+
+    @property
+    def pending(self) -> list[np.ndarray]:
+        """The frames learnt so far, not yet enough to calibrate."""
+        return list(self._stack)
 
     def learn(self, frame: np.ndarray) -> bool:
         """Add an empty-tray frame; True once calibrated."""

@@ -21,10 +21,13 @@ A throw is read when something new lies still in the tray: compared with the sce
 changed that hold dice now. Dice taken away are no throw. When one die of several is thrown again,
 only the dice where the tray changed are new: the reading says which (``Throw.moved``).
 
-All the per-frame work happens on a 160-pixel-wide copy. The networks never run on the thread that
-feeds frames: the reader (once per throw, on the full frame against the learned tray, or alone
-without one) and the locator's look for dice on a still frame without a tray run on a read worker
-(the watcher's own thread, or the executor given as ``worker``: the app gives its read thread).
+All the per-frame work happens on a 160-pixel-wide copy. Nothing that takes a full frame's worth of
+work runs on the thread that feeds frames: the reader (once per throw, on the full frame against the
+learned tray, or alone without one), the locator's look for dice on a still frame without a tray, and
+learning the empty tray (the median of its still frames) run on a read worker (the watcher's own
+thread, or the executor given as ``worker``: the app gives its read thread); the tray learnt is used
+from the next frame fed after it is back (with ``block``, that frame waits for it). The empty tray a
+read needs, relit for the frame's light, is made by the thread that reads (:class:`EmptyTray`).
 
 The read is speculative: it starts at the first still frame of a scene, while the watcher still waits
 for the rest of its still window (six frames, 0.2 s at 30 fps, longer than a read). At settle the
@@ -43,6 +46,7 @@ on its read thread, so the touchscreen keeps drawing); without it ``feed`` waits
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import math
 import threading
@@ -107,6 +111,22 @@ class Throw:
 
 
 @dataclass(slots=True)
+class EmptyTray:
+    """The empty tray to read a frame against: the learnt tray as it was (full size) and the light's
+    gain on it at that frame (160-px field). Relit when a read first needs it, on the thread that
+    reads: relighting a full frame takes longer than all the rest of a frame's watching."""
+
+    image: np.ndarray = field(repr=False)
+    gain: np.ndarray = field(repr=False)
+    _relit: np.ndarray | None = field(default=None, repr=False)
+
+    def relit(self) -> np.ndarray:
+        if self._relit is None:
+            self._relit = lighting.relit(self.image, self.gain)
+        return self._relit
+
+
+@dataclass(slots=True)
 class Seen:
     """What the read worker made of a still frame: the dice centres the locator found (None: it did
     not look, a tray being known), and the dice read with ``reader`` (None: not read, as no new die
@@ -126,7 +146,7 @@ class Guess:
     index: int
     small: np.ndarray = field(repr=False)
     image: np.ndarray = field(repr=False)
-    background: np.ndarray | None = field(repr=False)
+    tray: EmptyTray | None = field(repr=False)
     future: Future[Seen] = field(repr=False)
     streak: int = -1  # the first still frame of the scene it belongs to
 
@@ -134,16 +154,21 @@ class Guess:
 @dataclass(slots=True)
 class Settle:
     """A throw that came to rest, not read yet: the frame kept, its index, the first still frame, the
-    empty tray to read it against (None: read alone, as a single photo; copies: the watcher goes on
+    empty tray to read it against (None: read alone, as a single photo; a copy: the watcher goes on
     adapting its own), where the tray changed since the last read (160-px copy; None: all new), and
     the speculative read of this scene that still holds (``image`` is then the frame it read)."""
 
     frame: int
     settled_frame: int
     image: np.ndarray = field(repr=False)
-    background: np.ndarray | None = field(default=None, repr=False)
+    tray: EmptyTray | None = field(default=None, repr=False)
     changed: np.ndarray | None = field(default=None, repr=False)
     guess: Guess | None = field(default=None, repr=False)
+
+    @property
+    def background(self) -> np.ndarray | None:
+        """The empty tray under the frame's light (relit when first asked for), or None."""
+        return None if self.tray is None else self.tray.relit()
 
     def read(self, reader: LearntReader) -> Throw:
         """The dice (any thread: it touches nothing of the watcher's): the speculative reading when it
@@ -236,6 +261,7 @@ class ThrowWatcher:
         self._moved = False  # something moved since the last judgement
         self._nudge_checked = False
         self._stack: list[np.ndarray] = []  # full frames of the current still scene (no tray yet)
+        self._learning: Future[TrayModel] | None = None  # the empty tray being learnt on the worker
         self._scene: np.ndarray | None = None  # the 160-px copy of the dice last judged; None: none
         self._scene_px = 0  # their foreground pixels (with a tray)
 
@@ -270,10 +296,11 @@ class ThrowWatcher:
 
     def feed(self, frame: np.ndarray | None) -> WatchEvent:
         self.index += 1
+        self._take_tray()
         if frame is None or frame.ndim != 3 or frame.size == 0:
             self.gap()
             return WatchEvent(self.index, self.state)
-        small = small_copy(frame).astype(np.float32)
+        small = small_copy(frame, dtype=np.float32)
         if self.tray.ready and self.tray.background is not None and self.tray.background.shape != frame.shape:
             self._relearn()  # camera changed: learn again
             self._scene = None
@@ -325,11 +352,10 @@ class ThrowWatcher:
             return WatchEvent(self.index, self.state)
         self._decided, self._moved = True, False
         dice = guess.future.result().centres or []
-        if not dice:  # the empty tray, as the locator sees it: learn it
+        if not dice:  # the empty tray, as the locator sees it: learn it (on the worker)
             had = self._scene is not None
-            for f in self._stack:
-                self.tray.learn(f)
-            self._stack.clear()
+            frames, self._stack = self.tray.pending + self._stack, []
+            self._learning = self._submit(learnt_tray, self.tray.frames_needed, frames)
             self._scene = None
             self.state = EMPTY
             return WatchEvent(self.index, REMOVED if had else EMPTY)
@@ -361,15 +387,23 @@ class ThrowWatcher:
             and getattr(reader, "peak", None) == locator.PEAK
         )
 
+    def _take_tray(self) -> None:
+        """Use the empty tray learnt on the worker, once it is back (with ``block``: waited for, at the
+        frame after the one that found the tray empty, so decisions fall on the same frames)."""
+        learning = self._learning
+        if learning is None or not (self.block or learning.done()):
+            return
+        self._learning = None
+        with contextlib.suppress(CancelledError):  # the worker was shut down: none to take
+            self.tray = learning.result()
+
     # --- the read worker ----------------------------------------------------------------------------
     def _submit(self, work: Callable[..., T], *args: object) -> Future[T]:
         if self._worker is None:
             self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="watcher-read")
         return self._worker.submit(work, *args)
 
-    def _see(
-        self, image: np.ndarray, background: np.ndarray | None, changed: np.ndarray | None, look: bool
-    ) -> Seen:
+    def _see(self, image: np.ndarray, tray: EmptyTray | None, changed: np.ndarray | None, look: bool) -> Seen:
         """On the worker: look for dice (no tray known), and read them if a new one lies there. A read
         that fails is left to the settle's reader, which fails the same way where the caller sees it."""
         t = time.thread_time()
@@ -382,7 +416,7 @@ class ThrowWatcher:
             if spots is not None and self._same_look(reader):  # the look done already: not twice
                 dice = reader.read_spots(image, spots)  # type: ignore[attr-defined]
             else:
-                dice = reader.read(image, background=background)
+                dice = reader.read(image, background=None if tray is None else tray.relit())
         except Exception as exc:  # missing models, a broken network: said by the settle's read
             log.info("speculative read failed", extra={"event": "camera", "reason": str(exc)})
             return Seen(centres, None, None)
@@ -392,7 +426,7 @@ class ThrowWatcher:
         self,
         frame: np.ndarray,
         small: np.ndarray,
-        background: np.ndarray | None,
+        tray: EmptyTray | None,
         changed: np.ndarray | None,
         *,
         look: bool,
@@ -400,12 +434,11 @@ class ThrowWatcher:
         """Start a look and read of ``frame`` on the worker (one at a time: the one before is dropped)."""
         self._drop_guess()
         image = frame.copy()
-        background = None if background is None else background.copy()
         changed = None if changed is None else changed.copy()
-        future = self._submit(self._see, image, background, changed, look)
+        future = self._submit(self._see, image, tray, changed, look)
         self.guesses += 1
         self.looks += look
-        self._guess = Guess(self.index, small, image, background, future, self._first_still)
+        self._guess = Guess(self.index, small, image, tray, future, self._first_still)
         return self._guess
 
     def _look(self, frame: np.ndarray, small: np.ndarray, changed: np.ndarray | None) -> Guess | None:
@@ -448,7 +481,7 @@ class ThrowWatcher:
     ) -> WatchEvent:
         assert self.tray.small is not None and self.tray.background is not None
         thr = self._threshold()
-        tray = self.tray.small.astype(np.float32)
+        tray = np.asarray(self.tray.small, np.float32)
         gain = lighting.gain_field(small, tray)
         # against the tray within a pixel of each pixel: a camera jarred by less than that is no die
         fg = (lighting.difference_beside(small, tray, gain) > thr).astype(np.uint8)
@@ -505,7 +538,7 @@ class ThrowWatcher:
         if self._still == 1 and self.speculate:  # read now, while the still window runs
             new = dice if self._scene is None else self._changed(small, self._scene) & dice
             if np.count_nonzero(new) >= NEW_PX:
-                self._start_guess(frame, small, lighting.relit(self.tray.background, gain), new, look=False)
+                self._start_guess(frame, small, self._empty_tray(gain), new, look=False)
         if self._still < self.still_frames:
             self.state = SETTLED
             return WatchEvent(self.index, SETTLED, hand=hand)
@@ -522,8 +555,12 @@ class ThrowWatcher:
         else:
             new = dice
         self._scene, self._scene_px = small, dice_px
-        background = lighting.relit(self.tray.background, gain)
-        return self._settled(frame, background, new, hand=hand, guess=self._holding(small))
+        return self._settled(frame, self._empty_tray(gain), new, hand=hand, guess=self._holding(small))
+
+    def _empty_tray(self, gain: np.ndarray) -> EmptyTray:
+        """The learnt tray as it is now (a copy: it goes on adapting) and the light's gain on it."""
+        assert self.tray.background is not None
+        return EmptyTray(self.tray.background.copy(), gain)
 
     def _agrees(self, small: np.ndarray) -> bool:
         """Whether a kept calibration fits the camera as it is: not shifted, and most of the picture
@@ -531,7 +568,7 @@ class ThrowWatcher:
         assert self.tray.small is not None
         if self.tray.small.shape != small.shape:
             return False
-        tray = self.tray.small.astype(np.float32)
+        tray = np.asarray(self.tray.small, np.float32)
         nudge = self._nudged(small, tray)
         if nudge is not None:
             reason = f"the camera moved ({nudge[0]:.1f}, {nudge[1]:.1f} px at 160 wide)"
@@ -572,6 +609,9 @@ class ThrowWatcher:
         self.relearnt += 1
         self._verify = False
         self._stack.clear()
+        if self._learning is not None:
+            self._learning.cancel()
+            self._learning = None
         self._still = 0
         self._decided = False
         self._moved = self._scene is not None
@@ -614,7 +654,7 @@ class ThrowWatcher:
     def _settled(
         self,
         frame: np.ndarray,
-        background: np.ndarray | None,
+        tray: EmptyTray | None,
         changed: np.ndarray | None,
         *,
         hand: bool,
@@ -627,9 +667,9 @@ class ThrowWatcher:
             guess = None  # not read (the look saw no new die where this decision sees one): read afresh
         if guess is not None:
             self.guesses_used += guess.index == guess.streak
-            settle = Settle(self.index, self._first_still, guess.image, guess.background, changed, guess)
+            settle = Settle(self.index, self._first_still, guess.image, guess.tray, changed, guess)
         else:
-            settle = Settle(self.index, self._first_still, frame.copy(), background, changed)
+            settle = Settle(self.index, self._first_still, frame.copy(), tray, changed)
         if self.defer:  # read later, maybe on another thread: the tray keeps adapting meanwhile
             return WatchEvent(self.index, READ, settle=settle, hand=hand)
         # the networks run on the worker, never on the thread feeding frames
@@ -651,6 +691,15 @@ class ThrowWatcher:
         if not hands:
             return None
         return np.isin(labels, hands).astype(np.uint8)
+
+
+def learnt_tray(frames_needed: int, frames: list[np.ndarray]) -> TrayModel:
+    """A new tray model that learnt ``frames`` of the empty tray (on the read worker: the median of
+    full frames takes 80-95 ms of this machine's core)."""
+    out = TrayModel(frames_needed)
+    for f in frames:
+        out.learn(f)
+    return out
 
 
 def new_dice(centres: list[tuple[float, float]], changed: np.ndarray | None, shape: tuple[int, ...]) -> bool:
