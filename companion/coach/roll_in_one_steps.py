@@ -163,6 +163,11 @@ class Dice:
     def row(self, club: str) -> int:
         return self.clubs.index(club)
 
+    @property
+    def first_rows(self) -> list[int]:
+        """The later-roll rows of each club with number to beat 0 (a first roll's)."""
+        return list(self.offsets)
+
 
 @cache
 def dice() -> Dice:
@@ -206,6 +211,9 @@ def _club_with(label: str) -> str:
 
 
 Result = tuple[int, Node | None, bool]  # leaf index (-1: a node), the node, its beat is the face's
+# A node's rolls, gathered (see StepTable._terms): per leaf, per node moved to, per node kept at
+_Terms = tuple[tuple[tuple[int, np.ndarray], ...], tuple[tuple[Node, np.ndarray], ...],
+               tuple[tuple[Node, np.ndarray], ...]]
 
 
 class StepTable:
@@ -230,6 +238,7 @@ class StepTable:
         self.probes: dict[Node, _Probe] = {}
         self.steps: dict[tuple[Node, str], Result] = {}
         self.dist: dict[Node, np.ndarray] = {}  # node -> [row (see Dice), leaf] chances
+        self.terms: dict[Node, _Terms] = {}
         self.greens = self.base.open_greens(self.player)
         self.plan: Any = None  # the hole's plan, kept with its table (see roll_in_one_plan)
         self.engine_steps = 0
@@ -333,6 +342,29 @@ class StepTable:
             if nxt is not None:
                 yield nxt
 
+    def _terms(self, node: Node) -> _Terms:
+        """What one roll at ``node`` does, gathered for :meth:`_combine` (made once per node): the
+        chance per row of ending at each leaf, then per node the rolls lead to, the matrix of chances
+        from row to row when the face sets the number to beat, and the chance per row when it keeps it
+        (a first-roll node: rows of number to beat 0)."""
+        got = self.terms.get(node)
+        if got is None:
+            leaves: dict[int, np.ndarray] = {}
+            moved: dict[Node, np.ndarray] = {}
+            kept: dict[Node, np.ndarray] = {}
+            for effect, weights, total in dice().first_plan if node[2] else dice().later_plan:
+                leaf, nxt, face = self.step(node, effect)
+                if nxt is None:
+                    leaves[leaf] = leaves[leaf] + total if leaf in leaves else total
+                elif face:
+                    assert weights is not None
+                    moved[nxt] = moved[nxt] + weights if nxt in moved else weights
+                else:
+                    kept[nxt] = kept[nxt] + total if nxt in kept else total
+            got = self.terms[node] = (tuple(leaves.items()), tuple(moved.items()),
+                                      tuple((nxt, total[:, None]) for nxt, total in kept.items()))
+        return got
+
     def explore(self, roots: list[Node]) -> None:
         """Play every step the shots from ``roots`` can meet (before any chances are worked out, so
         that every leaf is known and the chance arrays are made at their full width)."""
@@ -416,17 +448,17 @@ class StepTable:
         """One node's leaf chances from its steps and the chances of the nodes they lead to."""
         d = dice()
         first = node[2]
+        leaves, moved, kept = self._terms(node)
         out = np.zeros((len(d.clubs) if first else d.rows, len(self.leaves)))
-        for effect, weights, total in d.first_plan if first else d.later_plan:
-            leaf, nxt, face = self.step(node, effect)
-            if nxt is None:
-                out[:, leaf] += total
-            elif face:
-                out += weights @ self._get(nxt)
-            elif first:  # the number to beat stays 0
-                out += total[:, None] * self._get(nxt)[list(d.offsets)]
+        for leaf, total in leaves:
+            out[:, leaf] += total
+        for nxt, weights in moved:
+            out += weights @ self._get(nxt)
+        for nxt, total in kept:
+            if first:  # the number to beat stays 0
+                out += total * self._get(nxt)[d.first_rows]
             else:
-                out += total[:, None] * self._get(nxt)
+                out += total * self._get(nxt)
         return out
 
     def shots(self, aims: list[tuple[Pos, int]]) -> dict[tuple[Pos, int], np.ndarray]:
