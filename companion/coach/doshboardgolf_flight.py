@@ -88,13 +88,14 @@ class Flights:
         self.checkpoints: dict[tuple[Any, ...], dict[Pos, tuple[Any, ...]]] = {}
         self.finished: dict[End, Leaves] = {}
         self.rolled: dict[Pos, list[tuple[Pos, bool, bool, float]]] = {}
-        self.elbow_legs: dict[tuple[Any, ...], tuple[tuple[Any, ...], Leg]] = {}
         self.afters: dict[tuple[Any, ...], list[tuple[End, float]]] = {}
         self.after_worths: dict[tuple[Any, ...], float] = {}
+        self.wind_worths: dict[tuple[Any, ...], float] = {}
         self.worths: dict[End, float] = {}
         self.flights: dict[tuple[Any, ...], list[tuple[End, float]]] = {}
         self.rows: dict[tuple[Any, ...], list[float]] = {}
-        self.asked: dict[tuple[Any, ...], tuple[tuple[Any, ...], Leg]] = {}
+        self.asked: dict[tuple[Any, ...], dict[tuple[int, bool, bool], tuple[int, Leg]]] = {}
+        self.leg_names: dict[tuple[Any, ...], int] = {}
         self.moves: dict[tuple[Pos, int], tuple[Pos, int, Pos | None, int]] = {}
         self.finish_landings: dict[End, Landing] = {}
 
@@ -112,10 +113,17 @@ class Flights:
     def ends(self, direction: int, elbow: Pos | None, turn_to: int | None, distance: int, hook: int,
              holing: bool) -> list[tuple[End, float]]:
         """Where the flight ends, before any roll-away, with the chances (see :meth:`flight`)."""
+        return self._ends(self._legs_of(direction, elbow, turn_to), direction, elbow, turn_to, distance,
+                          hook, holing)
+
+    def _ends(self, legs: dict[tuple[int, bool, bool], tuple[int, Leg]], direction: int, elbow: Pos | None,
+              turn_to: int | None, distance: int, hook: int, holing: bool) -> list[tuple[End, float]]:
+        """:meth:`ends`, with the aim's first legs (:meth:`_legs_of`)."""
         distance = max(0, distance - self.grip)
         wind = distance // self.per if self.per else 0
-        key, first = self.leg(direction, distance, hook == 0 and wind == 0, holing and not hook, elbow,
-                              turn_to)
+        asked = (distance, hook == 0 and wind == 0, holing and not hook)
+        got = legs.get(asked)
+        key, first = got if got is not None else self.leg(direction, *asked, elbow, turn_to)
         memo = (key, hook, holing)
         got = self.flights.get(memo)
         if got is None:
@@ -136,18 +144,23 @@ class Flights:
         not rest early), and the legs after it are valued once for every flight that reaches them."""
         out: list[float] = []
         rows, grip, per, leg = self.rows, self.grip, self.per, self.leg
+        legs = self._legs_of(direction, elbow, turn_to)
         for distance, bent, straight in keys:
             distance = max(0, distance - grip)
             wind = distance // per if per else 0
             if bent:
-                key, first = leg(direction, distance, False, False, elbow, turn_to)
+                got = legs.get((distance, False, False))
+                key, first = got if got is not None else leg(direction, distance, False, False, elbow,
+                                                             turn_to)
                 memo = (key, bent)
                 row = rows.get(memo)
                 if row is None:
                     row = rows[memo] = self._row(first, wind, bent)
                 out += row
             for holing in straight:
-                key, first = leg(direction, distance, wind == 0, holing, elbow, turn_to)
+                got = legs.get((distance, wind == 0, holing))
+                key, first = got if got is not None else leg(direction, distance, wind == 0, holing, elbow,
+                                                             turn_to)
                 memo = (key, ((0, holing),))
                 row = rows.get(memo)
                 if row is None:
@@ -157,14 +170,16 @@ class Flights:
 
     def _row(self, first: Leg, wind: int, pairs: tuple[tuple[int, bool], ...]) -> list[float]:
         stops, reach, pos, more, travel, _, near = first
-        passed = self.passed
-        stopped = {holing: sum(p * self.finish_worth(*end) for end, p in self._stopped(stops, 1.0, self.start,
-                                                                                        holing, passed))
-                   for holing in {h for _, h in pairs}} if stops else {False: 0.0, True: 0.0}
+        passed, start = self.passed, self.start
+        if stops:
+            worth = self._stops_worth
+            stopped = {holing: worth(stops, start, holing, passed) for holing in {h for _, h in pairs}}
+        else:
+            stopped = {False: 0.0, True: 0.0}
         if not reach:
             return [stopped[holing] for _, holing in pairs]
-        dry, worth, passed = more or self.start, self.after_worth, passed or near
-        return [stopped[holing] + reach * worth(pos, dry, travel if hook else 0, hook, wind, holing, passed)
+        dry, after, passed = more or start, self.after_worth, passed or near
+        return [stopped[holing] + reach * after(pos, dry, travel if hook else 0, hook, wind, holing, passed)
                 for hook, holing in pairs]
 
     def aim_landing(self, direction: int, elbow: Pos | None, turn_to: int | None,
@@ -172,9 +187,9 @@ class Flights:
         """Every outcome of one card along one aim: ``pairs`` gives (Distance, signed Hook, hole-out,
         chance) for the card's blue and red dice."""
         at: dict[End, float] = {}
-        ends = self.ends
+        ends, legs = self._ends, self._legs_of(direction, elbow, turn_to)
         for distance, hook, holing, p in pairs:
-            for end, q in ends(direction, elbow, turn_to, distance, hook, holing):
+            for end, q in ends(legs, direction, elbow, turn_to, distance, hook, holing):
                 at[end] = at.get(end, 0.0) + p * q
         out, finish = Landing(), self.finish_landing
         for end, p in at.items():
@@ -230,41 +245,88 @@ class Flights:
 
     def after_worth(self, pos: Pos, dry: Pos, travel: int, hook: int, wind: int, holing: bool,
                     passed: bool) -> float:
+        """The expected :func:`worth` of :meth:`after`'s ends, summed as they come (the wind leg
+        and where it rests valued once per dot the Hook leg ends on, for every Hook that ends there)."""
         memo = (pos, dry, travel, hook, wind, holing, passed)
         got = self.after_worths.get(memo)
+        if got is not None:
+            return got
+        total, reach = 0.0, 1.0
+        if hook:
+            stops, reach, pos, more, _, _, near = self._leg(pos, turn(travel, 3 if hook > 0 else -3),
+                                                            abs(hook), wind == 0, holing)
+            if stops:
+                total = self._stops_worth(stops, dry, holing, passed)
+            dry, passed = more or dry, passed or near
+        if reach:
+            holed = pos == self.target and holing
+            if wind and not holed:
+                total += reach * self.wind_worth(pos, dry, wind, holing, passed)
+            else:
+                total += reach * self.finish_worth(pos, dry, False, holed, passed)
+        self.after_worths[memo] = total
+        return total
+
+    def wind_worth(self, pos: Pos, dry: Pos, wind: int, holing: bool, passed: bool) -> float:
+        """The expected :func:`worth` of the wind leg from ``pos`` (not holed there) and on."""
+        memo = (pos, dry, wind, holing, passed)
+        got = self.wind_worths.get(memo)
         if got is None:
-            got = self.after_worths[memo] = sum(p * self.finish_worth(*end)
-                                                for end, p in self.after(*memo))
+            stops, q, pos, more, _, _, near = self._leg(pos, self.wind_dir, wind, True, False)
+            got = self._stops_worth(stops, dry, holing, passed) if stops else 0.0
+            if q:
+                got += q * self.finish_worth(pos, more or dry, False, pos == self.target and holing,
+                                             passed or near)
+            self.wind_worths[memo] = got
         return got
+
+    def _stops_worth(self, stops: tuple[Stop, ...], dry: Pos, holing: bool, passed: bool) -> float:
+        """The expected :func:`worth` of a leg's early stops (as :meth:`_stopped` gives them)."""
+        target, fw = self.target, self.finish_worth
+        return sum(p * fw(at, more or dry, off, by == "target" and at == target and holing, passed or near)
+                   for at, more, off, by, p, near in stops)
 
     # -- legs ---------------------------------------------------------------------------------------
     def leg(self, direction: int, count: int, rests: bool, holes_out: bool, elbow: Pos | None,
-            turn_to: int | None) -> tuple[tuple[Any, ...], Leg]:
-        """The first (Distance) leg from the lie, with a key naming it; an elbow aim's leg goes as its
-        straight aim's up to the elbow dot, then on from there (never reaching it: the straight leg,
-        and its key)."""
-        asked = (direction, count, rests, holes_out, elbow, turn_to)
-        got = self.asked.get(asked)
+            turn_to: int | None) -> tuple[int, Leg]:
+        """The first (Distance) leg from the lie, with a number naming it; an elbow aim's leg goes as
+        its straight aim's up to the elbow dot, then on from there (never reaching it: the straight
+        leg, and its number)."""
+        legs = self._legs_of(direction, elbow, turn_to)
+        asked = (count, rests, holes_out)
+        got = legs.get(asked)
         if got is None:
-            got = self.asked[asked] = self._first_leg(*asked)
+            got = legs[asked] = self._first_leg(direction, count, rests, holes_out, elbow, turn_to)
+        return got
+
+    def _legs_of(self, direction: int, elbow: Pos | None, turn_to: int | None
+                 ) -> dict[tuple[int, bool, bool], tuple[int, Leg]]:
+        """The first legs of one aim asked so far, by (count, rests, holes out)."""
+        aim = (direction, elbow, turn_to)
+        got = self.asked.get(aim)
+        if got is None:
+            got = self.asked[aim] = {}
         return got
 
     def _first_leg(self, direction: int, count: int, rests: bool, holes_out: bool, elbow: Pos | None,
-                   turn_to: int | None) -> tuple[tuple[Any, ...], Leg]:
+                   turn_to: int | None) -> tuple[int, Leg]:
         if holes_out and not rests:
             plain = self.leg(direction, count, False, False, elbow, turn_to)
             if not plain[1][5]:  # never at the target: holing out there changes nothing
                 return plain
         straight = (self.start, direction, count, rests, holes_out)
-        if elbow is None or turn_to is None:
-            return straight, self._leg(*straight, marks=True)
-        memo = (*straight, elbow, turn_to)
-        got = self.elbow_legs.get(memo)
+        line = self._leg(*straight, marks=True)
+        at = None if elbow is None or turn_to is None else self.checkpoints[straight].get(elbow)
+        if at is None:
+            return self._named(straight), line
+        return self._named((*straight, elbow, turn_to)), self._walk(
+            *at, elbow=elbow, turn_to=turn_to, rests=rests, holes_out=holes_out, arrived=True)
+
+    def _named(self, key: tuple[Any, ...]) -> int:
+        """A number naming the leg ``key`` (shorter to look up than the key)."""
+        got = self.leg_names.get(key)
         if got is None:
-            line = self._leg(*straight, marks=True)
-            at = self.checkpoints[straight].get(elbow)
-            got = self.elbow_legs[memo] = (straight, line) if at is None else (memo, self._walk(
-                *at, elbow=elbow, turn_to=turn_to, rests=rests, holes_out=holes_out, arrived=True))
+            got = self.leg_names[key] = len(self.leg_names)
         return got
 
     def _leg(self, pos: Pos, d: int, count: int, rests: bool, holes_out: bool, marks: bool = False) -> Leg:
