@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterable, Iterator
-from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -176,10 +175,8 @@ def _advice(state: DoshState, plans: Iterable[tuple[str, dict[str, Any], Landing
     for move, chosen, got in plans:
         entry = entries.get(move)
         if entry is None:
-            entry = got.advice(move)
-            if "card" in chosen:
-                entry = replace(entry, details=(("best card", float(chosen["card"])), *entry.details))
-            entries[move] = entry
+            entry = entries[move] = got.advice(
+                move, (("best card", float(chosen["card"])),) if "card" in chosen else ())
         moves.append(entry)
         heat[move] = dict(got.cells)
     who = state.players[state.current]

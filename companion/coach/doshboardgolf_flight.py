@@ -91,6 +91,7 @@ class Flights:
         self.afters: dict[tuple[Any, ...], list[tuple[End, float]]] = {}
         self.after_worths: dict[tuple[Any, ...], float] = {}
         self.wind_worths: dict[tuple[Any, ...], float] = {}
+        self.wind_legs: dict[tuple[Any, ...], list[tuple[End, float]]] = {}
         self.worths: dict[End, float] = {}
         self.flights: dict[tuple[Any, ...], list[tuple[End, float]]] = {}
         self.rows: dict[tuple[Any, ...], list[float]] = {}
@@ -224,16 +225,26 @@ class Flights:
             if stops:
                 out += self._stopped(stops, 1.0, dry, holing, passed)
             dry, passed = more or dry, passed or near
-        holed = pos == self.target and holing
-        if reach and wind and not holed:
-            stops, q, pos, more, _, _, near = self._leg(pos, self.wind_dir, wind, True, False)
-            if stops:
-                out += self._stopped(stops, reach, dry, holing, passed)
-            reach, dry, passed = reach * q, more or dry, passed or near
-            holed = pos == self.target and holing
         if reach:
-            out.append(((pos, dry, False, holed, passed), reach))
+            holed = pos == self.target and holing
+            if wind and not holed:
+                out += [(end, reach * q) for end, q in self.wind_ends(pos, dry, wind, holing, passed)]
+            else:
+                out.append(((pos, dry, False, holed, passed), reach))
         return out
+
+    def wind_ends(self, pos: Pos, dry: Pos, wind: int, holing: bool, passed: bool) -> list[tuple[End, float]]:
+        """Where the wind leg from ``pos`` (not holed there) ends, with the chances (once per dot, for
+        every Hook ending there)."""
+        memo = (pos, dry, wind, holing, passed)
+        got = self.wind_legs.get(memo)
+        if got is None:
+            stops, q, pos, more, _, _, near = self._leg(pos, self.wind_dir, wind, True, False)
+            got = self._stopped(stops, 1.0, dry, holing, passed) if stops else []
+            if q:
+                got.append(((pos, more or dry, False, pos == self.target and holing, passed or near), q))
+            self.wind_legs[memo] = got
+        return got
 
     def finish_landing(self, end: End) -> Landing:
         got = self.finish_landings.get(end)
