@@ -55,6 +55,8 @@ class _Shots:
                                state.target(), state.wind, marker)
         self.cards: dict[tuple[Any, ...], list[tuple[int, int, bool, float]]] = {}
         self.tables: dict[tuple[Any, ...], tuple[Any, np.ndarray]] = {}
+        self.best: dict[tuple[Any, ...], tuple[int, Landing]] = {}  # per aim: its best card, landing
+        self.longest: dict[tuple[Any, ...], int] = {}  # per set of cards: the longest Distance
 
     def shot(self, plan: dict[str, Any]) -> Shot:
         probe = copy.copy(self.state)  # only the plan differs, and the engine reads it: no deep copy
@@ -98,6 +100,37 @@ class _Shots:
         elbow = axial_of(aim.elbow) if aim.elbow else None
         return weights @ np.array(self.flights.aim_values(aim.direction, elbow, aim.turn_to, keys))
 
+    def best_card(self, aim: Aim, base: dict[str, Any], cards: list[int]) -> tuple[int, Landing]:
+        """The card that does best along ``aim`` (``base``: the rest of the plan) and its landing.
+        An elbow aim whose elbow no card reaches flies as its straight aim: that aim's answer."""
+        if aim.elbow is not None and not self.turns(aim, base, cards):
+            aim = Aim(aim.direction)
+        key = (aim.direction, aim.elbow, aim.turn_to)
+        got = self.best.get(key)
+        if got is None:
+            plans = [{**base, "direction": aim.direction, "elbow": aim.elbow, "turn_to": aim.turn_to,
+                      "card": n} for n in cards]
+            quick = self.card_values(aim, plans)
+            least = quick.min()
+            best: tuple[float, int, Landing] | None = None
+            for n, plan, v in zip(cards, plans, quick, strict=True):
+                if v <= least + 1e-9:  # the best, or as good but for rounding: compare their landings
+                    landing = self.landing(plan)
+                    if best is None or landing.value < best[0]:
+                        best = (landing.value, n, landing)
+            assert best is not None
+            got = self.best[key] = best[1], best[2]
+        return got
+
+    def turns(self, aim: Aim, base: dict[str, Any], cards: list[int]) -> bool:
+        """Whether some card's longest Distance along ``aim`` reaches its elbow (and turns there)."""
+        key = tuple((n, base["level"], base["call"]) for n in cards)
+        longest = self.longest.get(key)
+        if longest is None:
+            longest = self.longest[key] = max(d for n in cards
+                                              for d, _, _, _ in self._pairs({**base, "card": n}))
+        return self.flights.reaches(aim.direction, axial_of(aim.elbow), longest)
+
     def landing(self, plan: dict[str, Any]) -> Landing:
         """Every outcome of the shot ``plan`` (direction, elbow, turn_to, card, level, call)."""
         elbow = plan["elbow"]
@@ -120,18 +153,8 @@ def _plans(state: DoshState, elbows: bool = False, shots: _Shots | None = None
     if state.phase == "aim":
         aims = [m for m in state.legal_moves() if isinstance(m, Aim) and (elbows or m.elbow is None)]
         for aim in aims:
-            plans = [{**base, "direction": aim.direction, "elbow": aim.elbow, "turn_to": aim.turn_to,
-                      "card": n} for n in cards]
-            quick = shots.card_values(aim, plans)
-            least = quick.min()
-            best: tuple[float, int, Landing] | None = None
-            for n, plan, v in zip(cards, plans, quick, strict=True):
-                if v <= least + 1e-9:  # the best, or as good but for rounding: compare their landings
-                    got = landing(plan)
-                    if best is None or got.value < best[0]:
-                        best = (got.value, n, got)
-            assert best is not None
-            yield str(aim), {"card": best[1]}, best[2]
+            card, got = shots.best_card(aim, base, cards)
+            yield str(aim), {"card": card}, got
     elif state.phase == "card":
         for n in cards:
             yield str(Club(n)), {}, landing({**base, "card": n})

@@ -79,6 +79,10 @@ class Flights:
             (marker[0] + dq, marker[1] + dr) for dq in (-1, 0, 1) for dr in (-1, 0, 1) if abs(dq + dr) <= 1)
         self.beyond = 0 if marker is None else hex_distance(marker, target)
         self.kinds, self.levels = board.kinds, board.levels
+        self.wet = frozenset(pos for pos, kind in board.kinds.items() if kind in WATERS)
+        # the dots a flight may stop at (a hit at a tree, or at the target when hit-or-miss), as what
+        self.stoppers = {pos: "target" if kind == "target" else kind for pos, kind in board.kinds.items()
+                         if kind in STOPPING_TREES or (kind == "target" and rules.hit_or_miss)}
         self.grip = TREE_GRIP.get(board.kind(start), 0) if rules.leave_trees else 0
         self.wind_dir, self.per = 0, 0
         if rules.wind and wind is not None:
@@ -310,6 +314,14 @@ class Flights:
             got = legs[asked] = self._first_leg(direction, count, rests, holes_out, elbow, turn_to)
         return got
 
+    def reaches(self, direction: int, elbow: Pos, distance: int) -> bool:
+        """Whether a flight of ``distance`` (as printed) aimed at ``direction`` comes to ``elbow`` (a
+        dot of that line): if the longest does not, no shorter one does, and an elbow aim there flies
+        as its straight aim."""
+        straight = (self.start, direction, max(0, distance - self.grip), False, False)
+        self._leg(*straight, marks=True)
+        return elbow in self.checkpoints[straight]
+
     def _legs_of(self, direction: int, elbow: Pos | None, turn_to: int | None
                  ) -> dict[tuple[int, bool, bool], tuple[int, Leg]]:
         """The first legs of one aim asked so far, by (count, rests, holes out)."""
@@ -388,16 +400,15 @@ class Flights:
         or target not yet passed; ``passed``: a dot of the leg so far passed the dog-leg marker); the
         leg's stops and how it ends."""
         kinds, target, near = self.kinds, self.target, self.near
-        hit_or_miss = self.rules.hit_or_miss
+        hit_or_miss, stoppers, wet, moves = self.rules.hit_or_miss, self.stoppers, self.wet, self.moves
         stops_l = list(stops)
         half = False
         while True:
             if arrived:
                 arrived = False
                 met = met or pos == target
-                kind = kinds[pos]
-                if kind in STOPPING_TREES or (kind == "target" and hit_or_miss):
-                    what = "target" if kind == "target" else kind
+                what = stoppers.get(pos)
+                if what is not None:
                     at_rest = rests or (holes_out and pos == target)
                     if at_rest and not half:  # the last dot, unless the count goes on
                         ahead = turn_to if (elbow == pos and not turned and turn_to is not None) else d
@@ -415,10 +426,15 @@ class Flights:
                 break
             if elbow is not None and not turned and pos == elbow and turn_to is not None:
                 d, turned = turn_to, True
-            nxt = self._next(pos, d, left)
-            if nxt is None:
+            step = moves.get((pos, d))
+            if step is None:
+                step = moves[(pos, d)] = self._moves(pos, d)
+            if step[1] <= left:  # as _next
+                dot, cost, half = step[0], step[1], False
+            elif step[2] is not None and step[3] <= left:
+                dot, cost, half = step[2], step[3], True
+            else:
                 break
-            dot, cost, half = nxt
             left -= cost
             if near is not None and not passed and dot in near:
                 passed = True
@@ -426,7 +442,7 @@ class Flights:
                 stops_l.append((pos, dry, True, None, p, passed))
                 return tuple(stops_l), 0.0, pos, dry, d, met, passed
             pos = dot
-            if kinds[dot] not in WATERS:
+            if dot not in wet:
                 dry = dot
             if marks is not None and not half and dot not in marks:
                 # as _walk's arguments
