@@ -99,6 +99,7 @@ class Flights:
         self.worths: dict[End, float] = {}
         self.flights: dict[tuple[Any, ...], list[tuple[End, float]]] = {}
         self.rows: dict[tuple[Any, ...], list[float]] = {}
+        self.before: dict[tuple[Any, ...], tuple[list[float], Keys]] = {}
         self.asked: dict[tuple[Any, ...], dict[tuple[int, bool, bool], tuple[int, Leg]]] = {}
         self.leg_names: dict[tuple[Any, ...], int] = {}
         self.moves: dict[tuple[Pos, int], tuple[Pos, int, Pos | None, int]] = {}
@@ -146,8 +147,11 @@ class Flights:
         """The expected :func:`worth` of one aim's flights, in the order of ``keys``: for each
         Distance (as printed), the Hooks other than 0 with their hole-out flags, then the hole-out
         flags with Hook 0. Quicker than from :meth:`flight`: the Hooks share the first leg (it does
-        not rest early), and the legs after it are valued once for every flight that reaches them."""
+        not rest early), and the legs after it are valued once for every flight that reaches them;
+        an elbow aim's Distances that do not reach the elbow fly as the straight aim's."""
         out: list[float] = []
+        if elbow is not None and turn_to is not None:
+            out, keys = self._before_elbow(direction, elbow, keys)
         rows, grip, per, leg = self.rows, self.grip, self.per, self.leg
         legs = self._legs_of(direction, elbow, turn_to)
         for distance, bent, straight in keys:
@@ -173,6 +177,23 @@ class Flights:
                 out += row
         return out
 
+    def _before_elbow(self, direction: int, elbow: Pos, keys: Keys) -> tuple[list[float], Keys]:
+        """The straight aim's values (:meth:`aim_values`) of the Distances too short to reach
+        ``elbow``, and the keys of the others (the keys go by Distance, and a count that reaches a dot
+        of the line is followed by longer ones that do)."""
+        memo = (direction, elbow, keys)
+        got = self.before.get(memo)
+        if got is None:
+            short = values = 0
+            for distance, bent, straight in keys:
+                line = (self.start, direction, max(0, distance - self.grip), False, False)
+                self._leg(*line, marks=True)
+                if elbow in self.checkpoints[line]:
+                    break
+                short, values = short + 1, values + len(bent) + len(straight)
+            got = self.before[memo] = (self.aim_values(direction, None, None, keys)[:values], keys[short:])
+        return list(got[0]), got[1]
+
     def _row(self, first: Leg, wind: int, pairs: tuple[tuple[int, bool], ...]) -> list[float]:
         stops, reach, pos, more, travel, _, near = first
         passed, start = self.passed, self.start
@@ -183,23 +204,43 @@ class Flights:
             stopped = {False: 0.0, True: 0.0}
         if not reach:
             return [stopped[holing] for _, holing in pairs]
-        dry, after, passed = more or start, self.after_worth, passed or near
-        return [stopped[holing] + reach * after(pos, dry, travel if hook else 0, hook, wind, holing, passed)
-                for hook, holing in pairs]
+        dry, passed = more or start, passed or near
+        known, after = self.after_worths, self._after_worth
+        out = []
+        for hook, holing in pairs:  # as after_worth
+            memo = (pos, dry, travel if hook else 0, hook, wind, holing, passed)
+            got = known.get(memo)
+            out.append(stopped[holing] + reach * (after(*memo) if got is None else got))
+        return out
 
     def aim_landing(self, direction: int, elbow: Pos | None, turn_to: int | None,
                     pairs: Iterable[tuple[int, int, bool, float]]) -> Landing:
         """Every outcome of one card along one aim: ``pairs`` gives (Distance, signed Hook, hole-out,
         chance) for the card's blue and red dice."""
         at: dict[End, float] = {}
-        ends, legs = self._ends, self._legs_of(direction, elbow, turn_to)
+        legs, flights, grip, per = self._legs_of(direction, elbow, turn_to), self.flights, self.grip, self.per
         for distance, hook, holing, p in pairs:
-            for end, q in ends(legs, direction, elbow, turn_to, distance, hook, holing):
+            count = distance - grip if distance > grip else 0  # as _ends, the flight's ends looked up
+            got = legs.get((count, hook == 0 and (count // per if per else 0) == 0, holing and not hook))
+            ends = None if got is None else flights.get((got[0], hook, holing))
+            if ends is None:
+                ends = self._ends(legs, direction, elbow, turn_to, distance, hook, holing)
+            for end, q in ends:
                 at[end] = at.get(end, 0.0) + p * q
-        out, finish = Landing(), self.finish_landing
+        # as Landing.add_landing for each end, in one go
+        cells: dict[str, float] = {}
+        hows: dict[str, float] = {}
+        penalty = left = 0.0
+        landings = self.finish_landings
         for end, p in at.items():
-            out.add_landing(finish(end), p)
-        return out
+            finish = landings.get(end) or self.finish_landing(end)
+            for cell, q in finish.cells.items():
+                cells[cell] = cells.get(cell, 0.0) + p * q
+            for how, q in finish.ends.items():
+                hows[how] = hows.get(how, 0.0) + p * q
+            penalty += p * finish.penalty
+            left += p * finish.left
+        return Landing(cells, hows, penalty, left)
 
     def _stopped(self, stops: tuple[Stop, ...], reach: float, dry: Pos, holing: bool, passed: bool
                  ) -> list[tuple[End, float]]:
@@ -262,14 +303,17 @@ class Flights:
                     passed: bool) -> float:
         """The expected :func:`worth` of :meth:`after`'s ends, summed as they come (the wind leg
         and where it rests valued once per dot the Hook leg ends on, for every Hook that ends there)."""
+        got = self.after_worths.get((pos, dry, travel, hook, wind, holing, passed))
+        return self._after_worth(pos, dry, travel, hook, wind, holing, passed) if got is None else got
+
+    def _after_worth(self, pos: Pos, dry: Pos, travel: int, hook: int, wind: int, holing: bool,
+                     passed: bool) -> float:
         memo = (pos, dry, travel, hook, wind, holing, passed)
-        got = self.after_worths.get(memo)
-        if got is not None:
-            return got
         total, reach = 0.0, 1.0
         if hook:
-            stops, reach, pos, more, _, _, near = self._leg(pos, turn(travel, 3 if hook > 0 else -3),
-                                                            abs(hook), wind == 0, holing)
+            leg = (pos, (travel + 2) % 12 + 1 if hook > 0 else (travel - 4) % 12 + 1,  # turn(travel, +-3)
+                   abs(hook), wind == 0, holing)
+            stops, reach, pos, more, _, _, near = self.legs.get(leg) or self._leg(*leg)
             if stops:
                 total = self._stops_worth(stops, dry, holing, passed)
             dry, passed = more or dry, passed or near
@@ -353,12 +397,15 @@ class Flights:
         return got
 
     def _leg(self, pos: Pos, d: int, count: int, rests: bool, holes_out: bool, marks: bool = False) -> Leg:
-        if holes_out and not rests and not marks:
-            plain = self._leg(pos, d, count, False, False)
-            if not plain[5]:  # never at the target: holing out there changes nothing
-                return plain
         memo = (pos, d, count, rests, holes_out)
         got = self.legs.get(memo)
+        if got is not None and not (marks and memo not in self.checkpoints):
+            return got
+        if holes_out and not rests and not marks:
+            plain = self._leg(pos, d, count, False, False)
+            if not plain[5]:  # never at the target: holing out there changes nothing (kept as that)
+                self.legs[memo] = plain
+                return plain
         if got is None or (marks and memo not in self.checkpoints):
             seen: dict[Pos, tuple[Any, ...]] | None = {} if marks else None
             got = self.legs[memo] = self._walk(pos, d, count, None, (), 1.0, False, False, False, elbow=None,
