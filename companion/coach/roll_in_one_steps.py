@@ -34,7 +34,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cache
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from typing import Any
 
 import numpy as np
@@ -58,6 +58,7 @@ KEPT = 5  # tables kept: one per player on the hole being played (see docs/coach
 # state is shared with the original, unchanged.
 _LISTS = ("balls", "penalties", "points", "strokes", "out", "greens", "finishers", "hands", "discard")
 _TURN_LISTS = ("rolls", "rerolled", "path", "queue", "ignore", "used", "interrupts")
+_GET_LISTS, _GET_TURN_LISTS = itemgetter(*_LISTS), itemgetter(*_TURN_LISTS)
 # The turn's fields a node does not stand for: they are read once per shot or only at its start
 # (the first roll reads sand_start; curve_any is set again by every curve).
 _NODE_FIELDS = ("start", "rolls", "path", "club", "direction", "beat", "sand_start", "curve_any")
@@ -77,8 +78,7 @@ def fork(state: RollInOneState) -> _Probe:
     out = object.__new__(_Probe)  # a shallow copy, without copy.copy's generic protocol
     d = out.__dict__
     d.update(state.__dict__)
-    for k in _LISTS:
-        d[k] = list(d[k])
+    d.update(zip(_LISTS, map(list, _GET_LISTS(d)), strict=True))  # each list copied, in one go
     d["events"] = []
     d["reached"] = [list(r) for r in state.reached]
     if state.catchup is not None:
@@ -87,8 +87,7 @@ def fork(state: RollInOneState) -> _Probe:
         t = d["turn"] = object.__new__(type(state.turn))
         td = t.__dict__
         td.update(state.turn.__dict__)
-        for k in _TURN_LISTS:
-            td[k] = list(td[k])
+        td.update(zip(_TURN_LISTS, map(list, _GET_TURN_LISTS(td)), strict=True))
     return out
 
 
@@ -101,17 +100,20 @@ def choose(s: RollInOneState, player: int) -> Any:
         return plain
     moves = s.legal_moves()
     options = [m for m in moves if not (isinstance(m, mv.Curve) and m.fore)] or list(moves)
-    return min(options, key=lambda m: aim_score(s, player, m))
+    greens = s.open_greens(player)
+    return min(options, key=lambda m: aim_score(s, player, m, greens))
 
 
-def aim_score(s: RollInOneState, player: int, move: Any) -> tuple[int, int]:
-    """How a curve (or a bump) is chosen: the space it leads to on the course, nearest a green."""
+def aim_score(s: RollInOneState, player: int, move: Any, greens: list[Pos] | None = None) -> tuple[int, int]:
+    """How a curve (or a bump) is chosen: the space it leads to on the course, nearest a green
+    (``greens``: the player's open greens, when already known)."""
     ball = s.balls[player]
     d = getattr(move, "direction", None)
     if ball is None or d is None:
         return (1, 0)
     nxt = step(ball, d)
-    greens = s.open_greens(player)
+    if greens is None:
+        greens = s.open_greens(player)
     return (0 if nxt in s.cells else 1, min((distance(nxt, g) for g in greens), default=0))
 
 
@@ -239,6 +241,7 @@ class StepTable:
         self.steps: dict[tuple[Node, str], Result] = {}
         self.dist: dict[Node, np.ndarray] = {}  # node -> [row (see Dice), leaf] chances
         self.terms: dict[Node, _Terms] = {}
+        self.succ: dict[Node, tuple[Node, ...]] = {}
         self.greens = self.base.open_greens(self.player)
         self.plan: Any = None  # the hole's plan, kept with its table (see roll_in_one_plan)
         self.engine_steps = 0
@@ -337,10 +340,13 @@ class StepTable:
         return i
 
     def _next(self, node: Node) -> Iterator[Node]:
-        for effect, _, _ in dice().first_plan if node[2] else dice().later_plan:
-            _, nxt, _ = self.step(node, effect)
-            if nxt is not None:
-                yield nxt
+        """The nodes a roll at ``node`` can lead to (each once; made on first use, then kept)."""
+        got = self.succ.get(node)
+        if got is None:
+            plan = dice().first_plan if node[2] else dice().later_plan
+            got = self.succ[node] = tuple(dict.fromkeys(
+                nxt for _, nxt, _ in (self.step(node, effect) for effect, _, _ in plan) if nxt is not None))
+        return iter(got)
 
     def _terms(self, node: Node) -> _Terms:
         """What one roll at ``node`` does, gathered for :meth:`_combine` (made once per node): the
