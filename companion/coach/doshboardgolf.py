@@ -55,7 +55,7 @@ class _Shots:
                                state.target(), state.wind, marker)
         self.cards: dict[tuple[Any, ...], list[tuple[int, int, bool, float]]] = {}
         self.tables: dict[tuple[Any, ...], tuple[Any, np.ndarray]] = {}
-        self.best: dict[tuple[Any, ...], tuple[int, Landing]] = {}  # per aim: its best card, landing
+        self.best: dict[tuple[Any, ...], tuple[int, Landing]] = {}  # per aim and plan: best card, landing
         self.longest: dict[tuple[Any, ...], int] = {}  # per set of cards: the longest Distance
 
     def shot(self, plan: dict[str, Any]) -> Shot:
@@ -105,7 +105,7 @@ class _Shots:
         An elbow aim whose elbow no card reaches flies as its straight aim: that aim's answer."""
         if aim.elbow is not None and not self.turns(aim, base, cards):
             aim = Aim(aim.direction)
-        key = (aim.direction, aim.elbow, aim.turn_to)
+        key = (aim.direction, aim.elbow, aim.turn_to, base["level"], base["call"], *cards)
         got = self.best.get(key)
         if got is None:
             plans = [{**base, "direction": aim.direction, "elbow": aim.elbow, "turn_to": aim.turn_to,
