@@ -214,7 +214,7 @@ def _club_with(label: str) -> str:
 
 Result = tuple[int, Node | None, bool]  # leaf index (-1: a node), the node, its beat is the face's
 # A node's rolls, gathered (see StepTable._terms): per leaf, per node moved to, per node kept at
-_Terms = tuple[tuple[tuple[int, np.ndarray], ...], tuple[tuple[Node, np.ndarray], ...],
+_Terms = tuple[tuple[list[int], np.ndarray], tuple[tuple[Node, np.ndarray], ...],
                tuple[tuple[Node, np.ndarray], ...]]
 
 
@@ -367,7 +367,8 @@ class StepTable:
                     moved[nxt] = moved[nxt] + weights if nxt in moved else weights
                 else:
                     kept[nxt] = kept[nxt] + total if nxt in kept else total
-            got = self.terms[node] = (tuple(leaves.items()), tuple(moved.items()),
+            ends = (list(leaves), np.array(list(leaves.values())).T if leaves else np.zeros((0, 0)))
+            got = self.terms[node] = (ends, tuple(moved.items()),
                                       tuple((nxt, total[:, None]) for nxt, total in kept.items()))
         return got
 
@@ -456,8 +457,9 @@ class StepTable:
         first = node[2]
         leaves, moved, kept = self._terms(node)
         out = np.zeros((len(d.clubs) if first else d.rows, len(self.leaves)))
-        for leaf, total in leaves:
-            out[:, leaf] += total
+        at, total = leaves
+        if at:
+            out[:, at] = total  # each leaf once
         for nxt, weights in moved:
             out += weights @ self._get(nxt)
         for nxt, total in kept:
