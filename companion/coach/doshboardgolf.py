@@ -57,6 +57,7 @@ class _Shots:
         self.tables: dict[tuple[Any, ...], tuple[Any, np.ndarray]] = {}
         self.best: dict[tuple[Any, ...], tuple[int, Landing]] = {}  # per aim and plan: best card, landing
         self.longest: dict[tuple[Any, ...], int] = {}  # per set of cards: the longest Distance
+        self.landings: dict[tuple[Any, ...], Landing] = {}
 
     def shot(self, plan: dict[str, Any]) -> Shot:
         probe = copy.copy(self.state)  # only the plan differs, and the engine reads it: no deep copy
@@ -132,10 +133,18 @@ class _Shots:
         return self.flights.reaches(aim.direction, axial_of(aim.elbow), longest)
 
     def landing(self, plan: dict[str, Any]) -> Landing:
-        """Every outcome of the shot ``plan`` (direction, elbow, turn_to, card, level, call)."""
-        elbow = plan["elbow"]
-        return self.flights.aim_landing(plan["direction"], axial_of(elbow) if elbow else None,
-                                        plan["turn_to"], self._pairs(plan))
+        """Every outcome of the shot ``plan`` (direction, elbow, turn_to, card, level, call); kept
+        per shot, an elbow the card never reaches going as the straight aim."""
+        pairs = self._pairs(plan)
+        elbow = plan["elbow"] and axial_of(plan["elbow"])
+        turn_to = plan["turn_to"]
+        if elbow and not self.flights.reaches(plan["direction"], elbow, max(d for d, _, _, _ in pairs)):
+            elbow = turn_to = None
+        key = (plan["direction"], elbow, turn_to, plan["card"], plan["level"], plan["call"])
+        got = self.landings.get(key)
+        if got is None:
+            got = self.landings[key] = self.flights.aim_landing(plan["direction"], elbow, turn_to, pairs)
+        return got
 
 
 def landing(state: DoshState, plan: dict[str, Any]) -> Landing:
