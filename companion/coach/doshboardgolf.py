@@ -56,13 +56,22 @@ class _Shots:
         self.cards: dict[tuple[Any, ...], list[tuple[int, int, bool, float]]] = {}
         self.tables: dict[tuple[Any, ...], tuple[Any, np.ndarray]] = {}
         self.best: dict[tuple[Any, ...], tuple[int, Landing]] = {}  # per aim and plan: best card, landing
-        self.longest: dict[tuple[Any, ...], int] = {}  # per set of cards: the longest Distance
+        self.longest: dict[tuple[Any, ...], int] = {}  # per card as played: its longest Distance
+        self.longest_of: dict[tuple[Any, ...], int] = {}  # per plan and set of cards: the longest
         self.landings: dict[tuple[Any, ...], Landing] = {}
 
     def shot(self, plan: dict[str, Any]) -> Shot:
         probe = copy.copy(self.state)  # only the plan differs, and the engine reads it: no deep copy
         probe.plan = dict(plan)
         return probe._shot(self.seat)
+
+    def _longest(self, plan: dict[str, Any]) -> int:
+        """The longest Distance of the card as played in ``plan``."""
+        key = (plan["card"], plan["level"], plan["call"])
+        got = self.longest.get(key)
+        if got is None:
+            got = self.longest[key] = max(d for d, _, _, _ in self._pairs(plan))
+        return got
 
     def _pairs(self, plan: dict[str, Any]) -> list[tuple[int, int, bool, float]]:
         """The blue and red pairs of the card as played, by what the flight reads: (Distance, signed
@@ -125,11 +134,10 @@ class _Shots:
 
     def turns(self, aim: Aim, base: dict[str, Any], cards: list[int]) -> bool:
         """Whether some card's longest Distance along ``aim`` reaches its elbow (and turns there)."""
-        key = tuple((n, base["level"], base["call"]) for n in cards)
-        longest = self.longest.get(key)
+        key = (base["level"], base["call"], *cards)
+        longest = self.longest_of.get(key)
         if longest is None:
-            longest = self.longest[key] = max(d for n in cards
-                                              for d, _, _, _ in self._pairs({**base, "card": n}))
+            longest = self.longest_of[key] = max(self._longest({**base, "card": n}) for n in cards)
         return self.flights.reaches(aim.direction, axial_of(aim.elbow), longest)
 
     def landing(self, plan: dict[str, Any]) -> Landing:
@@ -138,7 +146,7 @@ class _Shots:
         pairs = self._pairs(plan)
         elbow = plan["elbow"] and axial_of(plan["elbow"])
         turn_to = plan["turn_to"]
-        if elbow and not self.flights.reaches(plan["direction"], elbow, max(d for d, _, _, _ in pairs)):
+        if elbow and not self.flights.reaches(plan["direction"], elbow, self._longest(plan)):
             elbow = turn_to = None
         key = (plan["direction"], elbow, turn_to, plan["card"], plan["level"], plan["call"])
         got = self.landings.get(key)
