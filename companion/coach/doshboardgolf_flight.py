@@ -207,7 +207,7 @@ class Flights:
         dry, passed = more or start, passed or near
         known, after = self.after_worths, self._after_worth
         out = []
-        for hook, holing in pairs:  # as after_worth
+        for hook, holing in pairs:  # each kept once worked out (_after_worth)
             memo = (pos, dry, travel if hook else 0, hook, wind, holing, passed)
             got = known.get(memo)
             out.append(stopped[holing] + reach * (after(*memo) if got is None else got))
@@ -299,15 +299,11 @@ class Flights:
                 got.add(cell, p, end=how, penalty=penalty, left=left)
         return got
 
-    def after_worth(self, pos: Pos, dry: Pos, travel: int, hook: int, wind: int, holing: bool,
-                    passed: bool) -> float:
-        """The expected :func:`worth` of :meth:`after`'s ends, summed as they come (the wind leg
-        and where it rests valued once per dot the Hook leg ends on, for every Hook that ends there)."""
-        got = self.after_worths.get((pos, dry, travel, hook, wind, holing, passed))
-        return self._after_worth(pos, dry, travel, hook, wind, holing, passed) if got is None else got
-
     def _after_worth(self, pos: Pos, dry: Pos, travel: int, hook: int, wind: int, holing: bool,
                      passed: bool) -> float:
+        """The expected :func:`worth` of :meth:`after`'s ends, summed as they come (the wind leg
+        and where it rests valued once per dot the Hook leg ends on, for every Hook that ends there);
+        kept in ``after_worths``."""
         memo = (pos, dry, travel, hook, wind, holing, passed)
         total, reach = 0.0, 1.0
         if hook:
