@@ -97,7 +97,8 @@ def mark_best(advice: Advice) -> Advice:
         return advice
     pick = max if advice.higher_is_better else min
     top = pick(range(len(advice.moves)), key=lambda i: advice.moves[i].value)
-    return replace(advice, moves=tuple(replace(m, best=i == top) for i, m in enumerate(advice.moves)))
+    return replace(advice, moves=tuple(m if m.best == (i == top) else replace(m, best=i == top)
+                                       for i, m in enumerate(advice.moves)))
 
 
 class NothingToDecide(Exception):

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterable, Iterator
-from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -56,11 +55,23 @@ class _Shots:
                                state.target(), state.wind, marker)
         self.cards: dict[tuple[Any, ...], list[tuple[int, int, bool, float]]] = {}
         self.tables: dict[tuple[Any, ...], tuple[Any, np.ndarray]] = {}
+        self.best: dict[tuple[Any, ...], tuple[int, Landing]] = {}  # per aim and plan: best card, landing
+        self.longest: dict[tuple[Any, ...], int] = {}  # per card as played: its longest Distance
+        self.longest_of: dict[tuple[Any, ...], int] = {}  # per plan and set of cards: the longest
+        self.landings: dict[tuple[Any, ...], Landing] = {}
 
     def shot(self, plan: dict[str, Any]) -> Shot:
         probe = copy.copy(self.state)  # only the plan differs, and the engine reads it: no deep copy
         probe.plan = dict(plan)
         return probe._shot(self.seat)
+
+    def _longest(self, plan: dict[str, Any]) -> int:
+        """The longest Distance of the card as played in ``plan``."""
+        key = (plan["card"], plan["level"], plan["call"])
+        got = self.longest.get(key)
+        if got is None:
+            got = self.longest[key] = max(d for d, _, _, _ in self._pairs(plan))
+        return got
 
     def _pairs(self, plan: dict[str, Any]) -> list[tuple[int, int, bool, float]]:
         """The blue and red pairs of the card as played, by what the flight reads: (Distance, signed
@@ -99,11 +110,49 @@ class _Shots:
         elbow = axial_of(aim.elbow) if aim.elbow else None
         return weights @ np.array(self.flights.aim_values(aim.direction, elbow, aim.turn_to, keys))
 
+    def best_card(self, aim: Aim, base: dict[str, Any], cards: list[int]) -> tuple[int, Landing]:
+        """The card that does best along ``aim`` (``base``: the rest of the plan) and its landing.
+        An elbow aim whose elbow no card reaches flies as its straight aim: that aim's answer."""
+        if aim.elbow is not None and not self.turns(aim, base, cards):
+            aim = Aim(aim.direction)
+        key = (aim.direction, aim.elbow, aim.turn_to, base["level"], base["call"], *cards)
+        got = self.best.get(key)
+        if got is None:
+            plans = [{**base, "direction": aim.direction, "elbow": aim.elbow, "turn_to": aim.turn_to,
+                      "card": n} for n in cards]
+            quick = self.card_values(aim, plans)
+            least = quick.min()
+            best: tuple[float, int, Landing] | None = None
+            for n, plan, v in zip(cards, plans, quick, strict=True):
+                if v <= least + 1e-9:  # the best, or as good but for rounding: compare their landings
+                    landing = self.landing(plan)
+                    if best is None or landing.value < best[0]:
+                        best = (landing.value, n, landing)
+            assert best is not None
+            got = self.best[key] = best[1], best[2]
+        return got
+
+    def turns(self, aim: Aim, base: dict[str, Any], cards: list[int]) -> bool:
+        """Whether some card's longest Distance along ``aim`` reaches its elbow (and turns there)."""
+        key = (base["level"], base["call"], *cards)
+        longest = self.longest_of.get(key)
+        if longest is None:
+            longest = self.longest_of[key] = max(self._longest({**base, "card": n}) for n in cards)
+        return self.flights.reaches(aim.direction, axial_of(aim.elbow), longest)
+
     def landing(self, plan: dict[str, Any]) -> Landing:
-        """Every outcome of the shot ``plan`` (direction, elbow, turn_to, card, level, call)."""
-        elbow = plan["elbow"]
-        return self.flights.aim_landing(plan["direction"], axial_of(elbow) if elbow else None,
-                                        plan["turn_to"], self._pairs(plan))
+        """Every outcome of the shot ``plan`` (direction, elbow, turn_to, card, level, call); kept
+        per shot, an elbow the card never reaches going as the straight aim."""
+        pairs = self._pairs(plan)
+        elbow = plan["elbow"] and axial_of(plan["elbow"])
+        turn_to = plan["turn_to"]
+        if elbow and not self.flights.reaches(plan["direction"], elbow, self._longest(plan)):
+            elbow = turn_to = None
+        key = (plan["direction"], elbow, turn_to, plan["card"], plan["level"], plan["call"])
+        got = self.landings.get(key)
+        if got is None:
+            got = self.landings[key] = self.flights.aim_landing(plan["direction"], elbow, turn_to, pairs)
+        return got
 
 
 def landing(state: DoshState, plan: dict[str, Any]) -> Landing:
@@ -121,18 +170,8 @@ def _plans(state: DoshState, elbows: bool = False, shots: _Shots | None = None
     if state.phase == "aim":
         aims = [m for m in state.legal_moves() if isinstance(m, Aim) and (elbows or m.elbow is None)]
         for aim in aims:
-            plans = [{**base, "direction": aim.direction, "elbow": aim.elbow, "turn_to": aim.turn_to,
-                      "card": n} for n in cards]
-            quick = shots.card_values(aim, plans)
-            least = quick.min()
-            best: tuple[float, int, Landing] | None = None
-            for n, plan, v in zip(cards, plans, quick, strict=True):
-                if v <= least + 1e-9:  # the best, or as good but for rounding: compare their landings
-                    got = landing(plan)
-                    if best is None or got.value < best[0]:
-                        best = (got.value, n, got)
-            assert best is not None
-            yield str(aim), {"card": best[1]}, best[2]
+            card, got = shots.best_card(aim, base, cards)
+            yield str(aim), {"card": card}, got
     elif state.phase == "card":
         for n in cards:
             yield str(Club(n)), {}, landing({**base, "card": n})
@@ -176,10 +215,8 @@ def _advice(state: DoshState, plans: Iterable[tuple[str, dict[str, Any], Landing
     for move, chosen, got in plans:
         entry = entries.get(move)
         if entry is None:
-            entry = got.advice(move)
-            if "card" in chosen:
-                entry = replace(entry, details=(("best card", float(chosen["card"])), *entry.details))
-            entries[move] = entry
+            entry = entries[move] = got.advice(
+                move, (("best card", float(chosen["card"])),) if "card" in chosen else ())
         moves.append(entry)
         heat[move] = dict(got.cells)
     who = state.players[state.current]

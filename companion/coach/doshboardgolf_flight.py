@@ -79,6 +79,10 @@ class Flights:
             (marker[0] + dq, marker[1] + dr) for dq in (-1, 0, 1) for dr in (-1, 0, 1) if abs(dq + dr) <= 1)
         self.beyond = 0 if marker is None else hex_distance(marker, target)
         self.kinds, self.levels = board.kinds, board.levels
+        self.wet = frozenset(pos for pos, kind in board.kinds.items() if kind in WATERS)
+        # the dots a flight may stop at (a hit at a tree, or at the target when hit-or-miss), as what
+        self.stoppers = {pos: "target" if kind == "target" else kind for pos, kind in board.kinds.items()
+                         if kind in STOPPING_TREES or (kind == "target" and rules.hit_or_miss)}
         self.grip = TREE_GRIP.get(board.kind(start), 0) if rules.leave_trees else 0
         self.wind_dir, self.per = 0, 0
         if rules.wind and wind is not None:
@@ -88,13 +92,16 @@ class Flights:
         self.checkpoints: dict[tuple[Any, ...], dict[Pos, tuple[Any, ...]]] = {}
         self.finished: dict[End, Leaves] = {}
         self.rolled: dict[Pos, list[tuple[Pos, bool, bool, float]]] = {}
-        self.elbow_legs: dict[tuple[Any, ...], tuple[tuple[Any, ...], Leg]] = {}
         self.afters: dict[tuple[Any, ...], list[tuple[End, float]]] = {}
         self.after_worths: dict[tuple[Any, ...], float] = {}
+        self.wind_worths: dict[tuple[Any, ...], float] = {}
+        self.wind_legs: dict[tuple[Any, ...], list[tuple[End, float]]] = {}
         self.worths: dict[End, float] = {}
         self.flights: dict[tuple[Any, ...], list[tuple[End, float]]] = {}
         self.rows: dict[tuple[Any, ...], list[float]] = {}
-        self.asked: dict[tuple[Any, ...], tuple[tuple[Any, ...], Leg]] = {}
+        self.before: dict[tuple[Any, ...], tuple[list[float], Keys]] = {}
+        self.asked: dict[tuple[Any, ...], dict[tuple[int, bool, bool], tuple[int, Leg]]] = {}
+        self.leg_names: dict[tuple[Any, ...], int] = {}
         self.moves: dict[tuple[Pos, int], tuple[Pos, int, Pos | None, int]] = {}
         self.finish_landings: dict[End, Landing] = {}
 
@@ -112,10 +119,17 @@ class Flights:
     def ends(self, direction: int, elbow: Pos | None, turn_to: int | None, distance: int, hook: int,
              holing: bool) -> list[tuple[End, float]]:
         """Where the flight ends, before any roll-away, with the chances (see :meth:`flight`)."""
+        return self._ends(self._legs_of(direction, elbow, turn_to), direction, elbow, turn_to, distance,
+                          hook, holing)
+
+    def _ends(self, legs: dict[tuple[int, bool, bool], tuple[int, Leg]], direction: int, elbow: Pos | None,
+              turn_to: int | None, distance: int, hook: int, holing: bool) -> list[tuple[End, float]]:
+        """:meth:`ends`, with the aim's first legs (:meth:`_legs_of`)."""
         distance = max(0, distance - self.grip)
         wind = distance // self.per if self.per else 0
-        key, first = self.leg(direction, distance, hook == 0 and wind == 0, holing and not hook, elbow,
-                              turn_to)
+        asked = (distance, hook == 0 and wind == 0, holing and not hook)
+        got = legs.get(asked)
+        key, first = got if got is not None else self.leg(direction, *asked, elbow, turn_to)
         memo = (key, hook, holing)
         got = self.flights.get(memo)
         if got is None:
@@ -133,21 +147,29 @@ class Flights:
         """The expected :func:`worth` of one aim's flights, in the order of ``keys``: for each
         Distance (as printed), the Hooks other than 0 with their hole-out flags, then the hole-out
         flags with Hook 0. Quicker than from :meth:`flight`: the Hooks share the first leg (it does
-        not rest early), and the legs after it are valued once for every flight that reaches them."""
+        not rest early), and the legs after it are valued once for every flight that reaches them;
+        an elbow aim's Distances that do not reach the elbow fly as the straight aim's."""
         out: list[float] = []
+        if elbow is not None and turn_to is not None:
+            out, keys = self._before_elbow(direction, elbow, keys)
         rows, grip, per, leg = self.rows, self.grip, self.per, self.leg
+        legs = self._legs_of(direction, elbow, turn_to)
         for distance, bent, straight in keys:
             distance = max(0, distance - grip)
             wind = distance // per if per else 0
             if bent:
-                key, first = leg(direction, distance, False, False, elbow, turn_to)
+                got = legs.get((distance, False, False))
+                key, first = got if got is not None else leg(direction, distance, False, False, elbow,
+                                                             turn_to)
                 memo = (key, bent)
                 row = rows.get(memo)
                 if row is None:
                     row = rows[memo] = self._row(first, wind, bent)
                 out += row
             for holing in straight:
-                key, first = leg(direction, distance, wind == 0, holing, elbow, turn_to)
+                got = legs.get((distance, wind == 0, holing))
+                key, first = got if got is not None else leg(direction, distance, wind == 0, holing, elbow,
+                                                             turn_to)
                 memo = (key, ((0, holing),))
                 row = rows.get(memo)
                 if row is None:
@@ -155,31 +177,70 @@ class Flights:
                 out += row
         return out
 
+    def _before_elbow(self, direction: int, elbow: Pos, keys: Keys) -> tuple[list[float], Keys]:
+        """The straight aim's values (:meth:`aim_values`) of the Distances too short to reach
+        ``elbow``, and the keys of the others (the keys go by Distance, and a count that reaches a dot
+        of the line is followed by longer ones that do)."""
+        memo = (direction, elbow, keys)
+        got = self.before.get(memo)
+        if got is None:
+            short = values = 0
+            for distance, bent, straight in keys:
+                line = (self.start, direction, max(0, distance - self.grip), False, False)
+                self._leg(*line, marks=True)
+                if elbow in self.checkpoints[line]:
+                    break
+                short, values = short + 1, values + len(bent) + len(straight)
+            got = self.before[memo] = (self.aim_values(direction, None, None, keys)[:values], keys[short:])
+        return list(got[0]), got[1]
+
     def _row(self, first: Leg, wind: int, pairs: tuple[tuple[int, bool], ...]) -> list[float]:
         stops, reach, pos, more, travel, _, near = first
-        passed = self.passed
-        stopped = {holing: sum(p * self.finish_worth(*end) for end, p in self._stopped(stops, 1.0, self.start,
-                                                                                        holing, passed))
-                   for holing in {h for _, h in pairs}} if stops else {False: 0.0, True: 0.0}
+        passed, start = self.passed, self.start
+        if stops:
+            worth = self._stops_worth
+            stopped = {holing: worth(stops, start, holing, passed) for holing in {h for _, h in pairs}}
+        else:
+            stopped = {False: 0.0, True: 0.0}
         if not reach:
             return [stopped[holing] for _, holing in pairs]
-        dry, worth, passed = more or self.start, self.after_worth, passed or near
-        return [stopped[holing] + reach * worth(pos, dry, travel if hook else 0, hook, wind, holing, passed)
-                for hook, holing in pairs]
+        dry, passed = more or start, passed or near
+        known, after = self.after_worths, self._after_worth
+        out = []
+        for hook, holing in pairs:  # each kept once worked out (_after_worth)
+            memo = (pos, dry, travel if hook else 0, hook, wind, holing, passed)
+            got = known.get(memo)
+            out.append(stopped[holing] + reach * (after(*memo) if got is None else got))
+        return out
 
     def aim_landing(self, direction: int, elbow: Pos | None, turn_to: int | None,
                     pairs: Iterable[tuple[int, int, bool, float]]) -> Landing:
         """Every outcome of one card along one aim: ``pairs`` gives (Distance, signed Hook, hole-out,
         chance) for the card's blue and red dice."""
         at: dict[End, float] = {}
-        ends = self.ends
+        legs, flights, grip, per = self._legs_of(direction, elbow, turn_to), self.flights, self.grip, self.per
         for distance, hook, holing, p in pairs:
-            for end, q in ends(direction, elbow, turn_to, distance, hook, holing):
+            count = distance - grip if distance > grip else 0  # as _ends, the flight's ends looked up
+            got = legs.get((count, hook == 0 and (count // per if per else 0) == 0, holing and not hook))
+            ends = None if got is None else flights.get((got[0], hook, holing))
+            if ends is None:
+                ends = self._ends(legs, direction, elbow, turn_to, distance, hook, holing)
+            for end, q in ends:
                 at[end] = at.get(end, 0.0) + p * q
-        out, finish = Landing(), self.finish_landing
+        # as Landing.add_landing for each end, in one go
+        cells: dict[str, float] = {}
+        hows: dict[str, float] = {}
+        penalty = left = 0.0
+        landings = self.finish_landings
         for end, p in at.items():
-            out.add_landing(finish(end), p)
-        return out
+            finish = landings.get(end) or self.finish_landing(end)
+            for cell, q in finish.cells.items():
+                cells[cell] = cells.get(cell, 0.0) + p * q
+            for how, q in finish.ends.items():
+                hows[how] = hows.get(how, 0.0) + p * q
+            penalty += p * finish.penalty
+            left += p * finish.left
+        return Landing(cells, hows, penalty, left)
 
     def _stopped(self, stops: tuple[Stop, ...], reach: float, dry: Pos, holing: bool, passed: bool
                  ) -> list[tuple[End, float]]:
@@ -209,16 +270,26 @@ class Flights:
             if stops:
                 out += self._stopped(stops, 1.0, dry, holing, passed)
             dry, passed = more or dry, passed or near
-        holed = pos == self.target and holing
-        if reach and wind and not holed:
-            stops, q, pos, more, _, _, near = self._leg(pos, self.wind_dir, wind, True, False)
-            if stops:
-                out += self._stopped(stops, reach, dry, holing, passed)
-            reach, dry, passed = reach * q, more or dry, passed or near
-            holed = pos == self.target and holing
         if reach:
-            out.append(((pos, dry, False, holed, passed), reach))
+            holed = pos == self.target and holing
+            if wind and not holed:
+                out += [(end, reach * q) for end, q in self.wind_ends(pos, dry, wind, holing, passed)]
+            else:
+                out.append(((pos, dry, False, holed, passed), reach))
         return out
+
+    def wind_ends(self, pos: Pos, dry: Pos, wind: int, holing: bool, passed: bool) -> list[tuple[End, float]]:
+        """Where the wind leg from ``pos`` (not holed there) ends, with the chances (once per dot, for
+        every Hook ending there)."""
+        memo = (pos, dry, wind, holing, passed)
+        got = self.wind_legs.get(memo)
+        if got is None:
+            stops, q, pos, more, _, _, near = self._leg(pos, self.wind_dir, wind, True, False)
+            got = self._stopped(stops, 1.0, dry, holing, passed) if stops else []
+            if q:
+                got.append(((pos, more or dry, False, pos == self.target and holing, passed or near), q))
+            self.wind_legs[memo] = got
+        return got
 
     def finish_landing(self, end: End) -> Landing:
         got = self.finish_landings.get(end)
@@ -228,52 +299,109 @@ class Flights:
                 got.add(cell, p, end=how, penalty=penalty, left=left)
         return got
 
-    def after_worth(self, pos: Pos, dry: Pos, travel: int, hook: int, wind: int, holing: bool,
-                    passed: bool) -> float:
+    def _after_worth(self, pos: Pos, dry: Pos, travel: int, hook: int, wind: int, holing: bool,
+                     passed: bool) -> float:
+        """The expected :func:`worth` of :meth:`after`'s ends, summed as they come (the wind leg
+        and where it rests valued once per dot the Hook leg ends on, for every Hook that ends there);
+        kept in ``after_worths``."""
         memo = (pos, dry, travel, hook, wind, holing, passed)
-        got = self.after_worths.get(memo)
+        total, reach = 0.0, 1.0
+        if hook:
+            leg = (pos, (travel + 2) % 12 + 1 if hook > 0 else (travel - 4) % 12 + 1,  # turn(travel, +-3)
+                   abs(hook), wind == 0, holing)
+            stops, reach, pos, more, _, _, near = self.legs.get(leg) or self._leg(*leg)
+            if stops:
+                total = self._stops_worth(stops, dry, holing, passed)
+            dry, passed = more or dry, passed or near
+        if reach:
+            holed = pos == self.target and holing
+            if wind and not holed:
+                total += reach * self.wind_worth(pos, dry, wind, holing, passed)
+            else:
+                total += reach * self.finish_worth(pos, dry, False, holed, passed)
+        self.after_worths[memo] = total
+        return total
+
+    def wind_worth(self, pos: Pos, dry: Pos, wind: int, holing: bool, passed: bool) -> float:
+        """The expected :func:`worth` of the wind leg from ``pos`` (not holed there) and on."""
+        memo = (pos, dry, wind, holing, passed)
+        got = self.wind_worths.get(memo)
         if got is None:
-            got = self.after_worths[memo] = sum(p * self.finish_worth(*end)
-                                                for end, p in self.after(*memo))
+            stops, q, pos, more, _, _, near = self._leg(pos, self.wind_dir, wind, True, False)
+            got = self._stops_worth(stops, dry, holing, passed) if stops else 0.0
+            if q:
+                got += q * self.finish_worth(pos, more or dry, False, pos == self.target and holing,
+                                             passed or near)
+            self.wind_worths[memo] = got
         return got
+
+    def _stops_worth(self, stops: tuple[Stop, ...], dry: Pos, holing: bool, passed: bool) -> float:
+        """The expected :func:`worth` of a leg's early stops (as :meth:`_stopped` gives them)."""
+        target, fw = self.target, self.finish_worth
+        return sum(p * fw(at, more or dry, off, by == "target" and at == target and holing, passed or near)
+                   for at, more, off, by, p, near in stops)
 
     # -- legs ---------------------------------------------------------------------------------------
     def leg(self, direction: int, count: int, rests: bool, holes_out: bool, elbow: Pos | None,
-            turn_to: int | None) -> tuple[tuple[Any, ...], Leg]:
-        """The first (Distance) leg from the lie, with a key naming it; an elbow aim's leg goes as its
-        straight aim's up to the elbow dot, then on from there (never reaching it: the straight leg,
-        and its key)."""
-        asked = (direction, count, rests, holes_out, elbow, turn_to)
-        got = self.asked.get(asked)
+            turn_to: int | None) -> tuple[int, Leg]:
+        """The first (Distance) leg from the lie, with a number naming it; an elbow aim's leg goes as
+        its straight aim's up to the elbow dot, then on from there (never reaching it: the straight
+        leg, and its number)."""
+        legs = self._legs_of(direction, elbow, turn_to)
+        asked = (count, rests, holes_out)
+        got = legs.get(asked)
         if got is None:
-            got = self.asked[asked] = self._first_leg(*asked)
+            got = legs[asked] = self._first_leg(direction, count, rests, holes_out, elbow, turn_to)
+        return got
+
+    def reaches(self, direction: int, elbow: Pos, distance: int) -> bool:
+        """Whether a flight of ``distance`` (as printed) aimed at ``direction`` comes to ``elbow`` (a
+        dot of that line): if the longest does not, no shorter one does, and an elbow aim there flies
+        as its straight aim."""
+        straight = (self.start, direction, max(0, distance - self.grip), False, False)
+        self._leg(*straight, marks=True)
+        return elbow in self.checkpoints[straight]
+
+    def _legs_of(self, direction: int, elbow: Pos | None, turn_to: int | None
+                 ) -> dict[tuple[int, bool, bool], tuple[int, Leg]]:
+        """The first legs of one aim asked so far, by (count, rests, holes out)."""
+        aim = (direction, elbow, turn_to)
+        got = self.asked.get(aim)
+        if got is None:
+            got = self.asked[aim] = {}
         return got
 
     def _first_leg(self, direction: int, count: int, rests: bool, holes_out: bool, elbow: Pos | None,
-                   turn_to: int | None) -> tuple[tuple[Any, ...], Leg]:
+                   turn_to: int | None) -> tuple[int, Leg]:
         if holes_out and not rests:
             plain = self.leg(direction, count, False, False, elbow, turn_to)
             if not plain[1][5]:  # never at the target: holing out there changes nothing
                 return plain
         straight = (self.start, direction, count, rests, holes_out)
-        if elbow is None or turn_to is None:
-            return straight, self._leg(*straight, marks=True)
-        memo = (*straight, elbow, turn_to)
-        got = self.elbow_legs.get(memo)
+        line = self._leg(*straight, marks=True)
+        at = None if elbow is None or turn_to is None else self.checkpoints[straight].get(elbow)
+        if at is None:
+            return self._named(straight), line
+        return self._named((*straight, elbow, turn_to)), self._walk(
+            *at, elbow=elbow, turn_to=turn_to, rests=rests, holes_out=holes_out, arrived=True)
+
+    def _named(self, key: tuple[Any, ...]) -> int:
+        """A number naming the leg ``key`` (shorter to look up than the key)."""
+        got = self.leg_names.get(key)
         if got is None:
-            line = self._leg(*straight, marks=True)
-            at = self.checkpoints[straight].get(elbow)
-            got = self.elbow_legs[memo] = (straight, line) if at is None else (memo, self._walk(
-                *at, elbow=elbow, turn_to=turn_to, rests=rests, holes_out=holes_out, arrived=True))
+            got = self.leg_names[key] = len(self.leg_names)
         return got
 
     def _leg(self, pos: Pos, d: int, count: int, rests: bool, holes_out: bool, marks: bool = False) -> Leg:
-        if holes_out and not rests and not marks:
-            plain = self._leg(pos, d, count, False, False)
-            if not plain[5]:  # never at the target: holing out there changes nothing
-                return plain
         memo = (pos, d, count, rests, holes_out)
         got = self.legs.get(memo)
+        if got is not None and not (marks and memo not in self.checkpoints):
+            return got
+        if holes_out and not rests and not marks:
+            plain = self._leg(pos, d, count, False, False)
+            if not plain[5]:  # never at the target: holing out there changes nothing (kept as that)
+                self.legs[memo] = plain
+                return plain
         if got is None or (marks and memo not in self.checkpoints):
             seen: dict[Pos, tuple[Any, ...]] | None = {} if marks else None
             got = self.legs[memo] = self._walk(pos, d, count, None, (), 1.0, False, False, False, elbow=None,
@@ -315,16 +443,15 @@ class Flights:
         or target not yet passed; ``passed``: a dot of the leg so far passed the dog-leg marker); the
         leg's stops and how it ends."""
         kinds, target, near = self.kinds, self.target, self.near
-        hit_or_miss = self.rules.hit_or_miss
+        hit_or_miss, stoppers, wet, moves = self.rules.hit_or_miss, self.stoppers, self.wet, self.moves
         stops_l = list(stops)
         half = False
         while True:
             if arrived:
                 arrived = False
                 met = met or pos == target
-                kind = kinds[pos]
-                if kind in STOPPING_TREES or (kind == "target" and hit_or_miss):
-                    what = "target" if kind == "target" else kind
+                what = stoppers.get(pos)
+                if what is not None:
                     at_rest = rests or (holes_out and pos == target)
                     if at_rest and not half:  # the last dot, unless the count goes on
                         ahead = turn_to if (elbow == pos and not turned and turn_to is not None) else d
@@ -342,10 +469,15 @@ class Flights:
                 break
             if elbow is not None and not turned and pos == elbow and turn_to is not None:
                 d, turned = turn_to, True
-            nxt = self._next(pos, d, left)
-            if nxt is None:
+            step = moves.get((pos, d))
+            if step is None:
+                step = moves[(pos, d)] = self._moves(pos, d)
+            if step[1] <= left:  # as _next
+                dot, cost, half = step[0], step[1], False
+            elif step[2] is not None and step[3] <= left:
+                dot, cost, half = step[2], step[3], True
+            else:
                 break
-            dot, cost, half = nxt
             left -= cost
             if near is not None and not passed and dot in near:
                 passed = True
@@ -353,7 +485,7 @@ class Flights:
                 stops_l.append((pos, dry, True, None, p, passed))
                 return tuple(stops_l), 0.0, pos, dry, d, met, passed
             pos = dot
-            if kinds[dot] not in WATERS:
+            if dot not in wet:
                 dry = dot
             if marks is not None and not half and dot not in marks:
                 # as _walk's arguments

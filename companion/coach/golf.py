@@ -50,8 +50,9 @@ class Landing:
         """Expected cells to go: the distance left plus :data:`PENALTY_CELLS` per penalty stroke."""
         return self.left + PENALTY_CELLS * self.penalty
 
-    def advice(self, move: str) -> MoveAdvice:
-        details = (("expected penalty strokes", self.penalty), ("expected cells left", self.left),
+    def advice(self, move: str, first: tuple[tuple[str, float], ...] = ()) -> MoveAdvice:
+        """The move's row: its value, outcomes and details (``first``: details to give before these)."""
+        details = (*first, ("expected penalty strokes", self.penalty), ("expected cells left", self.left),
                    *((f"chance: {k}", v) for k, v in sorted(self.ends.items())))
         outcomes = tuple(sorted(self.cells.items(), key=lambda kv: -kv[1]))
         return MoveAdvice(move, self.value, outcomes=outcomes, details=details)

@@ -72,7 +72,7 @@ def stages(state: RollInOneState, **_: Any) -> Iterator[Advice]:
                                    "greens": [list(g) for g in state.open_greens(t.player)]}))
     yield advice
     plan = plan_for(table, state)
-    strokes = {move: plan.after(table, c) for move, c in chances.items()}
+    strokes = dict(zip(chances, plan.after_all(table, list(chances.values())), strict=True))
     yield replace(advice, moves=tuple(replace(m, details=((STROKES, strokes[m.move]), *m.details))
                                       for m in advice.moves),
                   extra={**advice.extra, "strokes": strokes})

@@ -40,11 +40,13 @@ class Plan:
     def after(self, table: StepTable, chances: np.ndarray) -> float:
         """The expected strokes to hole out of a shot with these leaf chances: 1, its penalties, and
         the plan's strokes from where it ends."""
-        return 1.0 + float(chances @ self._leaf_values(table)[: len(chances)])
+        return self.after_all(table, [chances])[0]
 
-    def _leaf_values(self, table: StepTable) -> np.ndarray:
-        return np.array([pen + self.strokes.get(_space(table, where, end), 0.0)  # type: ignore[arg-type]
-                         for where, end, pen, _ in table.leaves])
+    def after_all(self, table: StepTable, shots: list[np.ndarray]) -> list[float]:
+        """:meth:`after` for each of ``shots`` (the leaves valued once)."""
+        values = np.array([pen + self.strokes.get(_space(table, where, end), 0.0)  # type: ignore[arg-type]
+                           for where, end, pen, _ in table.leaves])
+        return [1.0 + float(chances @ values[: len(chances)]) for chances in shots]
 
 
 def _space(table: StepTable, where: str, end: str) -> Pos | None:
@@ -60,12 +62,12 @@ def _space(table: StepTable, where: str, end: str) -> Pos | None:
 
 def toward_green(state: RollInOneState, ball: Pos, shots: list[mv.Shot], greens: list[Pos]) -> list[mv.Shot]:
     """The shots whose first space is on the course (if any is) and nearest a green."""
-    def score(m: mv.Shot) -> tuple[bool, int]:
-        nxt = step(ball, m.direction)
-        return nxt not in state.cells, min((distance(nxt, g) for g in greens), default=0)
-
-    best = min(map(score, shots))
-    return [m for m in shots if score(m) == best]
+    scores: dict[int, tuple[bool, int]] = {}
+    for d in {m.direction for m in shots}:  # a shot's score depends only on its direction
+        nxt = step(ball, d)
+        scores[d] = nxt not in state.cells, min((distance(nxt, g) for g in greens), default=0)
+    best = min(scores.values())
+    return [m for m in shots if scores[m.direction] == best]
 
 
 def plan_for(table: StepTable, state: RollInOneState) -> Plan:
@@ -91,13 +93,14 @@ def _make_plan(table: StepTable, state: RollInOneState) -> Plan:
         lands[i, len(spaces) if space is None else index[space]] = 1.0
         pens[i] = pen
     width = max(len(o) for o in options)
-    cost = np.full((len(spaces), width), np.inf)
-    move = np.zeros((len(spaces), width, len(spaces) + 1))
+    chances = np.zeros((len(spaces), width, n_leaves))  # per space and option, its leaf chances
+    weighed_at = np.zeros((len(spaces), width), dtype=bool)
     for i, opts in enumerate(options):
-        for j, (_, chances) in enumerate(opts):
-            k = np.pad(chances, (0, n_leaves - len(chances)))
-            cost[i, j] = 1.0 + k @ pens
-            move[i, j] = k @ lands
+        for j, (_, c) in enumerate(opts):
+            chances[i, j, : len(c)] = c
+            weighed_at[i, j] = True
+    cost = np.where(weighed_at, 1.0 + chances @ pens, np.inf)
+    move = chances @ lands
     strokes = np.zeros(len(spaces) + 1)
     for _ in range(MAX_ROUNDS):  # strokes only grow from 0 to their fixed point
         new = np.append((cost + move @ strokes).min(axis=1), 0.0)

@@ -34,7 +34,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cache
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from typing import Any
 
 import numpy as np
@@ -58,6 +58,7 @@ KEPT = 5  # tables kept: one per player on the hole being played (see docs/coach
 # state is shared with the original, unchanged.
 _LISTS = ("balls", "penalties", "points", "strokes", "out", "greens", "finishers", "hands", "discard")
 _TURN_LISTS = ("rolls", "rerolled", "path", "queue", "ignore", "used", "interrupts")
+_GET_LISTS, _GET_TURN_LISTS = itemgetter(*_LISTS), itemgetter(*_TURN_LISTS)
 # The turn's fields a node does not stand for: they are read once per shot or only at its start
 # (the first roll reads sand_start; curve_any is set again by every curve).
 _NODE_FIELDS = ("start", "rolls", "path", "club", "direction", "beat", "sand_start", "curve_any")
@@ -77,8 +78,7 @@ def fork(state: RollInOneState) -> _Probe:
     out = object.__new__(_Probe)  # a shallow copy, without copy.copy's generic protocol
     d = out.__dict__
     d.update(state.__dict__)
-    for k in _LISTS:
-        d[k] = list(d[k])
+    d.update(zip(_LISTS, map(list, _GET_LISTS(d)), strict=True))  # each list copied, in one go
     d["events"] = []
     d["reached"] = [list(r) for r in state.reached]
     if state.catchup is not None:
@@ -87,8 +87,7 @@ def fork(state: RollInOneState) -> _Probe:
         t = d["turn"] = object.__new__(type(state.turn))
         td = t.__dict__
         td.update(state.turn.__dict__)
-        for k in _TURN_LISTS:
-            td[k] = list(td[k])
+        td.update(zip(_TURN_LISTS, map(list, _GET_TURN_LISTS(td)), strict=True))
     return out
 
 
@@ -101,17 +100,20 @@ def choose(s: RollInOneState, player: int) -> Any:
         return plain
     moves = s.legal_moves()
     options = [m for m in moves if not (isinstance(m, mv.Curve) and m.fore)] or list(moves)
-    return min(options, key=lambda m: aim_score(s, player, m))
+    greens = s.open_greens(player)
+    return min(options, key=lambda m: aim_score(s, player, m, greens))
 
 
-def aim_score(s: RollInOneState, player: int, move: Any) -> tuple[int, int]:
-    """How a curve (or a bump) is chosen: the space it leads to on the course, nearest a green."""
+def aim_score(s: RollInOneState, player: int, move: Any, greens: list[Pos] | None = None) -> tuple[int, int]:
+    """How a curve (or a bump) is chosen: the space it leads to on the course, nearest a green
+    (``greens``: the player's open greens, when already known)."""
     ball = s.balls[player]
     d = getattr(move, "direction", None)
     if ball is None or d is None:
         return (1, 0)
     nxt = step(ball, d)
-    greens = s.open_greens(player)
+    if greens is None:
+        greens = s.open_greens(player)
     return (0 if nxt in s.cells else 1, min((distance(nxt, g) for g in greens), default=0))
 
 
@@ -163,6 +165,11 @@ class Dice:
     def row(self, club: str) -> int:
         return self.clubs.index(club)
 
+    @property
+    def first_rows(self) -> list[int]:
+        """The later-roll rows of each club with number to beat 0 (a first roll's)."""
+        return list(self.offsets)
+
 
 @cache
 def dice() -> Dice:
@@ -206,6 +213,9 @@ def _club_with(label: str) -> str:
 
 
 Result = tuple[int, Node | None, bool]  # leaf index (-1: a node), the node, its beat is the face's
+# A node's rolls, gathered (see StepTable._terms): per leaf, per node moved to, per node kept at
+_Terms = tuple[tuple[list[int], np.ndarray], tuple[tuple[Node, np.ndarray], ...],
+               tuple[tuple[Node, np.ndarray], ...]]
 
 
 class StepTable:
@@ -230,6 +240,8 @@ class StepTable:
         self.probes: dict[Node, _Probe] = {}
         self.steps: dict[tuple[Node, str], Result] = {}
         self.dist: dict[Node, np.ndarray] = {}  # node -> [row (see Dice), leaf] chances
+        self.terms: dict[Node, _Terms] = {}
+        self.succ: dict[Node, tuple[Node, ...]] = {}
         self.greens = self.base.open_greens(self.player)
         self.plan: Any = None  # the hole's plan, kept with its table (see roll_in_one_plan)
         self.engine_steps = 0
@@ -328,10 +340,37 @@ class StepTable:
         return i
 
     def _next(self, node: Node) -> Iterator[Node]:
-        for effect, _, _ in dice().first_plan if node[2] else dice().later_plan:
-            _, nxt, _ = self.step(node, effect)
-            if nxt is not None:
-                yield nxt
+        """The nodes a roll at ``node`` can lead to (each once; made on first use, then kept)."""
+        got = self.succ.get(node)
+        if got is None:
+            plan = dice().first_plan if node[2] else dice().later_plan
+            got = self.succ[node] = tuple(dict.fromkeys(
+                nxt for _, nxt, _ in (self.step(node, effect) for effect, _, _ in plan) if nxt is not None))
+        return iter(got)
+
+    def _terms(self, node: Node) -> _Terms:
+        """What one roll at ``node`` does, gathered for :meth:`_combine` (made once per node): the
+        chance per row of ending at each leaf, then per node the rolls lead to, the matrix of chances
+        from row to row when the face sets the number to beat, and the chance per row when it keeps it
+        (a first-roll node: rows of number to beat 0)."""
+        got = self.terms.get(node)
+        if got is None:
+            leaves: dict[int, np.ndarray] = {}
+            moved: dict[Node, np.ndarray] = {}
+            kept: dict[Node, np.ndarray] = {}
+            for effect, weights, total in dice().first_plan if node[2] else dice().later_plan:
+                leaf, nxt, face = self.step(node, effect)
+                if nxt is None:
+                    leaves[leaf] = leaves[leaf] + total if leaf in leaves else total
+                elif face:
+                    assert weights is not None
+                    moved[nxt] = moved[nxt] + weights if nxt in moved else weights
+                else:
+                    kept[nxt] = kept[nxt] + total if nxt in kept else total
+            ends = (list(leaves), np.array(list(leaves.values())).T if leaves else np.zeros((0, 0)))
+            got = self.terms[node] = (ends, tuple(moved.items()),
+                                      tuple((nxt, total[:, None]) for nxt, total in kept.items()))
+        return got
 
     def explore(self, roots: list[Node]) -> None:
         """Play every step the shots from ``roots`` can meet (before any chances are worked out, so
@@ -416,17 +455,18 @@ class StepTable:
         """One node's leaf chances from its steps and the chances of the nodes they lead to."""
         d = dice()
         first = node[2]
+        leaves, moved, kept = self._terms(node)
         out = np.zeros((len(d.clubs) if first else d.rows, len(self.leaves)))
-        for effect, weights, total in d.first_plan if first else d.later_plan:
-            leaf, nxt, face = self.step(node, effect)
-            if nxt is None:
-                out[:, leaf] += total
-            elif face:
-                out += weights @ self._get(nxt)
-            elif first:  # the number to beat stays 0
-                out += total[:, None] * self._get(nxt)[list(d.offsets)]
+        at, total = leaves
+        if at:
+            out[:, at] = total  # each leaf once
+        for nxt, weights in moved:
+            out += weights @ self._get(nxt)
+        for nxt, total in kept:
+            if first:  # the number to beat stays 0
+                out += total * self._get(nxt)[d.first_rows]
             else:
-                out += total[:, None] * self._get(nxt)
+                out += total * self._get(nxt)
         return out
 
     def shots(self, aims: list[tuple[Pos, int]]) -> dict[tuple[Pos, int], np.ndarray]:
