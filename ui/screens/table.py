@@ -327,8 +327,7 @@ class TableScreen(Screen):
     def random_cards(self) -> None:
         req = self.game.state.request()
         if isinstance(req, DrawCards):
-            pool = list(range(len(req.candidates)))
-            self.cards = self.app.rng.sample(pool, min(req.count, len(pool)))
+            self.cards = self.app.reader.random_cards(len(req.candidates), req.count)
 
     def confirm_cards(self) -> None:
         req = self.game.state.request()
