@@ -5,6 +5,7 @@ label's whole phrases ("Write 3" / "in UP, space 2"), never a phrase broken acro
 
 from __future__ import annotations
 
+import itertools
 import os
 import random
 
@@ -333,5 +334,57 @@ def test_rollers_apply_moves_four_a_page_in_portrait_over_many_positions():
             assert whole_phrases(app.ui, w), w.label
             assert {s for t, s, r in app.ui.drawn if t and w.rect.contains(r)} == {m.body}, w.label
         assert not app.ui.cut, app.ui.cut
+    finally:
+        pygame.display.quit()
+
+
+def test_rollers_apply_moves_fill_the_landscape_panel():
+    """At 800x480 the apply list is one column; each row is as tall as its own label (one to three lines),
+    not as the list's tallest, so a page holds every row that fits over the paging row: more moves a
+    page than rows all sized for the tallest label (they showed two a page in most paged positions)."""
+    from companion.games import get_game
+    from companion.games.rollers import ApplyMove
+    from companion.sim import step
+    from ui.views.base import lines_at_body
+    from ui.views.rollers import column_pages
+
+    info = get_game("rollers")
+    app, _ = start(LANDSCAPE, "rollers", 3)
+    try:
+        view, ui, m = app.screen.view, app.ui, app.ui.metrics
+        side = app.screen.layout.side
+        top = ui.font(m.small).get_linesize() + 4  # the hint over the list
+        area = pygame.Rect(side.x, side.y + top, side.width, side.height - top)
+        body, least = ui.font(m.body).get_linesize(), max(m.button_h, m.target)
+        room = area.height - least - m.pad  # over the paging row
+
+        def height(item) -> int:
+            return max(least, lines_at_body(ui, item[0], area.width - 12) * body + 8)
+
+        shown, uniform = [], []
+        for g in range(20):
+            rng = random.Random(g)
+            state = info.new(tuple("ABCDE"[: 2 + g % 4]), {})
+            for _ in range(3000):
+                if state.is_over:
+                    break
+                if state.phase == "apply":
+                    items = [(view.label(mv), None, f"move:{mv}") for mv in state.legal_moves()
+                             if isinstance(mv, ApplyMove)]
+                    pages = column_pages(ui, area, items)
+                    assert pages is not None
+                    assert [row[0] for p in pages for row in p] == items  # in order, each once
+                    if len(pages) > 1:
+                        for p, after in itertools.pairwise(pages):
+                            used = sum(height(row[0]) + m.pad for row in p)
+                            assert used - m.pad <= room, used
+                            assert used + height(after[0][0]) > room, "a page left a row off that fit"
+                        shown.append(sum(len(p) for p in pages[:-1]) / (len(pages) - 1))
+                        tallest = max(height(it) for it in items)
+                        uniform.append(max(1, room // (tallest + m.pad)))
+                step(state, rng, info.strategy)
+        assert len(shown) > 200
+        assert sum(shown) / len(shown) > sum(uniform) / len(uniform), (sum(shown) / len(shown),
+                                                                       sum(uniform) / len(uniform))
     finally:
         pygame.display.quit()

@@ -348,11 +348,12 @@ class RollersView(GameView):
             if key != self._moves_key:
                 self._moves_key, self.page = key, 0
             items = [(self.label(mv), (lambda mv=mv: actions.play(mv)), f"move:{mv}") for mv in shown]
-            if m.portrait and rect.width > 500:
-                pages = apply_pages(ui, area, items)
-                if pages is not None:
-                    self.page = draw_rows(ui, area, pages, self.page, lambda p: setattr(self, "page", p))
-                    return
+            two = m.portrait and rect.width > 500
+            pages = apply_pages(ui, area, items) if two else column_pages(ui, area, items)
+            if pages is not None:
+                self.page = draw_rows(ui, area, pages, self.page, lambda p: setattr(self, "page", p),
+                                      2 if two else 1)
+                return
             self.page = paged_buttons(ui, area, items, self.page, lambda p: setattr(self, "page", p), lines=3)
             return
         super().draw_choices(ui, rect, state, moves, actions)
@@ -396,12 +397,38 @@ def apply_pages(ui: Ui, area: pygame.Rect, items: Sequence[Item]) -> list[list[l
     return pages
 
 
-def draw_rows(ui: Ui, area: pygame.Rect, pages: list[list[list[Item]]], page: int, set_page) -> int:
-    """One page of :func:`apply_pages` (rows of two buttons, each row as tall as its labels need) and,
-    when there are more, the paging row under it. Returns the page."""
+def column_pages(ui: Ui, area: pygame.Rect, items: Sequence[Item]) -> list[list[list[Item]]] | None:
+    """Landscape: the apply moves one a row in their order, each row as tall as its label needs (most
+    take one or two lines, some three), as many rows a page as fit over the paging row; None when a
+    label does not fit the panel's width at 3 mm (the list is paged as any other)."""
+    m = ui.metrics
+    body = ui.font(m.body).get_linesize()
+    least = max(m.button_h, m.target)
+    lines = [lines_at_body(ui, label, area.width - 12) for label, _, _ in items]
+    if any(n > 4 for n in lines):
+        return None
+    heights = [max(least, n * body + 8) for n in lines]
+    if sum(heights) + m.pad * (len(items) - 1) <= area.height:
+        return [[[it] for it in items]]
+    room = area.height - least - m.pad  # over the paging row
+    pages: list[list[list[Item]]] = []
+    used = room + 1
+    for item, h in zip(items, heights, strict=True):
+        if used + h > room:
+            pages.append([])
+            used = -m.pad
+        pages[-1].append([item])
+        used += h + m.pad
+    return pages
+
+
+def draw_rows(ui: Ui, area: pygame.Rect, pages: list[list[list[Item]]], page: int, set_page,
+              cols: int = 2) -> int:
+    """One page of :func:`apply_pages` or :func:`column_pages` (rows of ``cols`` buttons, each row as
+    tall as its labels need) and, when there are more, the paging row under it. Returns the page."""
     m = ui.metrics
     page = min(max(page, 0), len(pages) - 1)
-    bw = (area.width - m.pad) // 2
+    bw = (area.width - (cols - 1) * m.pad) // cols
     body = ui.font(m.body).get_linesize()
     least = max(m.button_h, m.target)
     y = area.y
