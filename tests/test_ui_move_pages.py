@@ -230,15 +230,17 @@ def test_a_deck_with_copies_lists_each_card_once():
         pygame.display.quit()
 
 
-@pytest.mark.parametrize("players", [2, 5])
-def test_roll_in_ones_caddie_deal_shows_four_cards_a_page_in_portrait(players):
+@pytest.mark.parametrize(("size", "players"), [(PORTRAIT, 2), (PORTRAIT, 5), (LANDSCAPE, 2)],
+                         ids=["720x1280-2p", "720x1280-5p", "800x480-2p"])
+def test_roll_in_ones_caddie_deal_shows_four_cards_a_page_in_portrait(size, players):
     """Dealing caddie cards in portrait (a real game played to the deal): four cards or more on every
     page but the last, each label whole on its lines at 3 mm, inside the side panel, as a card chosen
     twice ("[x] 2" over its name) takes a second line; every card reachable by paging; the page row
-    keeps Random and Confirm (it once showed two cards a page over five pages)."""
+    keeps Random and Confirm (it once showed two cards a page over five pages). At 800x480 too, the
+    Random and Confirm labels each stay on one line (they wrapped)."""
     from companion.protocol import DrawCards
 
-    app, d = start(PORTRAIT, "roll-in-one", players)
+    app, d = start(size, "roll-in-one", players)
     rng = random.Random(3)
     try:
         for _ in range(200):
@@ -266,12 +268,15 @@ def test_roll_in_ones_caddie_deal_shows_four_cards_a_page_in_portrait(players):
                 assert whole_phrases(app.ui, w), w.label
                 assert {s for t, s, r in app.ui.drawn if t and w.rect.contains(r)} == {app.ui.metrics.body}
             for wid in ("cards:random", "cards:confirm"):
-                assert app.ui.find(wid) is not None and side.contains(app.ui.find(wid).rect), wid
+                button = app.ui.find(wid)
+                assert button is not None and side.contains(button.rect), wid
+                lines = [t for t, _, r in app.ui.drawn if t and button.rect.contains(r)]
+                assert lines == [button.label], (wid, lines)  # one line, not wrapped
             assert not app.ui.cut, app.ui.cut
             nxt = app.ui.find("page:next")
             if nxt is None or not nxt.enabled:
                 break
-            assert len(cards) >= 4, [w.label for w in cards]
+            assert len(cards) >= 4 or size == LANDSCAPE, [w.label for w in cards]
             d.tap("page:next")
         assert len(set(seen)) == distinct, (seen, distinct)
     finally:

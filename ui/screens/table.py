@@ -50,6 +50,15 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
+def one_line(ui: Ui, wordings: tuple[str, ...], width: int) -> tuple[str, int]:
+    """A button's words on one line of ``width``: the fullest wording that fits at the body size (3 mm),
+    else the shortest at the label size (a narrow button at 800x480)."""
+    m = ui.metrics
+    font = ui.font(m.body)
+    fits = [w for w in wordings if font.size(w)[0] <= width]
+    return (fits[0], m.body) if fits else (wordings[-1], m.small)
+
+
 
 @dataclass(slots=True)
 class Entry:
@@ -377,21 +386,14 @@ class TableScreen(Screen):
             ui, area, items, self.card_page, lambda p: setattr(self, "card_page", p)
         )
         half = (inner.width - m.pad) // 2
+        ok = pygame.Rect(inner.right - half, buttons_y, half, m.button_h)
         if simulated:
-            ui.button(
-                pygame.Rect(inner.x, buttons_y, half, m.button_h),
-                "Random cards",
-                self.random_cards,
-                id="cards:random",
-            )
-        ui.button(
-            pygame.Rect(inner.right - half, buttons_y, half, m.button_h),
-            "Confirm cards",
-            self.confirm_cards,
-            id="cards:confirm",
-            enabled=len(self.cards) == req.count,
-            colour=theme.CONFIRM,
-        )
+            rand = pygame.Rect(inner.x, buttons_y, half, m.button_h)
+            words, size = one_line(ui, ("Random cards", "Random"), half - 12)
+            ui.button(rand, words, self.random_cards, id="cards:random", size=size)
+        words, size = one_line(ui, ("Confirm cards", "Confirm"), half - 12)
+        ui.button(ok, words, self.confirm_cards, id="cards:confirm", enabled=len(self.cards) == req.count,
+                  colour=theme.CONFIRM, size=size)
 
     def _card_rows(
         self, ui: Ui, inner: pygame.Rect, ask: str, items: list, simulated: bool, ready: bool
@@ -418,10 +420,11 @@ class TableScreen(Screen):
         ok = pygame.Rect(row.right - half, row.y, half, row.height) if simulated else row
         if simulated:
             rand = pygame.Rect(row.x, row.y, half, row.height)
-            words = ui.words_that_fit(["Random cards", "Random"], m.body, half - 12)
-            ui.button(rand, words, self.random_cards, id="cards:random")
-        words = ui.words_that_fit(["Confirm cards", "Confirm"], m.body, ok.width - 12)
-        ui.button(ok, words, self.confirm_cards, id="cards:confirm", enabled=ready, colour=theme.CONFIRM)
+            words, size = one_line(ui, ("Random cards", "Random"), half - 12)
+            ui.button(rand, words, self.random_cards, id="cards:random", size=size)
+        words, size = one_line(ui, ("Confirm cards", "Confirm"), ok.width - 12)
+        ui.button(ok, words, self.confirm_cards, id="cards:confirm", enabled=ready, colour=theme.CONFIRM,
+                  size=size)
 
     # --- commands -----------------------------------------------------------------------------
     def undo(self) -> None:
