@@ -5,6 +5,7 @@ label's whole phrases ("Write 3" / "in UP, space 2"), never a phrase broken acro
 
 from __future__ import annotations
 
+import itertools
 import os
 import random
 
@@ -225,5 +226,170 @@ def test_a_deck_with_copies_lists_each_card_once():
             d.tap(first.id)  # a second copy of the same card
             assert len(app.screen.cards) == 2
             assert app.ui.find(first.id).label.startswith("[x] 2\n")
+    finally:
+        pygame.display.quit()
+
+
+@pytest.mark.parametrize(("size", "players"), [(PORTRAIT, 2), (PORTRAIT, 5), (LANDSCAPE, 2)],
+                         ids=["720x1280-2p", "720x1280-5p", "800x480-2p"])
+def test_roll_in_ones_caddie_deal_shows_four_cards_a_page_in_portrait(size, players):
+    """Dealing caddie cards in portrait (a real game played to the deal): four cards or more on every
+    page but the last, each label whole on its lines at 3 mm, inside the side panel, as a card chosen
+    twice ("[x] 2" over its name) takes a second line; every card reachable by paging; the page row
+    keeps Random and Confirm (it once showed two cards a page over five pages). At 800x480 too, the
+    Random and Confirm labels each stay on one line (they wrapped)."""
+    from companion.protocol import DrawCards
+
+    app, d = start(size, "roll-in-one", players)
+    rng = random.Random(3)
+    try:
+        for _ in range(200):
+            req = app.screen.game.state.request()
+            if isinstance(req, DrawCards) and req.deck == "caddie":
+                break
+            play_one(app, d, rng)
+        assert isinstance(req, DrawCards) and req.deck == "caddie", req
+        distinct = len(set(req.candidates))
+        assert distinct > 4, req.candidates
+        app.step()
+        twice = next(w.id for w in app.ui.widgets if w.id.startswith("card:")
+                     and req.candidates.count(req.candidates[int(w.id[5:])]) >= 2)
+        d.tap(twice)
+        d.tap(twice)  # a second copy of it: "[x] 2" over its name
+        seen: list[str] = []
+        for _ in range(distinct):
+            app.ui.cut.clear()
+            app.step()
+            cards = [w for w in app.ui.widgets if w.id.startswith("card:")]
+            seen += [w.id for w in cards]
+            side = app.screen.layout.side
+            for w in cards:
+                assert side.contains(w.rect), (w.id, w.rect, side)
+                assert whole_phrases(app.ui, w), w.label
+                assert {s for t, s, r in app.ui.drawn if t and w.rect.contains(r)} == {app.ui.metrics.body}
+            for wid in ("cards:random", "cards:confirm"):
+                button = app.ui.find(wid)
+                assert button is not None and side.contains(button.rect), wid
+                lines = [t for t, _, r in app.ui.drawn if t and button.rect.contains(r)]
+                assert lines == [button.label], (wid, lines)  # one line, not wrapped
+            assert not app.ui.cut, app.ui.cut
+            nxt = app.ui.find("page:next")
+            if nxt is None or not nxt.enabled:
+                break
+            assert len(cards) >= 4 or size == LANDSCAPE, [w.label for w in cards]
+            d.tap("page:next")
+        assert len(set(seen)) == distinct, (seen, distinct)
+    finally:
+        pygame.display.quit()
+
+
+def test_rollers_apply_moves_four_a_page_in_portrait_over_many_positions():
+    """Every apply position of 40 simulated Rollers games (2-5 players), laid out in the portrait side
+    panel: four moves on every page but the last, the few labels needing four lines at half the width
+    included (they once sent the whole list to one column, two a page); then one such position on the
+    real table screen, every label whole at 3 mm inside the panel."""
+    from companion.games import get_game
+    from companion.games.rollers import ApplyMove
+    from companion.sim import step
+    from ui.views.base import lines_at_body
+    from ui.views.rollers import apply_pages
+
+    info = get_game("rollers")
+    app, d = start(PORTRAIT, "rollers", 5)
+    try:
+        view, ui, m = app.screen.view, app.ui, app.ui.metrics
+        side = app.screen.layout.side
+        top = ui.font(m.small).get_linesize() + 4  # the hint over the list
+        area = pygame.Rect(side.x, side.y + top, side.width, side.height - top)
+        half = (area.width - m.pad) // 2 - 12
+        positions = tall = 0
+        for g in range(40):
+            rng = random.Random(g)
+            state = info.new(tuple("ABCDE"[: 2 + g % 4]), {})
+            for _ in range(3000):
+                if state.is_over:
+                    break
+                if state.phase == "apply":
+                    moves = [mv for mv in state.legal_moves() if isinstance(mv, ApplyMove)]
+                    items = [(view.label(mv), None, f"move:{mv}") for mv in moves]
+                    tall += any(lines_at_body(ui, label, half) > 3 for label, _, _ in items)
+                    pages = apply_pages(ui, area, items)
+                    assert pages is not None, [label for label, _, _ in items]
+                    ids = sorted(it[2] for p in pages for row in p for it in row)
+                    assert ids == sorted(it[2] for it in items)  # every move, once
+                    assert all(sum(map(len, p)) >= 4 for p in pages[:-1]), [list(map(len, p)) for p in pages]
+                    positions += 1
+                step(state, rng, info.strategy)
+        assert positions > 500 and tall >= 20, (positions, tall)  # the four-line labels were met
+        rng = random.Random(1)
+        for _ in range(2000):
+            state = app.screen.game.state
+            if state.phase == "apply" and any(lines_at_body(ui, view.label(mv), half) > 3
+                                              for mv in state.legal_moves()):
+                break
+            play_one(app, d, rng)
+        assert state.phase == "apply"
+        moves = list(state.legal_moves())
+        app.ui.cut.clear()
+        app.step()
+        shown = listed(app)
+        assert len(shown) >= min(4, len(moves)), [w.label for w in shown]
+        for w in shown:
+            assert app.screen.layout.side.contains(w.rect), (w.id, w.rect)
+            assert whole_phrases(app.ui, w), w.label
+            assert {s for t, s, r in app.ui.drawn if t and w.rect.contains(r)} == {m.body}, w.label
+        assert not app.ui.cut, app.ui.cut
+    finally:
+        pygame.display.quit()
+
+
+def test_rollers_apply_moves_fill_the_landscape_panel():
+    """At 800x480 the apply list is one column; each row is as tall as its own label (one to three lines),
+    not as the list's tallest, so a page holds every row that fits over the paging row: more moves a
+    page than rows all sized for the tallest label (they showed two a page in most paged positions)."""
+    from companion.games import get_game
+    from companion.games.rollers import ApplyMove
+    from companion.sim import step
+    from ui.views.base import lines_at_body
+    from ui.views.rollers import column_pages
+
+    info = get_game("rollers")
+    app, _ = start(LANDSCAPE, "rollers", 3)
+    try:
+        view, ui, m = app.screen.view, app.ui, app.ui.metrics
+        side = app.screen.layout.side
+        top = ui.font(m.small).get_linesize() + 4  # the hint over the list
+        area = pygame.Rect(side.x, side.y + top, side.width, side.height - top)
+        body, least = ui.font(m.body).get_linesize(), max(m.button_h, m.target)
+        room = area.height - least - m.pad  # over the paging row
+
+        def height(item) -> int:
+            return max(least, lines_at_body(ui, item[0], area.width - 12) * body + 8)
+
+        shown, uniform = [], []
+        for g in range(20):
+            rng = random.Random(g)
+            state = info.new(tuple("ABCDE"[: 2 + g % 4]), {})
+            for _ in range(3000):
+                if state.is_over:
+                    break
+                if state.phase == "apply":
+                    items = [(view.label(mv), None, f"move:{mv}") for mv in state.legal_moves()
+                             if isinstance(mv, ApplyMove)]
+                    pages = column_pages(ui, area, items)
+                    assert pages is not None
+                    assert [row[0] for p in pages for row in p] == items  # in order, each once
+                    if len(pages) > 1:
+                        for p, after in itertools.pairwise(pages):
+                            used = sum(height(row[0]) + m.pad for row in p)
+                            assert used - m.pad <= room, used
+                            assert used + height(after[0][0]) > room, "a page left a row off that fit"
+                        shown.append(sum(len(p) for p in pages[:-1]) / (len(pages) - 1))
+                        tallest = max(height(it) for it in items)
+                        uniform.append(max(1, room // (tallest + m.pad)))
+                step(state, rng, info.strategy)
+        assert len(shown) > 200
+        assert sum(shown) / len(shown) > sum(uniform) / len(uniform), (sum(shown) / len(shown),
+                                                                       sum(uniform) / len(uniform))
     finally:
         pygame.display.quit()

@@ -36,7 +36,7 @@ SHOTS = Path("/tmp/view-rio")
 def make_app():
     def make(size=LANDSCAPE, store=None) -> tuple[App, Driver]:
         app = App(store or Store(":memory:"), SimulatedReader(3), size, settings=Settings(sound=False))
-        app.rng = random.Random(8)  # the "Random cards" button draws from it
+        app.reader.card_rng = random.Random(8)  # the "Random cards" button draws from it
         return app, Driver(app)
 
     yield make

@@ -46,7 +46,6 @@ class Shooter:
 
 def new_app(store: Store, size: tuple[int, int], seed: int) -> tuple[App, Driver]:
     app = App(store, SimulatedReader(seed), size, settings=Settings(sound=False))
-    app.rng = random.Random(seed)
     return app, Driver(app)
 
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import logging
 import os
-import random
 import time
 import traceback
 from collections.abc import Callable, Iterable, Sequence
@@ -74,7 +73,6 @@ class App:
         self.logical = pygame.Surface(self._logical_size())
         self.ui = Ui(self.logical, self.settings.dpi)
         self.beeper = Beeper()
-        self.rng = random.Random()
         self.overlay: Overlay | None = None
         self.frames = 0
         self.errors: list[str] = []

@@ -164,7 +164,12 @@ class AnswersAtOnce:
 
 
 class SimulatedReader(AnswersAtOnce):
-    """Fair random dice, with a synthetic tray image; some reads come back unsure, like a camera's."""
+    """Fair random dice, with a synthetic tray image; some reads come back unsure, like a camera's.
+
+    It also turns random cards (the table's "Random" button). A seed fixes the whole game's chance: the
+    dice and the cards each come from their own generator seeded with it, so a seeded demo replays the
+    same game however the throws and deals interleave.
+    """
 
     name = "simulated camera"
     live = True
@@ -175,6 +180,7 @@ class SimulatedReader(AnswersAtOnce):
         self, seed: int | None = None, size: tuple[int, int] = (320, 240), unsure: float = 0.15
     ) -> None:
         self.rng = random.Random(seed)
+        self.card_rng = random.Random(seed)
         self.size = size
         self.unsure = unsure
         self.last: ReadResult | None = None
@@ -222,6 +228,10 @@ class SimulatedReader(AnswersAtOnce):
         self._frame = frame
         self.last = ReadResult(tuple(out), frame, Source.SIMULATED)
         return self.last
+
+    def random_cards(self, candidates: int, count: int) -> list[int]:
+        """``count`` of ``candidates`` cards (their indexes) turned up at random, as from a shuffled deck."""
+        return self.card_rng.sample(range(candidates), min(count, candidates))
 
     def _render(self, dice: Sequence[ReadDie], side: int) -> np.ndarray:
         """The tray with the dice drawn on it, as a camera would see them (RGB, HxWx3)."""

@@ -40,7 +40,7 @@ from ui.screens.table_last import LastMove
 from ui.screens.table_layout import TableLayout, score_columns, table_layout, with_side
 from ui.theme import PlayerColour, colour_named
 from ui.views import view_for
-from ui.views.base import paged_buttons, slot_name
+from ui.views.base import grid_page, paged_buttons, slot_name
 from ui.watch_state import draw_watch_state, watch_state
 from ui.widgets import Picture, Ui, draw_die, frame_surface
 
@@ -48,6 +48,15 @@ if TYPE_CHECKING:
     from ui.app import App
 
 log = logging.getLogger(__name__)
+
+
+def one_line(ui: Ui, wordings: tuple[str, ...], width: int) -> tuple[str, int]:
+    """A button's words on one line of ``width``: the fullest wording that fits at the body size (3 mm),
+    else the shortest at the label size (a narrow button at 800x480)."""
+    m = ui.metrics
+    font = ui.font(m.body)
+    fits = [w for w in wordings if font.size(w)[0] <= width]
+    return (fits[0], m.body) if fits else (wordings[-1], m.small)
 
 
 
@@ -327,8 +336,7 @@ class TableScreen(Screen):
     def random_cards(self) -> None:
         req = self.game.state.request()
         if isinstance(req, DrawCards):
-            pool = list(range(len(req.candidates)))
-            self.cards = self.app.rng.sample(pool, min(req.count, len(pool)))
+            self.cards = self.app.reader.random_cards(len(req.candidates), req.count)
 
     def confirm_cards(self) -> None:
         req = self.game.state.request()
@@ -357,15 +365,6 @@ class TableScreen(Screen):
             return
         ui.panel(rect, theme.PANEL)
         inner = rect.inflate(-2 * m.pad, -2 * m.pad)
-        top = ui.paragraph(  # wrapped, not cut (issue 55, defect 6)
-            f"Tap the {_cards(req.count)} turned up ({len(self.cards)} chosen)",
-            inner,
-            m.small,
-            theme.MUTED,
-            max_lines=2,
-        ) + 4
-        buttons_y = inner.bottom - m.button_h
-        area = pygame.Rect(inner.x, inner.y + top, inner.width, buttons_y - inner.y - top - m.pad)
         items = []
         # a button per distinct card (a deck holding four Fore! cards lists it once), by the name printed
         # on it; "[x]" when chosen, with how many copies when more than one
@@ -375,25 +374,57 @@ class TableScreen(Screen):
             name = self.view.card_name(req.deck, card)
             tap = lambda ix=indexes: self.tap_card(ix, req.count)  # noqa: E731
             items.append((mark + name, tap, f"card:{indexes[0]}"))
+        ask = f"Tap the {_cards(req.count)} turned up ({len(self.cards)} chosen)"
+        simulated = getattr(self.app.reader, "simulated", False)
+        if m.portrait:  # the paging arrows share the Random and Confirm row: a row more of cards
+            self._card_rows(ui, inner, ask, items, simulated, len(self.cards) == req.count)
+            return
+        top = ui.paragraph(ask, inner, m.small, theme.MUTED, max_lines=2) + 4  # wrapped, not cut (defect 6)
+        buttons_y = inner.bottom - m.button_h
+        area = pygame.Rect(inner.x, inner.y + top, inner.width, buttons_y - inner.y - top - m.pad)
         self.card_page = paged_buttons(
             ui, area, items, self.card_page, lambda p: setattr(self, "card_page", p)
         )
         half = (inner.width - m.pad) // 2
-        if getattr(self.app.reader, "simulated", False):
-            ui.button(
-                pygame.Rect(inner.x, buttons_y, half, m.button_h),
-                "Random cards",
-                self.random_cards,
-                id="cards:random",
-            )
-        ui.button(
-            pygame.Rect(inner.right - half, buttons_y, half, m.button_h),
-            "Confirm cards",
-            self.confirm_cards,
-            id="cards:confirm",
-            enabled=len(self.cards) == req.count,
-            colour=theme.CONFIRM,
-        )
+        ok = pygame.Rect(inner.right - half, buttons_y, half, m.button_h)
+        if simulated:
+            rand = pygame.Rect(inner.x, buttons_y, half, m.button_h)
+            words, size = one_line(ui, ("Random cards", "Random"), half - 12)
+            ui.button(rand, words, self.random_cards, id="cards:random", size=size)
+        words, size = one_line(ui, ("Confirm cards", "Confirm"), half - 12)
+        ui.button(ok, words, self.confirm_cards, id="cards:confirm", enabled=len(self.cards) == req.count,
+                  colour=theme.CONFIRM, size=size)
+
+    def _card_rows(
+        self, ui: Ui, inner: pygame.Rect, ask: str, items: list, simulated: bool, ready: bool
+    ) -> None:
+        """Portrait: the cards by name in rows, under ``ask`` (with the page when paged), and one row of
+        ``<``, Random, Confirm and ``>`` (the arrows only when paged)."""
+        m = ui.metrics
+        worst = f"{ask}, page 9 of 9"  # the room the words may take, paged or not
+        top = min(2, len(ui.wrap(worst, m.small, inner.width))) * ui.font(m.small).get_linesize() + 4
+        row = pygame.Rect(inner.x, inner.bottom - m.button_h, inner.width, m.button_h)
+        grid = pygame.Rect(inner.x, inner.y + top, inner.width, row.y - m.pad - inner.y - top)
+        self.card_page, pages = grid_page(ui, grid, items, self.card_page)
+        page = self.card_page
+        ui.paragraph(ask + (f", page {page + 1} of {pages}" if pages > 1 else ""), inner, m.small,
+                     theme.MUTED, max_lines=2)
+        if pages > 1:
+            t = m.target
+            ui.button(pygame.Rect(row.x, row.y, t, row.height), "<",
+                      lambda: setattr(self, "card_page", page - 1), enabled=page > 0, id="page:prev")
+            ui.button(pygame.Rect(row.right - t, row.y, t, row.height), ">",
+                      lambda: setattr(self, "card_page", page + 1), enabled=page < pages - 1, id="page:next")
+            row = row.inflate(-2 * (t + m.pad), 0)
+        half = (row.width - m.pad) // 2
+        ok = pygame.Rect(row.right - half, row.y, half, row.height) if simulated else row
+        if simulated:
+            rand = pygame.Rect(row.x, row.y, half, row.height)
+            words, size = one_line(ui, ("Random cards", "Random"), half - 12)
+            ui.button(rand, words, self.random_cards, id="cards:random", size=size)
+        words, size = one_line(ui, ("Confirm cards", "Confirm"), ok.width - 12)
+        ui.button(ok, words, self.confirm_cards, id="cards:confirm", enabled=ready, colour=theme.CONFIRM,
+                  size=size)
 
     # --- commands -----------------------------------------------------------------------------
     def undo(self) -> None:

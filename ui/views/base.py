@@ -342,6 +342,31 @@ def _one_row_paged(
     return page
 
 
+def grid_page(
+    ui: Ui,
+    grid: pygame.Rect,
+    items: Sequence[tuple[str, Callable[[], Any], str]],
+    page: int,
+    columns: int | None = None,
+    height: int | None = None,
+) -> tuple[int, int]:
+    """One page of ``items`` as buttons filling ``grid``, sized as :func:`paged_buttons` sizes them,
+    with no paging row (the caller pages them from a row of its own); returns (page, pages)."""
+    m = ui.metrics
+    ph = max(height or m.button_h, m.target)
+    cols = columns_for(ui, grid, items, columns)
+    bw = (grid.width - (cols - 1) * m.pad) // cols
+    need = max((min(lines_at_body(ui, label, bw - 12), 3) for label, _, _ in items), default=1)
+    h = max(ph, need * ui.font(m.body).get_linesize() + 8) if need > 1 else ph  # as the grid sizes them
+    per_page = capacity(ui, grid, cols, h)
+    pages = max(1, -(-len(items) // per_page))
+    page = min(max(page, 0), pages - 1)
+    shown = items[page * per_page : (page + 1) * per_page]
+    # everything shown fits one page, so the grid draws no paging row of its own
+    paged_buttons(ui, grid, shown, 0, lambda p: None, cols, h)
+    return page, pages
+
+
 def _paged_with_middle(
     ui: Ui,
     rect: pygame.Rect,
@@ -354,17 +379,8 @@ def _paged_with_middle(
 ) -> int:
     m = ui.metrics
     ph = max(height or m.button_h, m.target)  # the bottom row: 9 mm
-    cols = columns_for(ui, rect, items, columns)
-    bw = (rect.width - (cols - 1) * m.pad) // cols
-    need = max((min(lines_at_body(ui, label, bw - 12), 3) for label, _, _ in items), default=1)
-    h = max(ph, need * ui.font(m.body).get_linesize() + 8) if need > 1 else ph  # as the grid sizes them
     grid = pygame.Rect(rect.x, rect.y, rect.width, rect.height - ph - m.pad)
-    per_page = capacity(ui, grid, cols, h)
-    pages = max(1, -(-len(items) // per_page))
-    page = min(max(page, 0), pages - 1)
-    shown = items[page * per_page : (page + 1) * per_page]
-    # the grid alone: everything on it fits one page, so it draws no paging row of its own
-    paged_buttons(ui, grid, shown, 0, lambda p: None, cols, h)
+    page, pages = grid_page(ui, grid, items, page, columns, ph)
     label, action, wid = middle
     y, h = rect.bottom - ph, ph
     if pages == 1:

@@ -182,6 +182,19 @@ def target_rect(centre: tuple[int, int], side: int) -> pygame.Rect:
     return r
 
 
+def ball_half(s: float) -> int:
+    """Half the side of a ball's square (its place) at hex size ``s``: its space, or the ball when larger
+    (a ball is at least 11 px across)."""
+    return round(max(s, 11 / 0.7))
+
+
+def ball_overhang(s: float) -> int:
+    """How far a ball's outline (the place inflated by 3 px, or the ring round the ball in play) reaches
+    past its space's top corner at hex size ``s``: the room kept over the course's top row."""
+    ring = max(11, round(s * 0.7)) + 6
+    return max(0, math.ceil(max(ball_half(s) + 3, ring) - s))
+
+
 class RollInOneView(GameView):
     def __init__(self, info) -> None:
         super().__init__(info)
@@ -522,7 +535,17 @@ class RollInOneView(GameView):
             and not self._interrupted(state)
         )
         t = ui.metrics.target
-        frame = Frame.with_ring(cells, area, ball, t) if ball is not None else Frame(cells, area, 60.0)
+
+        def fit(room: pygame.Rect) -> Frame:
+            return Frame.with_ring(cells, room, ball, t) if ball is not None else Frame(cells, room, 60.0)
+
+        frame = fit(area)
+        for _ in range(3):  # a ball on the top row stands out of its space: keep it under the header
+            over = ball_overhang(frame.s)
+            top = min(frame.xy(c)[1] for c in cells) - frame.s  # the top row's upper corners
+            if top - over >= area.top:
+                break
+            frame = fit(pygame.Rect(area.x, area.y + over, area.width, area.height - over))
         self.frame = frame
         s = frame.s
         for c in spaces:
@@ -554,11 +577,12 @@ class RollInOneView(GameView):
             k = seen.get(tuple(b), 0)
             seen[tuple(b)] = k + 1
             x, y = frame.xy(b)
-            off = round(k * max(14, s * 0.8))  # balls on one space fan out so every initial shows
-            placed.append((i == current, i, (x + off, y - off)))
+            off = round(k * max(14, s * 0.8))  # balls on one space fan out so every initial shows:
+            up = y - off - ball_overhang(s) - s >= area.top  # up and right, down near the header
+            placed.append((i == current, i, (x + off, y - off if up else y + off)))
         for is_current, i, centre in sorted(placed):  # the ball in play is drawn last, on top
             self._ball(ui, centre, s, i, players[i], actions, is_current)
-            half = round(max(s, 11 / 0.7))  # the ball's space (the ball is at least 11 px across)
+            half = ball_half(s)
             ui.place(f"ball:{i}", pygame.Rect(centre[0] - half, centre[1] - half, 2 * half, 2 * half),
                      tuple(balls[i]))
         if ball is not None:
@@ -789,13 +813,18 @@ class RollInOneView(GameView):
     # --- choices --------------------------------------------------------------------------------
     def side_height(self, ui: Ui, state: GameState) -> int | None:
         """Portrait: room for the course editor's five rows of 9 mm buttons while a hole is designed;
-        in play the aiming panel's hint, two rows of clubs and the list button (and the caddie cards
-        when they are open), so that the course in play gets the rest. The same in every state of a
+        while caddie cards are dealt, for four of them a page (ui/screens/table.py); in play the aiming
+        panel's hint, two rows of clubs and the list button (and the caddie cards when they are open),
+        so that the course in play gets the rest. The same in every state of a
         phase, so the course keeps its place."""
         m = ui.metrics
         if not m.portrait:
             return None
-        if getattr(state, "phase", "") in ("deal", "play", "over"):
+        if getattr(state, "phase", "") == "deal":  # the caddie cards by name: two rows of two on a page
+            line = ui.font(m.small).get_linesize()  # (a card chosen twice takes two lines), then a row
+            card = max(m.button_h, 2 * ui.font(m.body).get_linesize() + 8)  # of arrows, Random, Confirm
+            return 2 * line + 4 + 2 * card + m.button_h + 4 * m.pad
+        if getattr(state, "phase", "") in ("play", "over"):
             line = ui.font(m.small).get_linesize()
             cards = 2 * line if state.options.get("cards") == "open" else 0
             return line + 4 + 3 * (m.button_h + m.pad) + cards

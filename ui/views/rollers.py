@@ -12,7 +12,7 @@ import pygame
 from companion.games.rollers import DICE, ApplyMove, KeepMove, StopMove
 from companion.protocol import GameState, Move
 from ui import theme
-from ui.views.base import Finger, GameView, TableActions, die_name, paged_buttons
+from ui.views.base import Finger, GameView, TableActions, die_name, label_size, lines_at_body, paged_buttons
 from ui.widgets import Ui, draw_die
 
 KINDS = {d.slot: d.kind for d in DICE}
@@ -76,13 +76,15 @@ class RollersView(GameView):
         return (str(move),)
 
     def side_height(self, ui: Ui, state: GameState) -> int | None:
-        """Portrait: the hint, two rows of two moves whose labels take three lines (the longest apply
-        moves: "Close 1s, 5s; Collect 1s x3, 5s (STARs: 1,1,1,1)") and the paging row: four moves a page."""
+        """Portrait: the hint, two rows of two moves, one of them four lines tall and the other three
+        (the longest apply moves: "Open & close 1s; Open 2s; Collect 1s x2 (STARs: 1,2,2)"), and the
+        paging row: four moves a page (:func:`apply_pages`)."""
         m = ui.metrics
         if not m.portrait:
             return None
-        rows = 3 * ui.font(m.body).get_linesize() + 8
-        return ui.font(m.small).get_linesize() + 4 + 2 * (rows + m.pad) + m.button_h
+        line = ui.font(m.body).get_linesize()
+        rows = (4 * line + 8) + m.pad + (3 * line + 8) + m.pad
+        return ui.font(m.small).get_linesize() + 4 + rows + m.button_h
 
     def score_note(self, view: dict[str, Any], player: int) -> str | tuple[str, ...]:
         chips = view.get("chips", [])
@@ -346,9 +348,108 @@ class RollersView(GameView):
             if key != self._moves_key:
                 self._moves_key, self.page = key, 0
             items = [(self.label(mv), (lambda mv=mv: actions.play(mv)), f"move:{mv}") for mv in shown]
+            two = m.portrait and rect.width > 500
+            pages = apply_pages(ui, area, items) if two else column_pages(ui, area, items)
+            if pages is not None:
+                self.page = draw_rows(ui, area, pages, self.page, lambda p: setattr(self, "page", p),
+                                      2 if two else 1)
+                return
             self.page = paged_buttons(ui, area, items, self.page, lambda p: setattr(self, "page", p), lines=3)
             return
         super().draw_choices(ui, rect, state, moves, actions)
+
+
+Item = tuple[str, Any, str]  # a button: label, action, id
+
+
+def apply_pages(ui: Ui, area: pygame.Rect, items: Sequence[Item]) -> list[list[list[Item]]] | None:
+    """Portrait: the apply moves in pages of two rows of two, in their order, except that a page holds at
+    most two labels needing four lines at half the width (a few in a hundred: "Open & close 1s; Open 2s;
+    Collect 1s x2 (STAR: 2)"), side by side in its first row: they are spread over the pages. Each row
+    is as tall as its labels need, so a page of a four-line row and a three-line row fits the panel
+    (:meth:`RollersView.side_height`). None when a label needs more than four lines, or the rows do not
+    fit ``area``: the list is paged as any other."""
+    m = ui.metrics
+    half = (area.width - m.pad) // 2 - 12
+    lines = {wid: lines_at_body(ui, label, half) for label, _, wid in items}
+    if any(n > 4 for n in lines.values()):
+        return None
+    pages: list[list[list[Item]]] = []
+    waiting = list(items)
+    while waiting:
+        # the four-line labels spread over the pages left (at most two a page), the rest in order
+        talls = [it for it in waiting if lines[it[2]] == 4]
+        others = [it for it in waiting if lines[it[2]] != 4]
+        quota = min(2, -(-len(talls) // -(-len(waiting) // 4)))
+        page = talls[:quota] + others[: 4 - quota]
+        page += talls[quota : quota + min(2 - quota, 4 - len(page))]  # too few others left
+        for item in page:
+            waiting.remove(item)
+        page.sort(key=lambda it: items.index(it))  # in the list's order again
+        page.sort(key=lambda it: lines[it[2]] != 4)  # the four-line labels share the first row
+        pages.append([page[:2], page[2:]] if len(page) > 2 else [page])
+    body = ui.font(m.body).get_linesize()
+    least = max(m.button_h, m.target)  # buttons are never under 9 mm
+    for page in pages:
+        height = sum(max(least, max(lines[it[2]] for it in row) * body + 8) for row in page)
+        if height + (len(page) - 1) * m.pad + (least + m.pad if len(pages) > 1 else 0) > area.height:
+            return None
+    return pages
+
+
+def column_pages(ui: Ui, area: pygame.Rect, items: Sequence[Item]) -> list[list[list[Item]]] | None:
+    """Landscape: the apply moves one a row in their order, each row as tall as its label needs (most
+    take one or two lines, some three), as many rows a page as fit over the paging row; None when a
+    label does not fit the panel's width at 3 mm (the list is paged as any other)."""
+    m = ui.metrics
+    body = ui.font(m.body).get_linesize()
+    least = max(m.button_h, m.target)
+    lines = [lines_at_body(ui, label, area.width - 12) for label, _, _ in items]
+    if any(n > 4 for n in lines):
+        return None
+    heights = [max(least, n * body + 8) for n in lines]
+    if sum(heights) + m.pad * (len(items) - 1) <= area.height:
+        return [[[it] for it in items]]
+    room = area.height - least - m.pad  # over the paging row
+    pages: list[list[list[Item]]] = []
+    used = room + 1
+    for item, h in zip(items, heights, strict=True):
+        if used + h > room:
+            pages.append([])
+            used = -m.pad
+        pages[-1].append([item])
+        used += h + m.pad
+    return pages
+
+
+def draw_rows(ui: Ui, area: pygame.Rect, pages: list[list[list[Item]]], page: int, set_page,
+              cols: int = 2) -> int:
+    """One page of :func:`apply_pages` or :func:`column_pages` (rows of ``cols`` buttons, each row as
+    tall as its labels need) and, when there are more, the paging row under it. Returns the page."""
+    m = ui.metrics
+    page = min(max(page, 0), len(pages) - 1)
+    bw = (area.width - (cols - 1) * m.pad) // cols
+    body = ui.font(m.body).get_linesize()
+    least = max(m.button_h, m.target)
+    y = area.y
+    for row in pages[page]:
+        need = max(lines_at_body(ui, label, bw - 12) for label, _, _ in row)
+        h = max(least, need * body + 8)
+        for c, (label, action, wid) in enumerate(row):
+            r = pygame.Rect(area.x + c * (bw + m.pad), y, bw, h)
+            ui.button(r, label, action, id=wid, size=label_size(ui, label, bw - 12, h - 4))
+        y += h + m.pad
+    if len(pages) > 1:
+        ph = least
+        py = area.bottom - ph
+        third = (area.width - 2 * m.pad) // 3
+        ui.button(pygame.Rect(area.x, py, third, ph), "Prev", lambda: set_page(page - 1), enabled=page > 0,
+                  id="page:prev")
+        ui.text(f"{page + 1} of {len(pages)}", (area.x + third + m.pad + third // 2, py + ph // 2), m.small,
+                theme.MUTED, "center")
+        ui.button(pygame.Rect(area.right - third, py, third, ph), "Next", lambda: set_page(page + 1),
+                  enabled=page < len(pages) - 1, id="page:next")
+    return page
 
 
 def _touches(m: ApplyMove, n: int) -> bool:
