@@ -25,6 +25,7 @@ from typing import Any
 
 from companion.datafile import parse_toml, read_shipped
 from companion.errors import DataError
+from companion.words import count_of
 
 from .data import Board, load_boards
 from .hexgrid import SLOT_NEIGHBOURS, Pos, rotate, slot_centre
@@ -147,7 +148,7 @@ def course_problem(course: Course, rules: Rules = STANDARD,
     if len(set(course.greens)) != len(course.greens):
         return "two greens on the same space"
     if len(course.greens) != rules.greens:
-        return f"the course has {len(course.greens)} green(s); this game needs {rules.greens}"
+        return f"the course has {count_of(len(course.greens), 'green')}; this game needs {rules.greens}"
     return None
 
 

@@ -29,6 +29,7 @@ from companion.protocol import (
     Roll,
     RollDice,
 )
+from companion.words import count_of
 
 from . import moves as mv
 from .course import Course, Placement, Rules, cells_of, course_problem, layout_problem, load_library, tee_of
@@ -145,7 +146,7 @@ class RollInOneState(GameState):
                 p = self.golfers.index("")
                 return ChooseMove(p, f"{name[p]}: choose a golfer card")
             count = len(self.players) if style == "dealt" else int(style.split("-")[1])
-            what = "one golfer card each" if style == "dealt" else f"{count} shared golfer card(s)"
+            what = "one golfer card each" if style == "dealt" else f"{count_of(count, 'shared golfer card')}"
             return DrawCards(None, "golfer", count, f"Deal {what}", tuple(golfer_ids()))
         if self.phase == "rolloff":
             among = self.rolloff_among
@@ -157,7 +158,7 @@ class RollInOneState(GameState):
             return ChooseMove(self.first, self._design_prompt())
         if self.phase == "deal":
             p, count = self.deal_queue[0]
-            return DrawCards(p, "caddie", count, f"Deal {count} caddie card(s) to {name[p]}",
+            return DrawCards(p, "caddie", count, f"Deal {count_of(count, 'caddie card')} to {name[p]}",
                              tuple(self.deck))
         t = self.turn
         assert t is not None
@@ -303,7 +304,7 @@ class RollInOneState(GameState):
             raise OutOfTurn(rule("Setting up"), f"no cards are to be drawn now: {req.prompt}")
         if len(draw.cards) != req.count:
             raise IllegalMove(rule("Starting a Hole"),
-                              f"{req.count} card(s) are to be drawn, not {len(draw.cards)}")
+                              f"{count_of(req.count, 'card')} to be drawn, not {len(draw.cards)}")
         pool = Counter(req.candidates)
         want = Counter(draw.cards)
         for card, k in want.items():
@@ -324,7 +325,7 @@ class RollInOneState(GameState):
         for c in draw.cards:
             self.deck.remove(c)
         self.hands[p].extend(draw.cards)
-        self._say(f"{self.players[p]} gets {len(draw.cards)} caddie card(s)")
+        self._say(f"{self.players[p]} gets {count_of(len(draw.cards), 'caddie card')}")
         self._next_deal()
 
     def _next_deal(self) -> None:
@@ -588,9 +589,9 @@ class RollInOneState(GameState):
                 return self._play_refusal(move)
             case mv.Adjust(n):
                 assert t is not None
-                return IllegalMove(rule("Handicap Points"), f"changing {t.pending} to {n} costs "
-                                   f"{abs(n - self._raw_number())} point(s) and must stay within the die; "
-                                   f"{self.points[t.player]} left")
+                cost = count_of(abs(n - self._raw_number()), "point")
+                return IllegalMove(rule("Handicap Points"), f"changing {t.pending} to {n} costs {cost} "
+                                   f"and must stay within the die; {self.points[t.player]} left")
             case mv.Traverse():
                 return IllegalMove(rule("Handicap Points"), "no handicap points left")
             case mv.Bump(q, d):
@@ -680,7 +681,7 @@ class RollInOneState(GameState):
                 assert t is not None
                 cost = abs(n - self._raw_number())
                 self.points[t.player] -= cost
-                self._say(f"{self.players[t.player]} spends {cost} point(s): {t.pending} -> {n}")
+                self._say(f"{self.players[t.player]} spends {count_of(cost, 'point')}: {t.pending} -> {n}")
                 self._consider(t.pending, n)
             case mv.Traverse():
                 assert t is not None
@@ -933,7 +934,7 @@ class RollInOneState(GameState):
                 if self.catchup is None:
                     n = self.penalties[p]
                     self.catchup = [0 if q == p else n for q in range(len(self.players))]
-                    self._say(f"{name} has every green: the others get {n} catch-up turn(s)")
+                    self._say(f"{name} has every green: the others get {count_of(n, 'catch-up turn')}")
                 else:
                     self.catchup[p] = 0
         elif self.mode == "bumper-game":
