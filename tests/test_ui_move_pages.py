@@ -283,43 +283,55 @@ def test_roll_in_ones_caddie_deal_shows_four_cards_a_page_in_portrait(size, play
         pygame.display.quit()
 
 
+def side_list_area(app) -> pygame.Rect:
+    """Where the side panel's move list goes: the panel below its hint line."""
+    side, m = app.screen.layout.side, app.ui.metrics
+    top = app.ui.font(m.small).get_linesize() + 4  # the hint over the list
+    return pygame.Rect(side.x, side.y + top, side.width, side.height - top)
+
+
+def rollers_apply_lists(view, games: int):
+    """The apply moves' list items, ``(label, None, id)``, of every apply position of ``games``
+    simulated Rollers games (2-5 players, seeded by game)."""
+    from companion.games import get_game
+    from companion.games.rollers import ApplyMove
+    from companion.sim import step
+
+    info = get_game("rollers")
+    for g in range(games):
+        rng = random.Random(g)
+        state = info.new(tuple("ABCDE"[: 2 + g % 4]), {})
+        for _ in range(3000):
+            if state.is_over:
+                break
+            if state.phase == "apply":
+                yield [(view.label(mv), None, f"move:{mv}") for mv in state.legal_moves()
+                       if isinstance(mv, ApplyMove)]
+            step(state, rng, info.strategy)
+
+
 def test_rollers_apply_moves_four_a_page_in_portrait_over_many_positions():
     """Every apply position of 40 simulated Rollers games (2-5 players), laid out in the portrait side
     panel: four moves on every page but the last, the few labels needing four lines at half the width
     included (they once sent the whole list to one column, two a page); then one such position on the
     real table screen, every label whole at 3 mm inside the panel."""
-    from companion.games import get_game
-    from companion.games.rollers import ApplyMove
-    from companion.sim import step
     from ui.views.base import lines_at_body
     from ui.views.rollers import apply_pages
 
-    info = get_game("rollers")
     app, d = start(PORTRAIT, "rollers", 5)
     try:
         view, ui, m = app.screen.view, app.ui, app.ui.metrics
-        side = app.screen.layout.side
-        top = ui.font(m.small).get_linesize() + 4  # the hint over the list
-        area = pygame.Rect(side.x, side.y + top, side.width, side.height - top)
+        area = side_list_area(app)
         half = (area.width - m.pad) // 2 - 12
         positions = tall = 0
-        for g in range(40):
-            rng = random.Random(g)
-            state = info.new(tuple("ABCDE"[: 2 + g % 4]), {})
-            for _ in range(3000):
-                if state.is_over:
-                    break
-                if state.phase == "apply":
-                    moves = [mv for mv in state.legal_moves() if isinstance(mv, ApplyMove)]
-                    items = [(view.label(mv), None, f"move:{mv}") for mv in moves]
-                    tall += any(lines_at_body(ui, label, half) > 3 for label, _, _ in items)
-                    pages = apply_pages(ui, area, items)
-                    assert pages is not None, [label for label, _, _ in items]
-                    ids = sorted(it[2] for p in pages for row in p for it in row)
-                    assert ids == sorted(it[2] for it in items)  # every move, once
-                    assert all(sum(map(len, p)) >= 4 for p in pages[:-1]), [list(map(len, p)) for p in pages]
-                    positions += 1
-                step(state, rng, info.strategy)
+        for items in rollers_apply_lists(view, 40):
+            tall += any(lines_at_body(ui, label, half) > 3 for label, _, _ in items)
+            pages = apply_pages(ui, area, items)
+            assert pages is not None, [label for label, _, _ in items]
+            ids = sorted(it[2] for p in pages for row in p for it in row)
+            assert ids == sorted(it[2] for it in items)  # every move, once
+            assert all(sum(map(len, p)) >= 4 for p in pages[:-1]), [list(map(len, p)) for p in pages]
+            positions += 1
         assert positions > 500 and tall >= 20, (positions, tall)  # the four-line labels were met
         rng = random.Random(1)
         for _ in range(2000):
@@ -347,19 +359,13 @@ def test_rollers_apply_moves_fill_the_landscape_panel():
     """At 800x480 the apply list is one column; each row is as tall as its own label (one to three lines),
     not as the list's tallest, so a page holds every row that fits over the paging row: more moves a
     page than rows all sized for the tallest label (they showed two a page in most paged positions)."""
-    from companion.games import get_game
-    from companion.games.rollers import ApplyMove
-    from companion.sim import step
     from ui.views.base import lines_at_body
     from ui.views.rollers import column_pages
 
-    info = get_game("rollers")
     app, _ = start(LANDSCAPE, "rollers", 3)
     try:
         view, ui, m = app.screen.view, app.ui, app.ui.metrics
-        side = app.screen.layout.side
-        top = ui.font(m.small).get_linesize() + 4  # the hint over the list
-        area = pygame.Rect(side.x, side.y + top, side.width, side.height - top)
+        area = side_list_area(app)
         body, least = ui.font(m.body).get_linesize(), max(m.button_h, m.target)
         room = area.height - least - m.pad  # over the paging row
 
@@ -367,27 +373,18 @@ def test_rollers_apply_moves_fill_the_landscape_panel():
             return max(least, lines_at_body(ui, item[0], area.width - 12) * body + 8)
 
         shown, uniform = [], []
-        for g in range(20):
-            rng = random.Random(g)
-            state = info.new(tuple("ABCDE"[: 2 + g % 4]), {})
-            for _ in range(3000):
-                if state.is_over:
-                    break
-                if state.phase == "apply":
-                    items = [(view.label(mv), None, f"move:{mv}") for mv in state.legal_moves()
-                             if isinstance(mv, ApplyMove)]
-                    pages = column_pages(ui, area, items)
-                    assert pages is not None
-                    assert [row[0] for p in pages for row in p] == items  # in order, each once
-                    if len(pages) > 1:
-                        for p, after in itertools.pairwise(pages):
-                            used = sum(height(row[0]) + m.pad for row in p)
-                            assert used - m.pad <= room, used
-                            assert used + height(after[0][0]) > room, "a page left a row off that fit"
-                        shown.append(sum(len(p) for p in pages[:-1]) / (len(pages) - 1))
-                        tallest = max(height(it) for it in items)
-                        uniform.append(max(1, room // (tallest + m.pad)))
-                step(state, rng, info.strategy)
+        for items in rollers_apply_lists(view, 20):
+            pages = column_pages(ui, area, items)
+            assert pages is not None
+            assert [row[0] for p in pages for row in p] == items  # in order, each once
+            if len(pages) > 1:
+                for p, after in itertools.pairwise(pages):
+                    used = sum(height(row[0]) + m.pad for row in p)
+                    assert used - m.pad <= room, used
+                    assert used + height(after[0][0]) > room, "a page left a row off that fit"
+                shown.append(sum(len(p) for p in pages[:-1]) / (len(pages) - 1))
+                tallest = max(height(it) for it in items)
+                uniform.append(max(1, room // (tallest + m.pad)))
         assert len(shown) > 200
         assert sum(shown) / len(shown) > sum(uniform) / len(uniform), (sum(shown) / len(shown),
                                                                        sum(uniform) / len(uniform))

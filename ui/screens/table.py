@@ -59,7 +59,6 @@ def one_line(ui: Ui, wordings: tuple[str, ...], width: int) -> tuple[str, int]:
     return (fits[0], m.body) if fits else (wordings[-1], m.small)
 
 
-
 @dataclass(slots=True)
 class Entry:
     """One die of the throw being entered."""
