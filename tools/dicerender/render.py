@@ -129,6 +129,10 @@ def face_texture(p: Placed, fi: int) -> tuple[np.ndarray, np.ndarray, np.ndarray
     inset = TEX / 2 + (poly - TEX / 2) * (1 - bevel)
     mask = np.zeros((TEX, TEX), np.uint8)
     cv2.fillPoly(mask, [np.round(inset * 16).astype(np.int32)], 255, cv2.LINE_AA, shift=4)
+    rounding = int(p.style.get("round", 0.0) * TEX / 2 * 0.6)
+    if rounding >= 2:  # corners rounded: an opening by a disc rounds every convex corner
+        disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * rounding + 1, 2 * rounding + 1))
+        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, disc)
     d = p.design
     body = np.array(d.body, np.float32) / 255.0
     tex = np.empty((TEX, TEX, 3), np.float32)
@@ -281,6 +285,13 @@ def _style(rng: np.random.Generator) -> dict:
         "gloss": float(rng.uniform(0, 1) ** 2),
         "marble": float(rng.uniform(0.05, 0.25)) if rng.random() < 0.12 else 0.0,
         "engraved": bool(rng.random() < 0.3),
+        # paint sunk into the body: its walls shade on the side away from the light
+        "sunk": float(rng.uniform(0.5, 3.0)) if rng.random() < 0.7 else 0.0,
+        # the face's corners rounded into the bevel (a share of the face's half-width)
+        "round": float(rng.uniform(0.05, 0.35)),
+        # the room's lights reflected in a glossy body: washes the face towards the light's colour
+        "sheen": float(rng.uniform(0, 1) ** 1.5) if rng.random() < 0.75 else 0.0,
+        "seed": int(rng.integers(2**31)),
     }
 
 
@@ -398,13 +409,25 @@ def render_scene(
         hull = cv2.convexHull(cam.project(pts).astype(np.float32))
         cv2.fillPoly(shadow, [np.round(hull[:, 0] * 16).astype(np.int32)], 255, cv2.LINE_AA, shift=4)
     soft = cv2.GaussianBlur(shadow, (0, 0), rng.uniform(1.5, 6) * SCALE).astype(np.float32) / 255.0
-    img *= (1 - rng.uniform(0.35, 0.7) * soft)[..., None]
+    if rng.random() < 0.5:  # a path tracer's grain, strongest where the light is least
+        soft *= 1 + rng.uniform(0.1, 0.5) * rng.standard_normal(soft.shape).astype(np.float32)
+    img *= np.clip(1 - rng.uniform(0.35, 0.7) * soft, 0, 1)[..., None]
+    # where each die meets the floor, a thin dark line of contact shadow
+    contact = np.zeros((H, W), np.uint8)
+    for p in dice:
+        v = p.world()
+        foot = v[v[:, 2] < 0.5] if (v[:, 2] < 0.5).sum() >= 3 else v[np.argsort(v[:, 2])[:3]]
+        hull = cv2.convexHull(cam.project(foot * [1, 1, 0]).astype(np.float32))
+        cv2.fillPoly(contact, [np.round(hull[:, 0] * 16).astype(np.int32)], 255, cv2.LINE_AA, shift=4)
+    contact = cv2.GaussianBlur(contact, (0, 0), rng.uniform(0.8, 2.0) * SCALE).astype(np.float32) / 255.0
+    img *= (1 - rng.uniform(0.3, 0.7) * contact)[..., None]
+    env = float(rng.uniform(0.2, 0.9))  # how bright the lights a glossy die reflects are
     # dice, farthest from the camera first
     order = sorted(dice, key=lambda p: -np.linalg.norm(p.t - cam.C))
     view_dir = lambda pt: (cam.C - pt) / np.linalg.norm(cam.C - pt)  # noqa: E731
     labels_by_id = {}
     for p in order:
-        _draw_die(img, p, cam, L, ambient, key, tint, view_dir)
+        _draw_die(img, p, cam, L, ambient, key, tint, view_dir, env)
     for p in dice:
         labels_by_id[id(p)] = _label(p, cam)
     img = np.clip(img, 0, 1)
@@ -421,7 +444,43 @@ def render_scene(
     return Scene(out, labels, meta)
 
 
-def _draw_die(img, p: Placed, cam: Camera, L, ambient, key, tint, view_dir) -> None:
+def _relief(lit, ink, mask, light, style: dict, key: float, fi: int) -> np.ndarray:
+    """Sunk ink and rounded rims on a face's texture. ``light``: the key light's direction along the
+    texture's x and y axes. A sunk pip or numeral shades its wall on the side the light comes from and
+    catches the light on the far wall; the face's rim, curving into the bevel, catches it on the
+    light's side and darkens on the other."""
+    depth = style.get("sunk", 0.0)
+    out = lit
+    if depth > 0:
+        h = cv2.GaussianBlur(ink.astype(np.float32) / 255.0, (0, 0), 1.5)
+        gx = cv2.Sobel(h, cv2.CV_32F, 1, 0, ksize=3)
+        gy = cv2.Sobel(h, cv2.CV_32F, 0, 1, ksize=3)
+        # a pit is ink raised negatively: its slope faces the light where the ink's gradient does not
+        slope = gx * light[0] + gy * light[1]
+        out = out * np.clip(1 + 0.25 * depth * key * slope, 0.3, 1.6)[..., None]
+    m = mask.astype(np.float32) / 255.0
+    inner = cv2.erode(m, np.ones((7, 7), np.uint8))
+    rim = np.clip(m - inner, 0, 1)
+    yy, xx = np.mgrid[0:TEX, 0:TEX].astype(np.float32)
+    towards = ((xx - TEX / 2) * light[0] + (yy - TEX / 2) * light[1]) / (TEX / 2)
+    return out * (1 + 0.5 * key * rim * np.clip(towards, -1, 1))[..., None]
+
+
+def _sheen(style: dict, n_w: np.ndarray, env: float, fi: int) -> np.ndarray:
+    """The room's lights reflected in a glossy face: an even wash with a gradient across the face (an
+    area light's reflection seldom covers a face evenly), strongest on faces turned up at the lights."""
+    strength = env * style.get("sheen", 0.0) * max(0.0, float(n_w[2])) ** 2
+    if strength <= 0.01:
+        return np.zeros((TEX, TEX), np.float32)
+    rng = np.random.default_rng([style.get("seed", 0), fi])
+    ang = rng.uniform(0, 2 * np.pi)
+    yy, xx = np.mgrid[0:TEX, 0:TEX].astype(np.float32)
+    ramp = ((xx - TEX / 2) * np.cos(ang) + (yy - TEX / 2) * np.sin(ang)) / (TEX / 2)
+    wash = strength * rng.uniform(0.3, 1.0) * (1 + rng.uniform(0, 0.9) * ramp)
+    return np.clip(wash, 0, None).astype(np.float32)
+
+
+def _draw_die(img, p: Placed, cam: Camera, L, ambient, key, tint, view_dir, env: float = 0.0) -> None:
     H, W = img.shape[:2]
     v = p.world()
     uv = cam.project(v)
@@ -438,9 +497,15 @@ def _draw_die(img, p: Placed, cam: Camera, L, ambient, key, tint, view_dir) -> N
     # silhouette: the rounded edges, lit about as a face half-turned to the light
     m = np.zeros(roi.shape[:2], np.uint8)
     cv2.fillPoly(m, [np.round((hull - [x0, y0]) * 16).astype(np.int32)], 255, cv2.LINE_AA, shift=4)
-    edge_shade = ambient + key * 0.5 * max(0.2, L[2])
     a = (m.astype(np.float32) / 255.0)[..., None]
-    roi[:] = roi * (1 - a) + (body * edge_shade * tint[::-1])[None, None, :] * a
+    # the rounded edges turn outwards: lit on the side towards the light, in shade on the other
+    centre = cam.project(p.t[None])[0] - [x0, y0]
+    radius = max(1.0, float(np.linalg.norm(hull - [x0, y0] - centre, axis=1).max()))
+    yy, xx = np.mgrid[0 : y1 - y0, 0 : x1 - x0].astype(np.float32)
+    towards = (cam.R @ L)[:2]
+    out = ((xx - centre[0]) * towards[0] + (yy - centre[1]) * towards[1]) / radius
+    edge_shade = ambient + key * np.clip(0.5 * max(0.2, L[2]) + 0.7 * out, 0.05, 1.0)
+    roi[:] = roi * (1 - a) + body[None, None, :] * (edge_shade[..., None] * tint[::-1]) * a
     s = p.solid
     for fi in range(len(s.faces)):
         n_w = p.R @ s.normal(fi)
@@ -448,16 +513,18 @@ def _draw_die(img, p: Placed, cam: Camera, L, ambient, key, tint, view_dir) -> N
         vd = view_dir(c_w)
         if n_w @ vd <= 0.02:
             continue
-        tex, _, mask, mmpp = face_texture(p, fi)
+        tex, ink, mask, mmpp = face_texture(p, fi)
         tex = tex[..., ::-1]  # BGR
+        up = p.R @ s.up(fi)
+        right = np.cross(up, n_w)
         diffuse = max(0.0, float(n_w @ L))
         hvec = (L + vd) / np.linalg.norm(L + vd)
         spec = gloss * (max(0.0, float(n_w @ hvec)) ** 60) * 0.25
         shade = (ambient + key * diffuse) * tint[::-1]
-        lit = tex * shade[None, None, :] + spec
+        lit = tex * shade[None, None, :]
+        lit = _relief(lit, ink, mask, np.array([L @ right, -(L @ up)]), p.style, key, fi)
+        lit = lit + spec + _sheen(p.style, n_w, env, fi)[..., None] * tint[None, None, ::-1]
         # texture corners -> image
-        up = p.R @ s.up(fi)
-        right = np.cross(up, n_w)
         half = TEX / 2 * mmpp
         corners3 = np.array(
             [
@@ -538,8 +605,8 @@ def _label(p: Placed, cam: Camera) -> dict:
 
 def _camera_effects(rng: np.random.Generator, img: np.ndarray, w: int, h: int) -> np.ndarray:
     """Supersampled linear picture -> the camera's 8-bit BGR frame."""
-    if rng.random() < 0.15:  # motion blur
-        k = int(rng.integers(3, 9)) * SCALE
+    if rng.random() < 0.06:  # camera shake (dice are read at rest)
+        k = int(rng.integers(3, 6)) * SCALE
         kern = np.zeros((k, k), np.float32)
         ang = rng.uniform(0, np.pi)
         cv2.line(
