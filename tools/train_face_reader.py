@@ -312,7 +312,7 @@ def main(argv: list[str] | None = None) -> int:
     net, head = FaceNet(), CosFace(len(classes), args.scale, args.margin)
     modules = {"net": net, "head": head}
     if args.init is not None:
-        training.init_from(args.init, modules)
+        training.init_from(args.init, modules, classes)
     steps_per_epoch = math.ceil(len(crops) / args.batch)
     opt, sched = training.one_cycle(
         [*net.parameters(), *head.parameters()], args.lr, steps_per_epoch * args.epochs
