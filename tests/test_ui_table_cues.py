@@ -224,3 +224,36 @@ def test_auto_confirm_is_turned_on_and_off_in_settings(size, tmp_path):
         assert not Settings.load(str(path)).auto_confirm
     finally:
         pygame.display.quit()
+
+
+@pytest.mark.parametrize("size", [LANDSCAPE, PORTRAIT], ids=["800x480", "720x1280"])
+def test_face_labels_over_the_tray_picture_stay_whole_inside_it(size):
+    """A die read at the picture's edge or corner has its face named inside the picture, not cut off at
+    its edge (an "orange" at the right edge showed as "orang")."""
+    app, d = table(size)
+    try:
+        screen = app.screen
+        d.tap("dice:read")
+        d.wait_read()
+        placed = []
+        real_draw = screen._preview.draw
+
+        def draw(ui, rect, frame):  # the real drawing, noting where the picture went
+            placed.append(real_draw(ui, rect, frame))
+            return placed[-1]
+
+        screen._preview.draw = draw
+        h, w = screen.read.frame.shape[:2]
+        corners = [(0, 0), (w - 1, 0), (w - 1, h - 1), (0, h - 1), (w / 2, 0)]
+        for entry, corner in zip(screen.entries.values(), corners, strict=False):
+            entry.centre = corner
+            entry.face = "orange"
+        app.ui.drawn.clear()
+        app.step()
+        dst, scale = placed[-1]
+        assert scale >= 0.3  # big enough to carry labels
+        labels = [r for t, _, r in app.ui.drawn if t.startswith("orange")]
+        assert len(labels) == min(len(screen.entries), len(corners))
+        assert all(dst.contains(r) for r in labels)
+    finally:
+        pygame.display.quit()

@@ -143,12 +143,16 @@ class Ui:
         colour: Colour = theme.TEXT,
         anchor: str = "topleft",
         width: int | None = None,
+        within: pygame.Rect | None = None,
     ) -> pygame.Rect:
+        """Draw ``text`` at ``pos`` by ``anchor``; ``within``: moved (not cut) to lie inside that rect."""
         size = size or self.metrics.body
         if width is not None:
             text = self.fit(text, size, width)
         surf = self.render(text, size, colour)
         rect = surf.get_rect(**{anchor: pos})
+        if within is not None:
+            rect = rect.clamp(within)
         self.surface.blit(surf, rect)
         self.drawn.append((text, max(size, self.metrics.tiny), rect))
         return rect

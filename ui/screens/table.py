@@ -737,7 +737,7 @@ class TableScreen(Screen):
             pygame.draw.rect(ui.surface, col, (x - r, y - r, 2 * r, 2 * r), 3 if sure else 5)
             if labels:
                 label = (e.face or "?") + ("" if sure else " ?")
-                ui.text(label, (x, y - r - 2), m.small, col, "midbottom")
+                ui.text(label, (x, y - r - 2), m.small, col, "midbottom", within=dst)
 
     def _draw_tiles(self, ui: Ui, rect: pygame.Rect, req: RollDice, items: list) -> None:
         """A tile per die: its picture and one word of status; columns chosen for the largest dice."""
