@@ -111,10 +111,14 @@ def aim_score(s: RollInOneState, player: int, move: Any, greens: list[Pos] | Non
     d = getattr(move, "direction", None)
     if ball is None or d is None:
         return (1, 0)
-    nxt = step(ball, d)
-    if greens is None:
-        greens = s.open_greens(player)
-    return (0 if nxt in s.cells else 1, min((distance(nxt, g) for g in greens), default=0))
+    return toward(ball, d, s.cells, s.open_greens(player) if greens is None else greens)
+
+
+def toward(ball: Pos, direction: int, cells: Any, greens: list[Pos]) -> tuple[int, int]:
+    """:func:`aim_score` of going ``direction`` from ``ball``: off the course last, then the
+    distance from the space it leads to to the nearest of ``greens``."""
+    nxt = step(ball, direction)
+    return (0 if nxt in cells else 1, min((distance(nxt, g) for g in greens), default=0))
 
 
 def settle(s: _Probe, player: int) -> bool:
@@ -246,6 +250,8 @@ class StepTable:
         self.plan: Any = None  # the hole's plan, kept with its table (see roll_in_one_plan)
         self.engine_steps = 0
         self.curves: dict[tuple[Pos, int, bool], int] = {}  # the coach's curve from a space and way
+        self.curve_ways: dict[tuple[int, bool], list[int]] = {}  # the engine's curves from a way
+        self.scores: dict[tuple[Pos, int], tuple[int, int]] = {}
         self._template: _Probe | None = None  # a later-roll node's probe, to make others from
         self._rest: attrgetter[Any] | None = None
         self._rest_value: Any = None
@@ -257,7 +263,7 @@ class StepTable:
         if node not in self.probes:
             s = fork(self.base)
             s.balls[self.player] = space
-            s.apply(mv.Shot(next(iter(load_clubs())), direction))
+            s._do(mv.Shot(next(iter(load_clubs())), direction))  # legal at the aim: any club, any way
             if not settle(s, self.player):
                 raise AssertionError("a shot ended before its first roll")
             self.probes[node] = s
@@ -341,13 +347,25 @@ class StepTable:
         key = (space, direction, any_way)
         got = self.curves.get(key)
         if got is None:
-            s = fork(self.probes[self._later(space, direction)])
-            t = s.turn
-            assert t is not None
-            t.stage, t.curve_any = "curve", any_way
-            move = choose(s, self.player)
-            assert isinstance(move, mv.Curve)
-            got = self.curves[key] = move.direction
+            ways = self.curve_ways.get((direction, any_way))
+            if ways is None:  # the engine's curve moves depend on the way and the kind, not the space
+                s = fork(self.base)
+                t = s.turn
+                assert t is not None
+                t.stage, t.direction, t.curve_any = "curve", direction, any_way
+                moves = s.legal_moves()
+                options = [m for m in moves if not (isinstance(m, mv.Curve) and m.fore)] or list(moves)
+                assert all(isinstance(m, mv.Curve) for m in options)
+                ways = self.curve_ways[(direction, any_way)] = [m.direction for m in options]
+            got = self.curves[key] = min(ways, key=lambda d: self.score(space, d))  # as choose()
+        return got
+
+    def score(self, space: Pos, direction: int) -> tuple[int, int]:
+        """:func:`toward` for the player's open greens (kept per space and way)."""
+        key = (space, direction)
+        got = self.scores.get(key)
+        if got is None:
+            got = self.scores[key] = toward(space, direction, self.base.cells, self.greens)
         return got
 
     def _later(self, space: Pos, direction: int) -> Node:
@@ -465,7 +483,9 @@ class StepTable:
     def _get(self, node: Node) -> np.ndarray:
         a = self.dist[node]
         if a.shape[1] < len(self.leaves):  # leaves found since: they have chance 0 here
-            a = self.dist[node] = np.pad(a, ((0, 0), (0, len(self.leaves) - a.shape[1])))
+            wider = np.zeros((a.shape[0], len(self.leaves)))
+            wider[:, : a.shape[1]] = a
+            a = self.dist[node] = wider
         return a
 
     def _solve(self, root: Node) -> None:
