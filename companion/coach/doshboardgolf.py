@@ -212,13 +212,23 @@ def _advice(state: DoshState, plans: Iterable[tuple[str, dict[str, Any], Landing
     moves: list[MoveAdvice] = []
     heat: dict[str, dict[str, float]] = {}
     entries = {} if entries is None else entries
+    rows: dict[tuple[int, Any], MoveAdvice] = {}  # per landing and card: aims flying alike share it
+    cells: dict[int, tuple[Landing, dict[str, float]]] = {}  # per landing (kept, so ids stay its): heat map
     for move, chosen, got in plans:
         entry = entries.get(move)
         if entry is None:
-            entry = entries[move] = got.advice(
-                move, (("best card", float(chosen["card"])),) if "card" in chosen else ())
+            key = (id(got), chosen.get("card"))
+            row = rows.get(key)
+            if row is None:
+                row = rows[key] = got.advice(
+                    move, (("best card", float(chosen["card"])),) if "card" in chosen else ())
+            entry = entries[move] = row if row.move == move else MoveAdvice(
+                move, row.value, outcomes=row.outcomes, details=row.details)
         moves.append(entry)
-        heat[move] = dict(got.cells)
+        shared = cells.get(id(got))
+        if shared is None:
+            shared = cells[id(got)] = (got, dict(got.cells))
+        heat[move] = shared[1]
     who = state.players[state.current]
     question = {"aim": f"{who}: which way to aim (each with its best card)", "card": f"{who}: which card",
                 "level": f"{who}: Card-Down, Card-Up or as printed", "call": f"{who}: which hole-out call"}

@@ -25,7 +25,7 @@ outcome against the engine's own resolution over every die it asks for.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from companion.coach.golf import PENALTY_CELLS, Landing
@@ -91,15 +91,15 @@ class Flights:
         self.legs: dict[tuple[Any, ...], Leg] = {}
         self.checkpoints: dict[tuple[Any, ...], dict[Pos, tuple[Any, ...]]] = {}
         self.finished: dict[End, Leaves] = {}
-        self.rolled: dict[Pos, list[tuple[Pos, bool, bool, float]]] = {}
-        self.afters: dict[tuple[Any, ...], list[tuple[End, float]]] = {}
+        self.rolled: dict[Pos, tuple[tuple[Pos, bool, bool, float], ...]] = {}
+        self.afters: dict[tuple[Any, ...], tuple[tuple[End, float], ...]] = {}
         self.after_worths: dict[tuple[Any, ...], float] = {}
         self.wind_worths: dict[tuple[Any, ...], float] = {}
-        self.wind_legs: dict[tuple[Any, ...], list[tuple[End, float]]] = {}
+        self.wind_legs: dict[tuple[Any, ...], tuple[tuple[End, float], ...]] = {}
         self.worths: dict[End, float] = {}
-        self.flights: dict[tuple[Any, ...], list[tuple[End, float]]] = {}
-        self.rows: dict[tuple[Any, ...], list[float]] = {}
-        self.before: dict[tuple[Any, ...], tuple[list[float], Keys]] = {}
+        self.flights: dict[tuple[Any, ...], tuple[tuple[End, float], ...]] = {}
+        self.rows: dict[tuple[Any, ...], tuple[float, ...]] = {}
+        self.before: dict[tuple[Any, ...], tuple[tuple[float, ...], Keys]] = {}
         self.asked: dict[tuple[Any, ...], dict[tuple[int, bool, bool], tuple[int, Leg]]] = {}
         self.leg_names: dict[tuple[Any, ...], int] = {}
         self.moves: dict[tuple[Pos, int], tuple[Pos, int, Pos | None, int]] = {}
@@ -117,13 +117,13 @@ class Flights:
         return out
 
     def ends(self, direction: int, elbow: Pos | None, turn_to: int | None, distance: int, hook: int,
-             holing: bool) -> list[tuple[End, float]]:
+             holing: bool) -> Sequence[tuple[End, float]]:
         """Where the flight ends, before any roll-away, with the chances (see :meth:`flight`)."""
         return self._ends(self._legs_of(direction, elbow, turn_to), direction, elbow, turn_to, distance,
                           hook, holing)
 
     def _ends(self, legs: dict[tuple[int, bool, bool], tuple[int, Leg]], direction: int, elbow: Pos | None,
-              turn_to: int | None, distance: int, hook: int, holing: bool) -> list[tuple[End, float]]:
+              turn_to: int | None, distance: int, hook: int, holing: bool) -> Sequence[tuple[End, float]]:
         """:meth:`ends`, with the aim's first legs (:meth:`_legs_of`)."""
         distance = max(0, distance - self.grip)
         wind = distance // self.per if self.per else 0
@@ -139,7 +139,7 @@ class Flights:
                 after = self.after(pos, more or self.start, travel if hook else 0, hook, wind, holing,
                                    self.passed or near)
                 got += [(end, reach * p) for end, p in after]
-            self.flights[memo] = got
+            got = self.flights[memo] = tuple(got)
         return got
 
     # -- every card along one aim -------------------------------------------------------------------
@@ -164,7 +164,7 @@ class Flights:
                 memo = (key, bent)
                 row = rows.get(memo)
                 if row is None:
-                    row = rows[memo] = self._row(first, wind, bent)
+                    row = rows[memo] = tuple(self._row(first, wind, bent))
                 out += row
             for holing in straight:
                 got = legs.get((distance, wind == 0, holing))
@@ -173,7 +173,7 @@ class Flights:
                 memo = (key, ((0, holing),))
                 row = rows.get(memo)
                 if row is None:
-                    row = rows[memo] = self._row(first, wind, memo[1])
+                    row = rows[memo] = tuple(self._row(first, wind, memo[1]))
                 out += row
         return out
 
@@ -191,7 +191,8 @@ class Flights:
                 if elbow in self.checkpoints[line]:
                     break
                 short, values = short + 1, values + len(bent) + len(straight)
-            got = self.before[memo] = (self.aim_values(direction, None, None, keys)[:values], keys[short:])
+            values_of = self.aim_values(direction, None, None, keys)
+            got = self.before[memo] = (tuple(values_of[:values]), keys[short:])
         return list(got[0]), got[1]
 
     def _row(self, first: Leg, wind: int, pairs: tuple[tuple[int, bool], ...]) -> list[float]:
@@ -251,13 +252,13 @@ class Flights:
                  reach * p) for at, more, off, by, p, near in stops]
 
     def after(self, pos: Pos, dry: Pos, travel: int, hook: int, wind: int, holing: bool, passed: bool
-              ) -> list[tuple[End, float]]:
+              ) -> Sequence[tuple[End, float]]:
         """The Hook and wind legs from the first leg's end (``travel``: the way it was flying; 0 when
         there is no Hook, as it then does not matter; ``passed``: the dog-leg marker)."""
         memo = (pos, dry, travel, hook, wind, holing, passed)
         got = self.afters.get(memo)
         if got is None:
-            got = self.afters[memo] = self._after(*memo)
+            got = self.afters[memo] = tuple(self._after(*memo))
         return got
 
     def _after(self, pos: Pos, dry: Pos, travel: int, hook: int, wind: int, holing: bool, passed: bool
@@ -278,7 +279,8 @@ class Flights:
                 out.append(((pos, dry, False, holed, passed), reach))
         return out
 
-    def wind_ends(self, pos: Pos, dry: Pos, wind: int, holing: bool, passed: bool) -> list[tuple[End, float]]:
+    def wind_ends(self, pos: Pos, dry: Pos, wind: int, holing: bool, passed: bool
+                  ) -> Sequence[tuple[End, float]]:
         """Where the wind leg from ``pos`` (not holed there) ends, with the chances (once per dot, for
         every Hook ending there)."""
         memo = (pos, dry, wind, holing, passed)
@@ -288,7 +290,7 @@ class Flights:
             got = self._stopped(stops, 1.0, dry, holing, passed) if stops else []
             if q:
                 got.append(((pos, more or dry, False, pos == self.target and holing, passed or near), q))
-            self.wind_legs[memo] = got
+            got = self.wind_legs[memo] = tuple(got)
         return got
 
     def finish_landing(self, end: End) -> Landing:
@@ -532,12 +534,12 @@ class Flights:
         assert self.marker is not None
         return hex_distance(lie, self.marker) + self.beyond
 
-    def roll(self, lie: Pos) -> list[tuple[Pos, bool, bool, float]]:
+    def roll(self, lie: Pos) -> Sequence[tuple[Pos, bool, bool, float]]:
         """Where the ball rolls away to from ``lie`` (black dice): (lie, rolled into water, a cell it
         rolled on passed the dog-leg marker, chance)."""
         got = self.rolled.get(lie)
         if got is None:
-            got = self.rolled[lie] = self._roll(lie)
+            got = self.rolled[lie] = tuple(self._roll(lie))
         return got
 
     def _roll(self, lie: Pos) -> list[tuple[Pos, bool, bool, float]]:
