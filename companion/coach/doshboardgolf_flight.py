@@ -104,6 +104,7 @@ class Flights:
         self.leg_names: dict[tuple[Any, ...], int] = {}
         self.moves: dict[tuple[Pos, int], tuple[Pos, int, Pos | None, int]] = {}
         self.finish_landings: dict[End, Landing] = {}
+        self.finish_parts: dict[End, tuple[Any, ...]] = {}
 
     # -- one flight ---------------------------------------------------------------------------------
     def flight(self, direction: int, elbow: Pos | None, turn_to: int | None, distance: int, hook: int,
@@ -232,16 +233,24 @@ class Flights:
         cells: dict[str, float] = {}
         hows: dict[str, float] = {}
         penalty = left = 0.0
-        landings = self.finish_landings
+        parts, part = self.finish_parts, self._finish_part
         for end, p in at.items():
-            finish = landings.get(end) or self.finish_landing(end)
-            for cell, q in finish.cells.items():
+            end_cells, end_hows, end_penalty, end_left = parts.get(end) or part(end)
+            for cell, q in end_cells:
                 cells[cell] = cells.get(cell, 0.0) + p * q
-            for how, q in finish.ends.items():
+            for how, q in end_hows:
                 hows[how] = hows.get(how, 0.0) + p * q
-            penalty += p * finish.penalty
-            left += p * finish.left
+            penalty += p * end_penalty
+            left += p * end_left
         return Landing(cells, hows, penalty, left)
+
+    def _finish_part(self, end: End) -> tuple[tuple[tuple[str, float], ...], tuple[tuple[str, float], ...],
+                                              float, float]:
+        """:meth:`finish_landing` as plain tuples (kept per end): cells, ends, penalty, cells left."""
+        got = self.finish_landing(end)
+        part = self.finish_parts[end] = (tuple(got.cells.items()), tuple(got.ends.items()), got.penalty,
+                                         got.left)
+        return part
 
     def _stopped(self, stops: tuple[Stop, ...], reach: float, dry: Pos, holing: bool, passed: bool
                  ) -> list[tuple[End, float]]:
