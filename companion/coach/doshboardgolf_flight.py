@@ -218,17 +218,29 @@ class Flights:
     def aim_landing(self, direction: int, elbow: Pos | None, turn_to: int | None,
                     pairs: Iterable[tuple[int, int, bool, float]]) -> Landing:
         """Every outcome of one card along one aim: ``pairs`` gives (Distance, signed Hook, hole-out,
-        chance) for the card's blue and red dice."""
+        chance) for the card's blue and red dice. Each flight's ends as :meth:`ends` gives them,
+        gathered straight from its first leg's stops and :meth:`after` (no list per flight)."""
         at: dict[End, float] = {}
-        legs, flights, grip, per = self._legs_of(direction, elbow, turn_to), self.flights, self.grip, self.per
-        for distance, hook, holing, p in pairs:
-            count = distance - grip if distance > grip else 0  # as _ends, the flight's ends looked up
-            got = legs.get((count, hook == 0 and (count // per if per else 0) == 0, holing and not hook))
-            ends = None if got is None else flights.get((got[0], hook, holing))
-            if ends is None:
-                ends = self._ends(legs, direction, elbow, turn_to, distance, hook, holing)
-            for end, q in ends:
+        legs, grip, per, leg = self._legs_of(direction, elbow, turn_to), self.grip, self.per, self.leg
+        start, target, passed0 = self.start, self.target, self.passed
+        afters, after = self.afters, self.after
+        for distance, hook, holing, p in pairs:  # as _ends, its stops and after() gathered straight in
+            count = distance - grip if distance > grip else 0
+            wind = count // per if per else 0
+            asked = (count, hook == 0 and wind == 0, holing and not hook)
+            got = legs.get(asked)
+            stops, reach, pos, more, travel, _, near = (got or leg(direction, *asked, elbow, turn_to))[1]
+            for stop, more_, off, by, q, near_ in stops:
+                end = (stop, more_ or start, off, by == "target" and stop == target and holing,
+                       passed0 or near_)
                 at[end] = at.get(end, 0.0) + p * q
+            if reach:
+                memo = (pos, more or start, travel if hook else 0, hook, wind, holing, passed0 or near)
+                ends = afters.get(memo)
+                if ends is None:
+                    ends = after(*memo)
+                for end, q in ends:
+                    at[end] = at.get(end, 0.0) + p * (reach * q)
         # as Landing.add_landing for each end, in one go
         cells: dict[str, float] = {}
         hows: dict[str, float] = {}
