@@ -93,7 +93,8 @@ class Flights:
         self.finished: dict[End, Leaves] = {}
         self.rolled: dict[Pos, tuple[tuple[Pos, bool, bool, float], ...]] = {}
         self.afters: dict[tuple[Any, ...], tuple[tuple[End, float], ...]] = {}
-        self.after_worths: dict[tuple[Any, ...], float] = {}
+        # per (dot, last dry dot, wind, marker passed): per (way flying, Hook, hole-out) the worth
+        self.after_worths: dict[tuple[Any, ...], dict[tuple[int, int, bool], float]] = {}
         self.wind_worths: dict[tuple[Any, ...], float] = {}
         self.wind_legs: dict[tuple[Any, ...], tuple[tuple[End, float], ...]] = {}
         self.worths: dict[End, float] = {}
@@ -104,6 +105,8 @@ class Flights:
         self.leg_names: dict[tuple[Any, ...], int] = {}
         self.moves: dict[tuple[Pos, int], tuple[Pos, int, Pos | None, int]] = {}
         self.finish_landings: dict[End, Landing] = {}
+        self._walking = (self.kinds, target, self.near, rules.hit_or_miss, self.stoppers, self.wet,
+                         self.moves)  # what _walk reads, in one attribute
         self.finish_parts: dict[End, tuple[Any, ...]] = {}
 
     # -- one flight ---------------------------------------------------------------------------------
@@ -207,12 +210,18 @@ class Flights:
         if not reach:
             return [stopped[holing] for _, holing in pairs]
         dry, passed = more or start, passed or near
-        known, after = self.after_worths, self._after_worth
+        base = (pos, dry, wind, passed)
+        known = self.after_worths.get(base)
+        if known is None:
+            known = self.after_worths[base] = {}
+        after = self._after_worth
         out = []
-        for hook, holing in pairs:  # each kept once worked out (_after_worth)
-            memo = (pos, dry, travel if hook else 0, hook, wind, holing, passed)
-            got = known.get(memo)
-            out.append(stopped[holing] + reach * (after(*memo) if got is None else got))
+        for hook, holing in pairs:  # each kept once worked out
+            bent = travel if hook else 0
+            got = known.get((bent, hook, holing))
+            if got is None:
+                got = known[(bent, hook, holing)] = after(pos, dry, bent, hook, wind, holing, passed)
+            out.append(stopped[holing] + reach * got)
         return out
 
     def aim_landing(self, direction: int, elbow: Pos | None, turn_to: int | None,
@@ -326,8 +335,7 @@ class Flights:
                      passed: bool) -> float:
         """The expected :func:`worth` of :meth:`after`'s ends, summed as they come (the wind leg
         and where it rests valued once per dot the Hook leg ends on, for every Hook that ends there);
-        kept in ``after_worths``."""
-        memo = (pos, dry, travel, hook, wind, holing, passed)
+        :meth:`_row` keeps it in ``after_worths``."""
         total, reach = 0.0, 1.0
         if hook:
             leg = (pos, (travel + 2) % 12 + 1 if hook > 0 else (travel - 4) % 12 + 1,  # turn(travel, +-3)
@@ -342,7 +350,6 @@ class Flights:
                 total += reach * self.wind_worth(pos, dry, wind, holing, passed)
             else:
                 total += reach * self.finish_worth(pos, dry, False, holed, passed)
-        self.after_worths[memo] = total
         return total
 
     def wind_worth(self, pos: Pos, dry: Pos, wind: int, holing: bool, passed: bool) -> float:
@@ -465,14 +472,14 @@ class Flights:
         """Count ``left`` from ``pos`` flying ``d`` (``arrived``: the dot was just reached, its tree
         or target not yet passed; ``passed``: a dot of the leg so far passed the dog-leg marker); the
         leg's stops and how it ends."""
-        kinds, target, near = self.kinds, self.target, self.near
-        hit_or_miss, stoppers, wet, moves = self.rules.hit_or_miss, self.stoppers, self.wet, self.moves
+        kinds, target, near, hit_or_miss, stoppers, wet, moves = self._walking
         stops_l = list(stops)
         half = False
         while True:
             if arrived:
                 arrived = False
-                met = met or pos == target
+                if pos == target:
+                    met = True
                 what = stoppers.get(pos)
                 if what is not None:
                     at_rest = rests or (holes_out and pos == target)
@@ -495,10 +502,11 @@ class Flights:
             step = moves.get((pos, d))
             if step is None:
                 step = moves[(pos, d)] = self._moves(pos, d)
-            if step[1] <= left:  # as _next
-                dot, cost, half = step[0], step[1], False
-            elif step[2] is not None and step[3] <= left:
-                dot, cost, half = step[2], step[3], True
+            dot, cost, half_dot, half_cost = step
+            if cost <= left:  # as _next
+                half = False
+            elif half_dot is not None and half_cost <= left:
+                dot, cost, half = half_dot, half_cost, True
             else:
                 break
             left -= cost
