@@ -156,24 +156,28 @@ class Flights:
         out: list[float] = []
         if elbow is not None and turn_to is not None:
             out, keys = self._before_elbow(direction, elbow, keys)
-        rows, grip, per, leg = self.rows, self.grip, self.per, self.leg
+        rows, grip, per, first_leg = self.rows, self.grip, self.per, self._first_leg
         legs = self._legs_of(direction, elbow, turn_to)
         for distance, bent, straight in keys:
             distance = max(0, distance - grip)
             wind = distance // per if per else 0
             if bent:
                 got = legs.get((distance, False, False))
-                key, first = got if got is not None else leg(direction, distance, False, False, elbow,
-                                                             turn_to)
+                if got is None:  # as leg()
+                    got = legs[(distance, False, False)] = first_leg(direction, distance, False, False,
+                                                                     elbow, turn_to)
+                key, first = got
                 memo = (key, bent)
                 row = rows.get(memo)
                 if row is None:
                     row = rows[memo] = tuple(self._row(first, wind, bent))
                 out += row
             for holing in straight:
-                got = legs.get((distance, wind == 0, holing))
-                key, first = got if got is not None else leg(direction, distance, wind == 0, holing, elbow,
-                                                             turn_to)
+                asked = (distance, wind == 0, holing)
+                got = legs.get(asked)
+                if got is None:  # as leg()
+                    got = legs[asked] = first_leg(direction, *asked, elbow, turn_to)
+                key, first = got
                 memo = (key, ((0, holing),))
                 row = rows.get(memo)
                 if row is None:
@@ -357,7 +361,8 @@ class Flights:
         memo = (pos, dry, wind, holing, passed)
         got = self.wind_worths.get(memo)
         if got is None:
-            stops, q, pos, more, _, _, near = self._leg(pos, self.wind_dir, wind, True, False)
+            leg = (pos, self.wind_dir, wind, True, False)
+            stops, q, pos, more, _, _, near = self.legs.get(leg) or self._leg(*leg)
             got = self._stops_worth(stops, dry, holing, passed) if stops else 0.0
             if q:
                 got += q * self.finish_worth(pos, more or dry, False, pos == self.target and holing,
