@@ -413,8 +413,13 @@ class Flights:
             if not plain[1][5]:  # never at the target: holing out there changes nothing
                 return plain
         straight = (self.start, direction, count, rests, holes_out)
-        line = self._leg(*straight, marks=True)
-        at = None if elbow is None or turn_to is None else self.checkpoints[straight].get(elbow)
+        marks = self.checkpoints.get(straight)
+        if marks is None:
+            line = self._leg(*straight, marks=True)
+            marks = self.checkpoints[straight]
+        else:  # walked with its checkpoints already
+            line = self.legs[straight]
+        at = None if elbow is None or turn_to is None else marks.get(elbow)
         if at is None:
             return self._named(straight), line
         return self._named((*straight, elbow, turn_to)), self._walk(
