@@ -206,13 +206,12 @@ class Flights:
     def _row(self, first: Leg, wind: int, pairs: tuple[tuple[int, bool], ...]) -> list[float]:
         stops, reach, pos, more, travel, _, near = first
         passed, start = self.passed, self.start
+        stopped: dict[bool, float] | None = None  # the early stops' worth per hole-out flag
         if stops:
             worth = self._stops_worth
             stopped = {holing: worth(stops, start, holing, passed) for holing in {h for _, h in pairs}}
-        else:
-            stopped = {False: 0.0, True: 0.0}
         if not reach:
-            return [stopped[holing] for _, holing in pairs]
+            return [stopped[holing] for _, holing in pairs] if stopped else [0.0] * len(pairs)
         dry, passed = more or start, passed or near
         base = (pos, dry, wind, passed)
         known = self.after_worths.get(base)
@@ -225,7 +224,7 @@ class Flights:
             got = known.get((bent, hook, holing))
             if got is None:
                 got = known[(bent, hook, holing)] = after(pos, dry, bent, hook, wind, holing, passed)
-            out.append(stopped[holing] + reach * got)
+            out.append(stopped[holing] + reach * got if stopped else reach * got)
         return out
 
     def aim_landing(self, direction: int, elbow: Pos | None, turn_to: int | None,
