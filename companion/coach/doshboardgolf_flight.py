@@ -166,8 +166,8 @@ class Flights:
                 if got is None:  # as leg()
                     got = legs[(distance, False, False)] = first_leg(direction, distance, False, False,
                                                                      elbow, turn_to)
-                key, first = got
-                memo = (key, bent)
+                first = got[1]
+                memo = (first, wind, bent)  # by what the leg does: aims' legs are often alike
                 row = rows.get(memo)
                 if row is None:
                     row = rows[memo] = tuple(self._row(first, wind, bent))
@@ -177,11 +177,11 @@ class Flights:
                 got = legs.get(asked)
                 if got is None:  # as leg()
                     got = legs[asked] = first_leg(direction, *asked, elbow, turn_to)
-                key, first = got
-                memo = (key, ((0, holing),))
+                first = got[1]
+                memo = (first, wind, ((0, holing),))
                 row = rows.get(memo)
                 if row is None:
-                    row = rows[memo] = tuple(self._row(first, wind, memo[1]))
+                    row = rows[memo] = tuple(self._row(first, wind, memo[2]))
                 out += row
         return out
 
