@@ -103,7 +103,8 @@ class Flights:
         self.before: dict[tuple[Any, ...], tuple[tuple[float, ...], Keys]] = {}
         self.asked: dict[tuple[Any, ...], dict[tuple[int, bool, bool], tuple[int, Leg]]] = {}
         self.leg_names: dict[tuple[Any, ...], int] = {}
-        self.moves: dict[tuple[Pos, int], tuple[Pos, int, Pos | None, int]] = {}
+        # per direction (index 1-12): per dot, the step from it (see _moves)
+        self.moves: list[dict[Pos, tuple[Pos, int, Pos | None, int]]] = [{} for _ in range(13)]
         self.finish_landings: dict[End, Landing] = {}
         self._walking = (self.kinds, target, self.near, rules.hit_or_miss, self.stoppers, self.wet,
                          self.moves)  # what _walk reads, in one attribute
@@ -451,9 +452,9 @@ class Flights:
 
     def _next(self, pos: Pos, d: int, left: int) -> tuple[Pos, int, bool] | None:
         """The next dot of a count with ``left`` to go: (dot, counts it takes with the hill, half-way)."""
-        moves = self.moves.get((pos, d))
+        moves = self.moves[d].get(pos)
         if moves is None:
-            moves = self.moves[(pos, d)] = self._moves(pos, d)
+            moves = self.moves[d][pos] = self._moves(pos, d)
         full, cost, half, half_cost = moves
         if cost <= left:
             return full, cost, False
@@ -508,9 +509,9 @@ class Flights:
                 break
             if elbow is not None and not turned and pos == elbow and turn_to is not None:
                 d, turned = turn_to, True
-            step = moves.get((pos, d))
+            step = moves[d].get(pos)
             if step is None:
-                step = moves[(pos, d)] = self._moves(pos, d)
+                step = moves[d][pos] = self._moves(pos, d)
             dot, cost, half_dot, half_cost = step
             if cost <= left:  # as _next
                 half = False
