@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+from collections.abc import Iterator
 
 import pytest
 
@@ -21,7 +22,7 @@ def aiming_from_the_tee() -> GameState:
 
 
 @pytest.fixture
-def collections() -> list[int]:
+def collections() -> Iterator[list[int]]:
     """The generations the collector goes over, as it starts each collection."""
     seen: list[int] = []
 
