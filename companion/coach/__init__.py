@@ -6,8 +6,10 @@ own module here. Pure: it only asks the games' engines (legal moves, copies, cha
 
 from __future__ import annotations
 
+import gc
 import importlib
 from collections.abc import Iterator
+from contextlib import contextmanager
 from types import ModuleType
 from typing import Any
 
@@ -30,7 +32,9 @@ def advise(state: GameState, **options: Any) -> Advice:
 
     ``options`` go to the game's module (``seed`` and ``trials`` for estimates).
     """
-    return _module(state).advise(state, **options)  # type: ignore[no-any-return]
+    module = _module(state)
+    with collector_paused():
+        return module.advise(state, **options)  # type: ignore[no-any-return]
 
 
 def advise_in_stages(state: GameState, **options: Any) -> Iterator[Advice]:
@@ -42,9 +46,33 @@ def advise_in_stages(state: GameState, **options: Any) -> Iterator[Advice]:
     module = _module(state)
     stages = getattr(module, "stages", None)
     if stages is None:
-        yield module.advise(state, **options)
-    else:
-        yield from stages(state, **options)
+        with collector_paused():
+            advice = module.advise(state, **options)
+        yield advice
+        return
+    steps = stages(state, **options)
+    while True:
+        with collector_paused():  # while a step is worked out, not while the caller holds it
+            advice = next(steps, None)
+        if advice is None:
+            return
+        yield advice
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector paused while an answer is worked out. An answer builds
+    tens of thousands of memo entries (tuples, lists) that live until it returns and form no
+    cycles (reference counting frees them); meanwhile the collector would run again and again
+    over them and, every answer or so, over every object of the process (tens of milliseconds).
+    It runs as before once the answer is out (if it was running)."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 def _module(state: GameState) -> ModuleType:

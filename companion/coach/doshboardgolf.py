@@ -59,6 +59,13 @@ class _Shots:
         self.longest: dict[tuple[Any, ...], int] = {}  # per card as played: its longest Distance
         self.longest_of: dict[tuple[Any, ...], int] = {}  # per plan and set of cards: the longest
         self.landings: dict[tuple[Any, ...], Landing] = {}
+        self.cells: dict[str, tuple[int, int]] = {}  # cell names read, as axial positions
+
+    def axial(self, name: str) -> tuple[int, int]:
+        got = self.cells.get(name)
+        if got is None:
+            got = self.cells[name] = axial_of(name)
+        return got
 
     def shot(self, plan: dict[str, Any]) -> Shot:
         probe = copy.copy(self.state)  # only the plan differs, and the engine reads it: no deep copy
@@ -107,7 +114,7 @@ class _Shots:
             weights = np.array([[row.get(k, 0.0) for k in flat] for row in rows])
             got = self.tables[key] = (keys, weights)
         keys, weights = got
-        elbow = axial_of(aim.elbow) if aim.elbow else None
+        elbow = self.axial(aim.elbow) if aim.elbow else None
         return weights @ np.array(self.flights.aim_values(aim.direction, elbow, aim.turn_to, keys))
 
     def best_card(self, aim: Aim, base: dict[str, Any], cards: list[int]) -> tuple[int, Landing]:
@@ -138,13 +145,13 @@ class _Shots:
         longest = self.longest_of.get(key)
         if longest is None:
             longest = self.longest_of[key] = max(self._longest({**base, "card": n}) for n in cards)
-        return self.flights.reaches(aim.direction, axial_of(aim.elbow), longest)
+        return self.flights.reaches(aim.direction, self.axial(aim.elbow), longest)
 
     def landing(self, plan: dict[str, Any]) -> Landing:
         """Every outcome of the shot ``plan`` (direction, elbow, turn_to, card, level, call); kept
         per shot, an elbow the card never reaches going as the straight aim."""
         pairs = self._pairs(plan)
-        elbow = plan["elbow"] and axial_of(plan["elbow"])
+        elbow = plan["elbow"] and self.axial(plan["elbow"])
         turn_to = plan["turn_to"]
         if elbow and not self.flights.reaches(plan["direction"], elbow, self._longest(plan)):
             elbow = turn_to = None
@@ -212,13 +219,23 @@ def _advice(state: DoshState, plans: Iterable[tuple[str, dict[str, Any], Landing
     moves: list[MoveAdvice] = []
     heat: dict[str, dict[str, float]] = {}
     entries = {} if entries is None else entries
+    rows: dict[tuple[int, Any], MoveAdvice] = {}  # per landing and card: aims flying alike share it
+    cells: dict[int, tuple[Landing, dict[str, float]]] = {}  # per landing (kept, so ids stay its): heat map
     for move, chosen, got in plans:
         entry = entries.get(move)
         if entry is None:
-            entry = entries[move] = got.advice(
-                move, (("best card", float(chosen["card"])),) if "card" in chosen else ())
+            key = (id(got), chosen.get("card"))
+            row = rows.get(key)
+            if row is None:
+                row = rows[key] = got.advice(
+                    move, (("best card", float(chosen["card"])),) if "card" in chosen else ())
+            entry = entries[move] = row if row.move == move else MoveAdvice(
+                move, row.value, outcomes=row.outcomes, details=row.details)
         moves.append(entry)
-        heat[move] = dict(got.cells)
+        shared = cells.get(id(got))
+        if shared is None:
+            shared = cells[id(got)] = (got, dict(got.cells))
+        heat[move] = shared[1]
     who = state.players[state.current]
     question = {"aim": f"{who}: which way to aim (each with its best card)", "card": f"{who}: which card",
                 "level": f"{who}: Card-Down, Card-Up or as printed", "call": f"{who}: which hole-out call"}

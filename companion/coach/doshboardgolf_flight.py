@@ -25,7 +25,7 @@ outcome against the engine's own resolution over every die it asks for.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from companion.coach.golf import PENALTY_CELLS, Landing
@@ -91,19 +91,24 @@ class Flights:
         self.legs: dict[tuple[Any, ...], Leg] = {}
         self.checkpoints: dict[tuple[Any, ...], dict[Pos, tuple[Any, ...]]] = {}
         self.finished: dict[End, Leaves] = {}
-        self.rolled: dict[Pos, list[tuple[Pos, bool, bool, float]]] = {}
-        self.afters: dict[tuple[Any, ...], list[tuple[End, float]]] = {}
-        self.after_worths: dict[tuple[Any, ...], float] = {}
+        self.rolled: dict[Pos, tuple[tuple[Pos, bool, bool, float], ...]] = {}
+        self.afters: dict[tuple[Any, ...], tuple[tuple[End, float], ...]] = {}
+        # per (dot, last dry dot, wind, marker passed): per (way flying, Hook, hole-out) the worth
+        self.after_worths: dict[tuple[Any, ...], dict[tuple[int, int, bool], float]] = {}
         self.wind_worths: dict[tuple[Any, ...], float] = {}
-        self.wind_legs: dict[tuple[Any, ...], list[tuple[End, float]]] = {}
+        self.wind_legs: dict[tuple[Any, ...], tuple[tuple[End, float], ...]] = {}
         self.worths: dict[End, float] = {}
-        self.flights: dict[tuple[Any, ...], list[tuple[End, float]]] = {}
-        self.rows: dict[tuple[Any, ...], list[float]] = {}
-        self.before: dict[tuple[Any, ...], tuple[list[float], Keys]] = {}
+        self.flights: dict[tuple[Any, ...], tuple[tuple[End, float], ...]] = {}
+        self.rows: dict[tuple[Any, ...], tuple[float, ...]] = {}
+        self.before: dict[tuple[Any, ...], tuple[tuple[float, ...], Keys]] = {}
         self.asked: dict[tuple[Any, ...], dict[tuple[int, bool, bool], tuple[int, Leg]]] = {}
         self.leg_names: dict[tuple[Any, ...], int] = {}
-        self.moves: dict[tuple[Pos, int], tuple[Pos, int, Pos | None, int]] = {}
+        # per direction (index 1-12): per dot, the step from it (see _moves)
+        self.moves: list[dict[Pos, tuple[Pos, int, Pos | None, int]]] = [{} for _ in range(13)]
         self.finish_landings: dict[End, Landing] = {}
+        self._walking = (self.kinds, target, self.near, rules.hit_or_miss, self.stoppers, self.wet,
+                         self.moves)  # what _walk reads, in one attribute
+        self.finish_parts: dict[End, tuple[Any, ...]] = {}
 
     # -- one flight ---------------------------------------------------------------------------------
     def flight(self, direction: int, elbow: Pos | None, turn_to: int | None, distance: int, hook: int,
@@ -117,13 +122,13 @@ class Flights:
         return out
 
     def ends(self, direction: int, elbow: Pos | None, turn_to: int | None, distance: int, hook: int,
-             holing: bool) -> list[tuple[End, float]]:
+             holing: bool) -> Sequence[tuple[End, float]]:
         """Where the flight ends, before any roll-away, with the chances (see :meth:`flight`)."""
         return self._ends(self._legs_of(direction, elbow, turn_to), direction, elbow, turn_to, distance,
                           hook, holing)
 
     def _ends(self, legs: dict[tuple[int, bool, bool], tuple[int, Leg]], direction: int, elbow: Pos | None,
-              turn_to: int | None, distance: int, hook: int, holing: bool) -> list[tuple[End, float]]:
+              turn_to: int | None, distance: int, hook: int, holing: bool) -> Sequence[tuple[End, float]]:
         """:meth:`ends`, with the aim's first legs (:meth:`_legs_of`)."""
         distance = max(0, distance - self.grip)
         wind = distance // self.per if self.per else 0
@@ -139,7 +144,7 @@ class Flights:
                 after = self.after(pos, more or self.start, travel if hook else 0, hook, wind, holing,
                                    self.passed or near)
                 got += [(end, reach * p) for end, p in after]
-            self.flights[memo] = got
+            got = self.flights[memo] = tuple(got)
         return got
 
     # -- every card along one aim -------------------------------------------------------------------
@@ -152,28 +157,32 @@ class Flights:
         out: list[float] = []
         if elbow is not None and turn_to is not None:
             out, keys = self._before_elbow(direction, elbow, keys)
-        rows, grip, per, leg = self.rows, self.grip, self.per, self.leg
+        rows, grip, per, first_leg = self.rows, self.grip, self.per, self._first_leg
         legs = self._legs_of(direction, elbow, turn_to)
         for distance, bent, straight in keys:
             distance = max(0, distance - grip)
             wind = distance // per if per else 0
             if bent:
                 got = legs.get((distance, False, False))
-                key, first = got if got is not None else leg(direction, distance, False, False, elbow,
-                                                             turn_to)
-                memo = (key, bent)
+                if got is None:  # as leg()
+                    got = legs[(distance, False, False)] = first_leg(direction, distance, False, False,
+                                                                     elbow, turn_to)
+                first = got[1]
+                memo = (first, wind, bent)  # by what the leg does: aims' legs are often alike
                 row = rows.get(memo)
                 if row is None:
-                    row = rows[memo] = self._row(first, wind, bent)
+                    row = rows[memo] = tuple(self._row(first, wind, bent))
                 out += row
             for holing in straight:
-                got = legs.get((distance, wind == 0, holing))
-                key, first = got if got is not None else leg(direction, distance, wind == 0, holing, elbow,
-                                                             turn_to)
-                memo = (key, ((0, holing),))
+                asked = (distance, wind == 0, holing)
+                got = legs.get(asked)
+                if got is None:  # as leg()
+                    got = legs[asked] = first_leg(direction, *asked, elbow, turn_to)
+                first = got[1]
+                memo = (first, wind, ((0, holing),))
                 row = rows.get(memo)
                 if row is None:
-                    row = rows[memo] = self._row(first, wind, memo[1])
+                    row = rows[memo] = tuple(self._row(first, wind, memo[2]))
                 out += row
         return out
 
@@ -191,56 +200,82 @@ class Flights:
                 if elbow in self.checkpoints[line]:
                     break
                 short, values = short + 1, values + len(bent) + len(straight)
-            got = self.before[memo] = (self.aim_values(direction, None, None, keys)[:values], keys[short:])
+            values_of = self.aim_values(direction, None, None, keys)
+            got = self.before[memo] = (tuple(values_of[:values]), keys[short:])
         return list(got[0]), got[1]
 
     def _row(self, first: Leg, wind: int, pairs: tuple[tuple[int, bool], ...]) -> list[float]:
         stops, reach, pos, more, travel, _, near = first
         passed, start = self.passed, self.start
+        stopped: dict[bool, float] | None = None  # the early stops' worth per hole-out flag
         if stops:
             worth = self._stops_worth
             stopped = {holing: worth(stops, start, holing, passed) for holing in {h for _, h in pairs}}
-        else:
-            stopped = {False: 0.0, True: 0.0}
         if not reach:
-            return [stopped[holing] for _, holing in pairs]
+            return [stopped[holing] for _, holing in pairs] if stopped else [0.0] * len(pairs)
         dry, passed = more or start, passed or near
-        known, after = self.after_worths, self._after_worth
+        base = (pos, dry, wind, passed)
+        known = self.after_worths.get(base)
+        if known is None:
+            known = self.after_worths[base] = {}
+        after = self._after_worth
         out = []
-        for hook, holing in pairs:  # each kept once worked out (_after_worth)
-            memo = (pos, dry, travel if hook else 0, hook, wind, holing, passed)
-            got = known.get(memo)
-            out.append(stopped[holing] + reach * (after(*memo) if got is None else got))
+        for hook, holing in pairs:  # each kept once worked out
+            bent = travel if hook else 0
+            got = known.get((bent, hook, holing))
+            if got is None:
+                got = known[(bent, hook, holing)] = after(pos, dry, bent, hook, wind, holing, passed)
+            out.append(stopped[holing] + reach * got if stopped else reach * got)
         return out
 
     def aim_landing(self, direction: int, elbow: Pos | None, turn_to: int | None,
                     pairs: Iterable[tuple[int, int, bool, float]]) -> Landing:
         """Every outcome of one card along one aim: ``pairs`` gives (Distance, signed Hook, hole-out,
-        chance) for the card's blue and red dice."""
+        chance) for the card's blue and red dice. Each flight's ends as :meth:`ends` gives them,
+        gathered straight from its first leg's stops and :meth:`after` (no list per flight)."""
         at: dict[End, float] = {}
-        legs, flights, grip, per = self._legs_of(direction, elbow, turn_to), self.flights, self.grip, self.per
-        for distance, hook, holing, p in pairs:
-            count = distance - grip if distance > grip else 0  # as _ends, the flight's ends looked up
-            got = legs.get((count, hook == 0 and (count // per if per else 0) == 0, holing and not hook))
-            ends = None if got is None else flights.get((got[0], hook, holing))
-            if ends is None:
-                ends = self._ends(legs, direction, elbow, turn_to, distance, hook, holing)
-            for end, q in ends:
+        legs, grip, per, leg = self._legs_of(direction, elbow, turn_to), self.grip, self.per, self.leg
+        start, target, passed0 = self.start, self.target, self.passed
+        afters, after = self.afters, self.after
+        for distance, hook, holing, p in pairs:  # as _ends, its stops and after() gathered straight in
+            count = distance - grip if distance > grip else 0
+            wind = count // per if per else 0
+            asked = (count, hook == 0 and wind == 0, holing and not hook)
+            got = legs.get(asked)
+            stops, reach, pos, more, travel, _, near = (got or leg(direction, *asked, elbow, turn_to))[1]
+            for stop, more_, off, by, q, near_ in stops:
+                end = (stop, more_ or start, off, by == "target" and stop == target and holing,
+                       passed0 or near_)
                 at[end] = at.get(end, 0.0) + p * q
+            if reach:
+                memo = (pos, more or start, travel if hook else 0, hook, wind, holing, passed0 or near)
+                ends = afters.get(memo)
+                if ends is None:
+                    ends = after(*memo)
+                for end, q in ends:
+                    at[end] = at.get(end, 0.0) + p * (reach * q)
         # as Landing.add_landing for each end, in one go
         cells: dict[str, float] = {}
         hows: dict[str, float] = {}
         penalty = left = 0.0
-        landings = self.finish_landings
+        parts, part = self.finish_parts, self._finish_part
         for end, p in at.items():
-            finish = landings.get(end) or self.finish_landing(end)
-            for cell, q in finish.cells.items():
+            end_cells, end_hows, end_penalty, end_left = parts.get(end) or part(end)
+            for cell, q in end_cells:
                 cells[cell] = cells.get(cell, 0.0) + p * q
-            for how, q in finish.ends.items():
+            for how, q in end_hows:
                 hows[how] = hows.get(how, 0.0) + p * q
-            penalty += p * finish.penalty
-            left += p * finish.left
+            penalty += p * end_penalty
+            left += p * end_left
         return Landing(cells, hows, penalty, left)
+
+    def _finish_part(self, end: End) -> tuple[tuple[tuple[str, float], ...], tuple[tuple[str, float], ...],
+                                              float, float]:
+        """:meth:`finish_landing` as plain tuples (kept per end): cells, ends, penalty, cells left."""
+        got = self.finish_landing(end)
+        part = self.finish_parts[end] = (tuple(got.cells.items()), tuple(got.ends.items()), got.penalty,
+                                         got.left)
+        return part
 
     def _stopped(self, stops: tuple[Stop, ...], reach: float, dry: Pos, holing: bool, passed: bool
                  ) -> list[tuple[End, float]]:
@@ -251,13 +286,13 @@ class Flights:
                  reach * p) for at, more, off, by, p, near in stops]
 
     def after(self, pos: Pos, dry: Pos, travel: int, hook: int, wind: int, holing: bool, passed: bool
-              ) -> list[tuple[End, float]]:
+              ) -> Sequence[tuple[End, float]]:
         """The Hook and wind legs from the first leg's end (``travel``: the way it was flying; 0 when
         there is no Hook, as it then does not matter; ``passed``: the dog-leg marker)."""
         memo = (pos, dry, travel, hook, wind, holing, passed)
         got = self.afters.get(memo)
         if got is None:
-            got = self.afters[memo] = self._after(*memo)
+            got = self.afters[memo] = tuple(self._after(*memo))
         return got
 
     def _after(self, pos: Pos, dry: Pos, travel: int, hook: int, wind: int, holing: bool, passed: bool
@@ -278,7 +313,8 @@ class Flights:
                 out.append(((pos, dry, False, holed, passed), reach))
         return out
 
-    def wind_ends(self, pos: Pos, dry: Pos, wind: int, holing: bool, passed: bool) -> list[tuple[End, float]]:
+    def wind_ends(self, pos: Pos, dry: Pos, wind: int, holing: bool, passed: bool
+                  ) -> Sequence[tuple[End, float]]:
         """Where the wind leg from ``pos`` (not holed there) ends, with the chances (once per dot, for
         every Hook ending there)."""
         memo = (pos, dry, wind, holing, passed)
@@ -288,7 +324,7 @@ class Flights:
             got = self._stopped(stops, 1.0, dry, holing, passed) if stops else []
             if q:
                 got.append(((pos, more or dry, False, pos == self.target and holing, passed or near), q))
-            self.wind_legs[memo] = got
+            got = self.wind_legs[memo] = tuple(got)
         return got
 
     def finish_landing(self, end: End) -> Landing:
@@ -303,8 +339,7 @@ class Flights:
                      passed: bool) -> float:
         """The expected :func:`worth` of :meth:`after`'s ends, summed as they come (the wind leg
         and where it rests valued once per dot the Hook leg ends on, for every Hook that ends there);
-        kept in ``after_worths``."""
-        memo = (pos, dry, travel, hook, wind, holing, passed)
+        :meth:`_row` keeps it in ``after_worths``."""
         total, reach = 0.0, 1.0
         if hook:
             leg = (pos, (travel + 2) % 12 + 1 if hook > 0 else (travel - 4) % 12 + 1,  # turn(travel, +-3)
@@ -319,7 +354,6 @@ class Flights:
                 total += reach * self.wind_worth(pos, dry, wind, holing, passed)
             else:
                 total += reach * self.finish_worth(pos, dry, False, holed, passed)
-        self.after_worths[memo] = total
         return total
 
     def wind_worth(self, pos: Pos, dry: Pos, wind: int, holing: bool, passed: bool) -> float:
@@ -327,7 +361,8 @@ class Flights:
         memo = (pos, dry, wind, holing, passed)
         got = self.wind_worths.get(memo)
         if got is None:
-            stops, q, pos, more, _, _, near = self._leg(pos, self.wind_dir, wind, True, False)
+            leg = (pos, self.wind_dir, wind, True, False)
+            stops, q, pos, more, _, _, near = self.legs.get(leg) or self._leg(*leg)
             got = self._stops_worth(stops, dry, holing, passed) if stops else 0.0
             if q:
                 got += q * self.finish_worth(pos, more or dry, False, pos == self.target and holing,
@@ -378,8 +413,13 @@ class Flights:
             if not plain[1][5]:  # never at the target: holing out there changes nothing
                 return plain
         straight = (self.start, direction, count, rests, holes_out)
-        line = self._leg(*straight, marks=True)
-        at = None if elbow is None or turn_to is None else self.checkpoints[straight].get(elbow)
+        marks = self.checkpoints.get(straight)
+        if marks is None:
+            line = self._leg(*straight, marks=True)
+            marks = self.checkpoints[straight]
+        else:  # walked with its checkpoints already
+            line = self.legs[straight]
+        at = None if elbow is None or turn_to is None else marks.get(elbow)
         if at is None:
             return self._named(straight), line
         return self._named((*straight, elbow, turn_to)), self._walk(
@@ -412,9 +452,9 @@ class Flights:
 
     def _next(self, pos: Pos, d: int, left: int) -> tuple[Pos, int, bool] | None:
         """The next dot of a count with ``left`` to go: (dot, counts it takes with the hill, half-way)."""
-        moves = self.moves.get((pos, d))
+        moves = self.moves[d].get(pos)
         if moves is None:
-            moves = self.moves[(pos, d)] = self._moves(pos, d)
+            moves = self.moves[d][pos] = self._moves(pos, d)
         full, cost, half, half_cost = moves
         if cost <= left:
             return full, cost, False
@@ -442,14 +482,14 @@ class Flights:
         """Count ``left`` from ``pos`` flying ``d`` (``arrived``: the dot was just reached, its tree
         or target not yet passed; ``passed``: a dot of the leg so far passed the dog-leg marker); the
         leg's stops and how it ends."""
-        kinds, target, near = self.kinds, self.target, self.near
-        hit_or_miss, stoppers, wet, moves = self.rules.hit_or_miss, self.stoppers, self.wet, self.moves
+        kinds, target, near, hit_or_miss, stoppers, wet, moves = self._walking
         stops_l = list(stops)
         half = False
         while True:
             if arrived:
                 arrived = False
-                met = met or pos == target
+                if pos == target:
+                    met = True
                 what = stoppers.get(pos)
                 if what is not None:
                     at_rest = rests or (holes_out and pos == target)
@@ -469,13 +509,14 @@ class Flights:
                 break
             if elbow is not None and not turned and pos == elbow and turn_to is not None:
                 d, turned = turn_to, True
-            step = moves.get((pos, d))
+            step = moves[d].get(pos)
             if step is None:
-                step = moves[(pos, d)] = self._moves(pos, d)
-            if step[1] <= left:  # as _next
-                dot, cost, half = step[0], step[1], False
-            elif step[2] is not None and step[3] <= left:
-                dot, cost, half = step[2], step[3], True
+                step = moves[d][pos] = self._moves(pos, d)
+            dot, cost, half_dot, half_cost = step
+            if cost <= left:  # as _next
+                half = False
+            elif half_dot is not None and half_cost <= left:
+                dot, cost, half = half_dot, half_cost, True
             else:
                 break
             left -= cost
@@ -532,12 +573,12 @@ class Flights:
         assert self.marker is not None
         return hex_distance(lie, self.marker) + self.beyond
 
-    def roll(self, lie: Pos) -> list[tuple[Pos, bool, bool, float]]:
+    def roll(self, lie: Pos) -> Sequence[tuple[Pos, bool, bool, float]]:
         """Where the ball rolls away to from ``lie`` (black dice): (lie, rolled into water, a cell it
         rolled on passed the dog-leg marker, chance)."""
         got = self.rolled.get(lie)
         if got is None:
-            got = self.rolled[lie] = self._roll(lie)
+            got = self.rolled[lie] = tuple(self._roll(lie))
         return got
 
     def _roll(self, lie: Pos) -> list[tuple[Pos, bool, bool, float]]:

@@ -81,7 +81,11 @@ def _make_plan(table: StepTable, state: RollInOneState) -> Plan:
     shots = [mv.Shot(c, d) for c in dice().clubs for d in range(6)]
     spaces = sorted(state.cells)  # a green too: a ball may stop on it at the edge (out of bounds)
     index = {s: i for i, s in enumerate(spaces)}
-    weighed = {space: toward_green(state, space, shots, table.greens) for space in spaces}
+    weighed = {}  # as toward_green, from the table's scores
+    for space in spaces:
+        scores = [table.score(space, d) for d in range(6)]
+        best = min(scores)
+        weighed[space] = [m for m in shots if scores[m.direction] == best]
     rows = table.shots(sorted({(space, m.direction) for space in spaces for m in weighed[space]}))
     n_leaves = len(table.leaves)
     options = [[(m, rows[(space, m.direction)][dice().row(m.club)]) for m in weighed[space]]

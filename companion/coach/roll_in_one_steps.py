@@ -111,10 +111,14 @@ def aim_score(s: RollInOneState, player: int, move: Any, greens: list[Pos] | Non
     d = getattr(move, "direction", None)
     if ball is None or d is None:
         return (1, 0)
-    nxt = step(ball, d)
-    if greens is None:
-        greens = s.open_greens(player)
-    return (0 if nxt in s.cells else 1, min((distance(nxt, g) for g in greens), default=0))
+    return toward(ball, d, s.cells, s.open_greens(player) if greens is None else greens)
+
+
+def toward(ball: Pos, direction: int, cells: Any, greens: list[Pos]) -> tuple[int, int]:
+    """:func:`aim_score` of going ``direction`` from ``ball``: off the course last, then the
+    distance from the space it leads to to the nearest of ``greens``."""
+    nxt = step(ball, direction)
+    return (0 if nxt in cells else 1, min((distance(nxt, g) for g in greens), default=0))
 
 
 def settle(s: _Probe, player: int) -> bool:
@@ -245,6 +249,10 @@ class StepTable:
         self.greens = self.base.open_greens(self.player)
         self.plan: Any = None  # the hole's plan, kept with its table (see roll_in_one_plan)
         self.engine_steps = 0
+        self.curves: dict[tuple[Pos, int, bool], int] = {}  # the coach's curve from a space and way
+        self.curve_ways: dict[tuple[int, bool], list[int]] = {}  # the engine's curves from a way
+        self.scores: dict[tuple[Pos, int], tuple[int, int]] = {}
+        self._template: _Probe | None = None  # a later-roll node's probe, to make others from
         self._rest: attrgetter[Any] | None = None
         self._rest_value: Any = None
 
@@ -255,7 +263,7 @@ class StepTable:
         if node not in self.probes:
             s = fork(self.base)
             s.balls[self.player] = space
-            s.apply(mv.Shot(next(iter(load_clubs())), direction))
+            s._do(mv.Shot(next(iter(load_clubs())), direction))  # legal at the aim: any club, any way
             if not settle(s, self.player):
                 raise AssertionError("a shot ended before its first roll")
             self.probes[node] = s
@@ -276,25 +284,104 @@ class StepTable:
         """What a roll with ``effect`` (BEAT, FAIL, NUMBER on a first roll, or a face label) does at
         ``node``: played through the engine the first time, then from the table. A first roll off
         sand does what a later roll does (a number beats 0), except a curve (any direction): the
-        table shares those steps. Dots move the ball space by space before it lands: k dots are
-        one space forward, as a number that beats, then k - 1 dots from there."""
+        table shares those steps. Other steps are made of steps the table has (:meth:`_derived`)."""
         got = self.steps.get((node, effect))
         if got is None:
-            on = node
-            if node[2] and effect != "curve" and not self.probes[node].turn.sand_start:  # type: ignore[union-attr]
-                on = (node[0], node[1], False)
-                got = self.steps.get((on, BEAT if effect == NUMBER else effect))
-            later = on is not node or not node[2]  # a later roll's step (or one shared with it)
-            if got is None and later and effect.startswith("dots") and effect != "dots1":
-                # k dots: one space forward (as a number that beats), then k - 1 dots from there
-                _, ahead, _ = self.step(node, NUMBER if node[2] else BEAT)
-                if ahead is not None and ahead[1] == node[1]:
-                    got = self.step(ahead, f"dots{int(effect[4:]) - 1}")
+            on, as_on = node, effect
+            sand = node[2] and self.probes[node].turn.sand_start  # type: ignore[union-attr]
+            if node[2] and effect != "curve" and not sand:
+                on, as_on = (node[0], node[1], False), BEAT if effect == NUMBER else effect
+                got = self.steps.get((on, as_on))
+            if got is None and not sand:
+                got = self._derived(node, as_on)
             if got is None:
-                got = self._play(node, on, BEAT if on is not node and effect == NUMBER else effect)
-            self.steps[(on, BEAT if on is not node and effect == NUMBER else effect)] = got
+                got = self._play(node, on, as_on)
+            self.steps[(on, as_on)] = got
             self.steps[(node, effect)] = got
         return got
+
+    def _derived(self, node: Node, effect: str) -> Result | None:
+        """A step made of others, as the engine plays it (None: played through the engine). At a
+        node off sand, where the ball flies on from the first roll:
+
+        - k dots (k > 1): one space forward (as a number that beats), then k - 1 dots from there
+          (out of bounds on that first space, as the number would be);
+        - a triangle: in the trees (unless ignored) it lands the ball as a number that fails,
+          elsewhere it moves the ball one space as a number that beats, keeping the number to beat;
+        - a curve: the coach's choice of direction (:meth:`turned`), then one space forward that
+          way keeping the number to beat, as a number that beats from there would move it;
+        - a dotted curve: one space forward (as a number that beats, out of bounds as it), the
+          coach's choice of a new direction there, then one dot that way.
+        """
+        first = node[2]
+        beat = NUMBER if first else BEAT
+        if effect == "triangle":
+            if self._in_trees(node):
+                return self.step(node, FAIL)
+            leaf, nxt, _ = self.step(node, beat)
+            return leaf, nxt, False
+        if effect == "curve":
+            if self._template is None and (node[0], node[1], False) not in self.probes:
+                return None  # no later-roll probe to make its node's from yet
+            leaf, nxt, _ = self.step(self._later(node[0], self.turned(node[0], node[1], first)), BEAT)
+            return leaf, nxt, False
+        if (effect.startswith("dots") and effect != "dots1") or effect == "dotted-curve":
+            leaf, ahead, _ = self.step(node, beat)
+            if ahead is None:  # out of bounds on the first space: the same end
+                return leaf, None, False
+            if ahead[1] != node[1]:
+                return None
+            if effect == "dotted-curve":
+                return self.step(self._later(ahead[0], self.turned(ahead[0], ahead[1], False)), "dots1")
+            return self.step(ahead, f"dots{int(effect[4:]) - 1}")
+        return None
+
+    def _in_trees(self, node: Node) -> bool:
+        """Whether a triangle lands the ball at ``node`` (the engine's own test)."""
+        return self.probes[node]._in_trees()
+
+    def turned(self, space: Pos, direction: int, any_way: bool) -> int:
+        """The direction the coach curves to from ``space`` flying ``direction`` (``any_way``: a
+        first roll's curve, any direction), chosen as during a shot (:func:`choose`) from the
+        engine's curve moves there."""
+        key = (space, direction, any_way)
+        got = self.curves.get(key)
+        if got is None:
+            ways = self.curve_ways.get((direction, any_way))
+            if ways is None:  # the engine's curve moves depend on the way and the kind, not the space
+                s = fork(self.base)
+                t = s.turn
+                assert t is not None
+                t.stage, t.direction, t.curve_any = "curve", direction, any_way
+                moves = s.legal_moves()
+                options = [m for m in moves if not (isinstance(m, mv.Curve) and m.fore)] or list(moves)
+                assert all(isinstance(m, mv.Curve) for m in options)
+                ways = self.curve_ways[(direction, any_way)] = [m.direction for m in options]
+            got = self.curves[key] = min(ways, key=lambda d: self.score(space, d))  # as choose()
+        return got
+
+    def score(self, space: Pos, direction: int) -> tuple[int, int]:
+        """:func:`toward` for the player's open greens (kept per space and way)."""
+        key = (space, direction)
+        got = self.scores.get(key)
+        if got is None:
+            got = self.scores[key] = toward(space, direction, self.base.cells, self.greens)
+        return got
+
+    def _later(self, space: Pos, direction: int) -> Node:
+        """The later-roll node at ``space`` flying ``direction``, its probe made from another
+        later-roll node's when not met yet (a node's probe differs from another's only in the
+        ball's space and the turn's fields a node does not stand for, see :meth:`_check_rest`)."""
+        node = (space, direction, False)
+        if node not in self.probes:
+            assert self._template is not None
+            s = fork(self._template)
+            s.balls[self.player] = space
+            t = s.turn
+            assert t is not None
+            t.direction = direction
+            self.probes[node] = s
+        return node
 
     def _play(self, node: Node, on: Node, effect: str) -> Result:
         """Play ``effect`` on the probe of ``node`` as the roll of node ``on`` (the same node, or the
@@ -330,6 +417,8 @@ class StepTable:
         nxt = (s.balls[self.player], after.direction, False)
         if nxt not in self.probes:
             self.probes[nxt] = s
+            if self._template is None:
+                self._template = s
         return -1, nxt, face
 
     def _leaf(self, leaf: Leaf) -> int:
@@ -394,7 +483,9 @@ class StepTable:
     def _get(self, node: Node) -> np.ndarray:
         a = self.dist[node]
         if a.shape[1] < len(self.leaves):  # leaves found since: they have chance 0 here
-            a = self.dist[node] = np.pad(a, ((0, 0), (0, len(self.leaves) - a.shape[1])))
+            wider = np.zeros((a.shape[0], len(self.leaves)))
+            wider[:, : a.shape[1]] = a
+            a = self.dist[node] = wider
         return a
 
     def _solve(self, root: Node) -> None:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import copy
 import random
+from collections import Counter
 from collections.abc import Sequence
 from functools import cache
 from itertools import accumulate
@@ -146,6 +147,16 @@ def _cumulative(purples: int, black: bool) -> list[float]:
     return list(accumulate(o[2] for o in _outcomes(purples, black)))
 
 
+def _picks(purples: int, black: bool, seed: int, trials: int) -> tuple[tuple[int, int], ...]:
+    """The throws of the dice left drawn by ``trials`` seeded samples (every choice with these dice
+    left draws the same; kept per answer): each throw's index in :func:`_outcomes` with how often it
+    is drawn, in the order first drawn."""
+    rng = random.Random(seed)
+    drawn = rng.choices(range(len(_outcomes(purples, black))), cum_weights=_cumulative(purples, black),
+                        k=trials)
+    return tuple(Counter(drawn).items())
+
+
 def _mixed(vecs: list[Vec], chances: list[float]) -> Vec:
     """The sum of ``vecs`` weighted by ``chances``."""
     return tuple((np.array(chances) @ np.array(vecs)).tolist())
@@ -172,6 +183,7 @@ class _Planner:
         self.collecting = state.collecting(self.me)
         self.same_turn = state.options["collect_after_closing"] == "same turn"
         self.options: dict[tuple[int, int], tuple[SectionOption, ...]] = {}
+        self.picks: dict[tuple[int, bool, int, int], tuple[tuple[int, int], ...]] = {}
 
     # -- the engine: the best way to apply final dice ---------------------------------------------
     def _with_dice(self, c: Counts) -> RollersState:
@@ -338,24 +350,27 @@ class _Planner:
         return (best_value, everything, None) if best_key is None else (best_value, None, best_key)
 
     def two_rolls(self, key: Key, rng_seed: int, trials: int) -> tuple[Vec, float]:
-        """Sampled second roll (seeded), best choice after it; the value's standard error."""
-        rng = random.Random(rng_seed)
+        """Sampled second roll (seeded), best choice after it; the value's standard error. Each
+        throw drawn is worked out once, however often it is drawn."""
         outcomes = _outcomes(*key[1:])
-        picks = rng.choices(range(len(outcomes)), cum_weights=_cumulative(*key[1:]), k=trials)
         at: dict[Counts, float] = {}  # chance of stopping with these final dice
         going: dict[Key, float] = {}  # chance of rolling a third time with these dice kept
         values = []
         memo, share = self.second, 1 / trials
-        for i in picks:
+        drawn = (key[1], key[2], rng_seed, trials)
+        picks = self.picks.get(drawn)
+        if picks is None:
+            picks = self.picks[drawn] = _picks(*drawn)
+        for i, times in picks:
             w, bf, _ = outcomes[i]
             got = memo.get((key, w, bf))
             value, stop, then = got if got is not None else self.after_second(key, w, bf)
-            values.append(value)
+            values += [value] * times
             if then is None:
                 assert stop is not None
-                at[stop] = at.get(stop, 0.0) + share
+                at[stop] = at.get(stop, 0.0) + share * times
             else:
-                going[then] = going.get(then, 0.0) + share
+                going[then] = going.get(then, 0.0) + share * times
         for then, q in going.items():
             for d, p in self.third(then):
                 at[d] = at.get(d, 0.0) + p * q
