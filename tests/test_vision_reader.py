@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from vision import facereader, locator
-from vision.facereader import EMBED, Gallery, Match, Seen
+from vision.facereader import EMBED, VIEWS, Gallery, Match, Seen
 from vision.reader import BEST_OK, CENTRED_OK, LEAN_OK, MARGIN_OK, judge
 from vision.types import CROOKED, OK, UNCERTAIN
 
@@ -87,6 +87,40 @@ def test_a_gallery_survives_saving(tmp_path):
     back = Gallery.load(tmp_path / "g.npz")
     assert back.dice == ["dosh-blue"] and back.faces == ["12"]
     assert np.allclose(back.vectors, g.vectors)
+
+
+def test_an_enrolled_face_is_as_near_as_its_nearest_views_together_not_its_one_luckiest():
+    """Enrolment keeps several views of a face; one view of the wrong face resembling the die must not
+    outweigh a face whose views all lie near it."""
+    seen = Seen(unit(1, 0.2), 0.0)
+    g = Gallery()
+    g.add("std-red", "4", np.stack([unit(1, 0.3), unit(1, 0.35), unit(1, 0.4)]), VIEWS)
+    g.add("std-red", "2", np.stack([unit(1, 0.2), unit(1, -0.6), unit(1, -0.7)]), VIEWS)  # one lucky view
+    m = g.read(seen)
+    assert (m.die, m.face) == ("std-red", "4")
+    four = np.mean([float(unit(1, y) @ seen.embedding) for y in (0.3, 0.35, 0.4)])
+    assert m.best == pytest.approx(four)
+    two = np.mean([float(unit(1, y) @ seen.embedding) for y in (0.2, -0.6, -0.7)])
+    assert m.face_rival == pytest.approx(two)
+    # the shipped class centres are each a look of their own: the nearest one counts, as before
+    shipped = Gallery()
+    shipped.add("d6", "2", np.stack([unit(1, 0.2), unit(1, -0.6), unit(1, -0.7)]))
+    shipped.add("d6", "4", np.stack([unit(1, 0.3), unit(1, 0.35), unit(1, 0.4)]))
+    m = shipped.read(seen)
+    assert (m.face, m.best) == ("2", pytest.approx(1.0))
+
+
+def test_view_counts_survive_saving_and_a_damaged_count_is_an_error(tmp_path):
+    g = Gallery()
+    g.add("std-red", "4", np.stack([unit(1, 0.3), unit(1, 0.35)]), VIEWS)
+    g.add("d6", "4", unit(1, 0))
+    g.save(tmp_path / "g.npz")
+    back = Gallery.load(tmp_path / "g.npz")
+    assert back.views.tolist() == [VIEWS, VIEWS, 1]
+    np.savez(tmp_path / "bad.npz", dice=np.array(g.dice), faces=np.array(g.faces), vectors=g.vectors,
+             views=np.array([3, 3]))
+    with pytest.raises(ValueError, match="2 view counts for 3 views"):
+        Gallery.load(tmp_path / "bad.npz")
 
 
 def match(best: float, rival: float) -> Match:

@@ -32,6 +32,7 @@ SPAN = 1.0  # the whole-die view spans this many die sizes (the diameter of the 
 TOP_SPAN = 0.55  # the close-up of the top face spans this many: twice the detail on a d12's or d20's numeral
 CHANNELS = 6
 EMBED = 64  # embedding size
+VIEWS = 3  # an enrolled face's nearness: the mean cosine of its this many nearest views
 MODEL = Path(__file__).with_name("models") / "face_reader.onnx"
 #: the faces known before any enrolment (the games' dice as rendered, and plain pip dice as ``d6``)
 DEFAULT_GALLERY = Path(__file__).with_name("models") / "face_gallery.npz"
@@ -126,52 +127,93 @@ class Match:
 
 @dataclass
 class Gallery:
-    """Enrolled faces: one row per photo, its die id, face label and embedding."""
+    """Enrolled faces: one row per view, its die id, face label, embedding, and how many of its face's
+    nearest views make the face's nearness (``views``: 1 for the shipped class centres, each a look of
+    its own; ``VIEWS`` for enrolled photos, several views of one die's face)."""
 
     dice: list[str] = field(default_factory=list)
     faces: list[str] = field(default_factory=list)
     vectors: np.ndarray = field(default_factory=lambda: np.zeros((0, EMBED), np.float32))
+    views: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    _groups: tuple | None = field(default=None, repr=False, compare=False)
 
-    def add(self, die: str, face: str, vectors: np.ndarray) -> None:
+    def __post_init__(self) -> None:
+        if len(self.views) != len(self.dice):
+            self.views = np.ones(len(self.dice), np.int64)
+
+    def add(self, die: str, face: str, vectors: np.ndarray, views: int = 1) -> None:
         vectors = np.atleast_2d(np.asarray(vectors, np.float32))
         self.dice += [die] * len(vectors)
         self.faces += [face] * len(vectors)
         self.vectors = np.concatenate([self.vectors, vectors])
+        self.views = np.concatenate([self.views, np.full(len(vectors), views, np.int64)])
 
     def add_all(self, other: Gallery) -> None:
         """Every face of ``other`` added to this gallery."""
         self.dice += other.dice
         self.faces += other.faces
         self.vectors = np.concatenate([self.vectors, other.vectors])
+        self.views = np.concatenate([self.views, other.views])
 
     def only(self, dice: set[str]) -> Gallery:
         """The gallery of these dice alone (a game's dice: faces of other games cannot be on the table)."""
         keep = [i for i, d in enumerate(self.dice) if d in dice]
-        return Gallery([self.dice[i] for i in keep], [self.faces[i] for i in keep], self.vectors[keep])
+        return Gallery(
+            [self.dice[i] for i in keep], [self.faces[i] for i in keep], self.vectors[keep], self.views[keep]
+        )
 
     def read(self, seen: Seen) -> Match | None:
-        """The nearest enrolled face and its nearest rival; None for an empty gallery."""
+        """The nearest face and its nearest rivals; None for an empty gallery. A face's nearness is the
+        mean cosine of its ``views`` nearest views (all it has, if fewer): an enrolled face is not
+        taken on one view that happens to resemble the die."""
         if not self.dice:
             return None
+        keys, rows, take = self._grouped()
         sims = self.vectors @ seen.embedding
-        order = np.argsort(-sims)
+        near = -np.sort(-np.where(rows >= 0, sims[rows], -np.inf), axis=1)
+        cols = np.arange(near.shape[1])[None, :] < take[:, None]
+        score = np.where(cols, near, 0.0).sum(axis=1) / take
+        order = np.argsort(-score)
         b = int(order[0])
-        die, face = self.dice[b], self.faces[b]
-        face_rival = next((float(sims[i]) for i in order[1:] if self.faces[i] != face), -1.0)
-        other = next((int(i) for i in order[1:] if self.dice[i] != die), None)
+        die, face = keys[b][:2]
+        face_rival = next((float(score[i]) for i in order[1:] if keys[i][1] != face), -1.0)
+        other = next((int(i) for i in order[1:] if keys[i][0] != die), None)
         return Match(
             die,
             face,
-            float(sims[b]),
+            float(score[b]),
             face_rival,
-            -1.0 if other is None else float(sims[other]),
-            "" if other is None else self.dice[other],
+            -1.0 if other is None else float(score[other]),
+            "" if other is None else keys[other][0],
         )
 
+    def _grouped(self) -> tuple[list[tuple[str, str, int]], np.ndarray, np.ndarray]:
+        """Each face (die, face, views) once, the rows of its views (padded with -1) and how many of
+        them make its nearness; kept until the gallery grows."""
+        if self._groups is None or self._groups[0] != len(self.dice):
+            index: dict[tuple[str, str, int], list[int]] = {}
+            for i, key in enumerate(zip(self.dice, self.faces, self.views.tolist(), strict=True)):
+                index.setdefault(key, []).append(i)
+            width = max(len(v) for v in index.values())
+            rows = np.full((len(index), width), -1, np.int64)
+            for r, v in enumerate(index.values()):
+                rows[r, : len(v)] = v
+            take = np.array([min(k[2], len(v)) for k, v in index.items()], np.int64)
+            self._groups = (len(self.dice), list(index), rows, take)
+        return self._groups[1], self._groups[2], self._groups[3]
+
     def save(self, path: Path) -> None:
-        np.savez(path, dice=np.array(self.dice), faces=np.array(self.faces), vectors=self.vectors)
+        np.savez(
+            path, dice=np.array(self.dice), faces=np.array(self.faces), vectors=self.vectors, views=self.views
+        )
 
     @classmethod
     def load(cls, path: Path) -> Gallery:
         with np.load(path, allow_pickle=False) as z:
-            return cls(list(map(str, z["dice"])), list(map(str, z["faces"])), z["vectors"].astype(np.float32))
+            g = cls(list(map(str, z["dice"])), list(map(str, z["faces"])), z["vectors"].astype(np.float32))
+            if "views" in z.files:
+                views = z["views"].astype(np.int64)
+                if views.shape != (len(g.dice),) or (views < 1).any():
+                    raise ValueError(f"{views.size} view counts for {len(g.dice)} views")
+                g.views = views
+            return g

@@ -85,7 +85,7 @@ def enrol_folder(
         s = spots[0]
         crops = [facereader.cut(image, s.center, s.size * k) for k in (0.92, 1.0, 1.08)]
         vectors = np.stack([seen.embedding for seen in facereader.embed(face_net, crops)])
-        gallery.add(path.parent.parent.name, path.parent.name, vectors)
+        gallery.add(path.parent.parent.name, path.parent.name, vectors, facereader.VIEWS)
     return gallery
 
 
