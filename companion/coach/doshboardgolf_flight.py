@@ -348,12 +348,14 @@ class Flights:
             if stops:
                 total = self._stops_worth(stops, dry, holing, passed)
             dry, passed = more or dry, passed or near
-        if reach:
+        if reach:  # the memos read in place, the methods called only to fill them
             holed = pos == self.target and holing
             if wind and not holed:
-                total += reach * self.wind_worth(pos, dry, wind, holing, passed)
+                got = self.wind_worths.get((pos, dry, wind, holing, passed))
+                total += reach * (self.wind_worth(pos, dry, wind, holing, passed) if got is None else got)
             else:
-                total += reach * self.finish_worth(pos, dry, False, holed, passed)
+                got = self.worths.get((pos, dry, False, holed, passed))
+                total += reach * (self.finish_worth(pos, dry, False, holed, passed) if got is None else got)
         return total
 
     def wind_worth(self, pos: Pos, dry: Pos, wind: int, holing: bool, passed: bool) -> float:
@@ -365,16 +367,21 @@ class Flights:
             stops, q, pos, more, _, _, near = self.legs.get(leg) or self._leg(*leg)
             got = self._stops_worth(stops, dry, holing, passed) if stops else 0.0
             if q:
-                got += q * self.finish_worth(pos, more or dry, False, pos == self.target and holing,
-                                             passed or near)
+                end = (pos, more or dry, False, pos == self.target and holing, passed or near)
+                rest = self.worths.get(end)
+                got += q * (self.finish_worth(*end) if rest is None else rest)
             self.wind_worths[memo] = got
         return got
 
     def _stops_worth(self, stops: tuple[Stop, ...], dry: Pos, holing: bool, passed: bool) -> float:
         """The expected :func:`worth` of a leg's early stops (as :meth:`_stopped` gives them)."""
-        target, fw = self.target, self.finish_worth
-        return sum(p * fw(at, more or dry, off, by == "target" and at == target and holing, passed or near)
-                   for at, more, off, by, p, near in stops)
+        target, fw, worths = self.target, self.finish_worth, self.worths
+        products = []
+        for at, more, off, by, p, near in stops:
+            end = (at, more or dry, off, by == "target" and at == target and holing, passed or near)
+            got = worths.get(end)
+            products.append(p * (fw(*end) if got is None else got))
+        return sum(products)
 
     # -- legs ---------------------------------------------------------------------------------------
     def leg(self, direction: int, count: int, rests: bool, holes_out: bool, elbow: Pos | None,
