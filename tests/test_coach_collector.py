@@ -77,3 +77,16 @@ def test_a_collector_switched_off_by_the_caller_stays_off():
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_the_last_stage_comes_with_the_answers_memos_already_freed():
+    # freed while the collector is paused, not left for its first run after the answer to go over
+    state = aiming_from_the_tee()
+    list(advise_in_stages(state))  # the coach's modules imported and the shared enumerations made
+    gc.collect()
+    before = len(gc.get_objects())
+    stages = advise_in_stages(state)
+    next(stages)
+    last = next(stages)
+    # the answer itself (rows, heat maps) is a few hundred containers; its memos, about 19,000
+    assert len(last.moves) > 300 and len(gc.get_objects()) - before < 3000

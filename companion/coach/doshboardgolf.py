@@ -211,7 +211,9 @@ def stages(state: DoshState, *, seed: int = 0, elbows: bool = True) -> Iterator[
     entries: dict[str, MoveAdvice] = {}  # each aim's row, made once for both steps
     yield _advice(state, _plans(state, False, shots), entries)
     if state.phase == "aim" and elbows:
-        yield _advice(state, _plans(state, True, shots), entries)
+        last = _advice(state, _plans(state, True, shots), entries)
+        del shots, entries  # the memos freed now, while the collector is paused (see companion.coach)
+        yield last
 
 
 def _advice(state: DoshState, plans: Iterable[tuple[str, dict[str, Any], Landing]],

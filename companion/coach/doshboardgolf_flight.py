@@ -54,6 +54,9 @@ Stop = tuple[Pos, Pos | None, bool, str | None, float, bool]
 # whether it came to the target's dot (else a leg that holes out there goes as one that does not), and
 # whether a cell of it passed the dog-leg marker
 Leg = tuple[tuple[Stop, ...], float, Pos, Pos | None, int, bool, bool]
+# What names a first leg: (lie, direction, count, rests, holes out), then the elbow and the turn for
+# one walked on from its elbow
+LegKey = tuple[Any, ...]
 # Where a flight ends: the dot, the last dry dot, off the board, holed, the dog-leg marker passed (always
 # with none to pass)
 End = tuple[Pos, Pos, bool, bool, bool]
@@ -101,8 +104,7 @@ class Flights:
         self.flights: dict[tuple[Any, ...], tuple[tuple[End, float], ...]] = {}
         self.rows: dict[tuple[Any, ...], tuple[float, ...]] = {}
         self.before: dict[tuple[Any, ...], tuple[tuple[float, ...], Keys]] = {}
-        self.asked: dict[tuple[Any, ...], dict[tuple[int, bool, bool], tuple[int, Leg]]] = {}
-        self.leg_names: dict[tuple[Any, ...], int] = {}
+        self.asked: dict[tuple[Any, ...], dict[tuple[int, bool, bool], tuple[LegKey, Leg]]] = {}
         # per direction (index 1-12): per dot, the step from it (see _moves)
         self.moves: list[dict[Pos, tuple[Pos, int, Pos | None, int]]] = [{} for _ in range(13)]
         self.finish_landings: dict[End, Landing] = {}
@@ -127,7 +129,7 @@ class Flights:
         return self._ends(self._legs_of(direction, elbow, turn_to), direction, elbow, turn_to, distance,
                           hook, holing)
 
-    def _ends(self, legs: dict[tuple[int, bool, bool], tuple[int, Leg]], direction: int, elbow: Pos | None,
+    def _ends(self, legs: dict[tuple[int, bool, bool], tuple[LegKey, Leg]], direction: int, elbow: Pos | None,
               turn_to: int | None, distance: int, hook: int, holing: bool) -> Sequence[tuple[End, float]]:
         """:meth:`ends`, with the aim's first legs (:meth:`_legs_of`)."""
         distance = max(0, distance - self.grip)
@@ -348,12 +350,14 @@ class Flights:
             if stops:
                 total = self._stops_worth(stops, dry, holing, passed)
             dry, passed = more or dry, passed or near
-        if reach:
+        if reach:  # the memos read in place, the methods called only to fill them
             holed = pos == self.target and holing
             if wind and not holed:
-                total += reach * self.wind_worth(pos, dry, wind, holing, passed)
+                got = self.wind_worths.get((pos, dry, wind, holing, passed))
+                total += reach * (self.wind_worth(pos, dry, wind, holing, passed) if got is None else got)
             else:
-                total += reach * self.finish_worth(pos, dry, False, holed, passed)
+                got = self.worths.get((pos, dry, False, holed, passed))
+                total += reach * (self.finish_worth(pos, dry, False, holed, passed) if got is None else got)
         return total
 
     def wind_worth(self, pos: Pos, dry: Pos, wind: int, holing: bool, passed: bool) -> float:
@@ -365,23 +369,28 @@ class Flights:
             stops, q, pos, more, _, _, near = self.legs.get(leg) or self._leg(*leg)
             got = self._stops_worth(stops, dry, holing, passed) if stops else 0.0
             if q:
-                got += q * self.finish_worth(pos, more or dry, False, pos == self.target and holing,
-                                             passed or near)
+                end = (pos, more or dry, False, pos == self.target and holing, passed or near)
+                rest = self.worths.get(end)
+                got += q * (self.finish_worth(*end) if rest is None else rest)
             self.wind_worths[memo] = got
         return got
 
     def _stops_worth(self, stops: tuple[Stop, ...], dry: Pos, holing: bool, passed: bool) -> float:
         """The expected :func:`worth` of a leg's early stops (as :meth:`_stopped` gives them)."""
-        target, fw = self.target, self.finish_worth
-        return sum(p * fw(at, more or dry, off, by == "target" and at == target and holing, passed or near)
-                   for at, more, off, by, p, near in stops)
+        target, fw, worths = self.target, self.finish_worth, self.worths
+        products = []
+        for at, more, off, by, p, near in stops:
+            end = (at, more or dry, off, by == "target" and at == target and holing, passed or near)
+            got = worths.get(end)
+            products.append(p * (fw(*end) if got is None else got))
+        return sum(products)
 
     # -- legs ---------------------------------------------------------------------------------------
     def leg(self, direction: int, count: int, rests: bool, holes_out: bool, elbow: Pos | None,
-            turn_to: int | None) -> tuple[int, Leg]:
-        """The first (Distance) leg from the lie, with a number naming it; an elbow aim's leg goes as
+            turn_to: int | None) -> tuple[LegKey, Leg]:
+        """The first (Distance) leg from the lie, with the key naming it; an elbow aim's leg goes as
         its straight aim's up to the elbow dot, then on from there (never reaching it: the straight
-        leg, and its number)."""
+        leg, and its key)."""
         legs = self._legs_of(direction, elbow, turn_to)
         asked = (count, rests, holes_out)
         got = legs.get(asked)
@@ -398,7 +407,7 @@ class Flights:
         return elbow in self.checkpoints[straight]
 
     def _legs_of(self, direction: int, elbow: Pos | None, turn_to: int | None
-                 ) -> dict[tuple[int, bool, bool], tuple[int, Leg]]:
+                 ) -> dict[tuple[int, bool, bool], tuple[LegKey, Leg]]:
         """The first legs of one aim asked so far, by (count, rests, holes out)."""
         aim = (direction, elbow, turn_to)
         got = self.asked.get(aim)
@@ -407,7 +416,7 @@ class Flights:
         return got
 
     def _first_leg(self, direction: int, count: int, rests: bool, holes_out: bool, elbow: Pos | None,
-                   turn_to: int | None) -> tuple[int, Leg]:
+                   turn_to: int | None) -> tuple[LegKey, Leg]:
         if holes_out and not rests:
             plain = self.leg(direction, count, False, False, elbow, turn_to)
             if not plain[1][5]:  # never at the target: holing out there changes nothing
@@ -421,16 +430,9 @@ class Flights:
             line = self.legs[straight]
         at = None if elbow is None or turn_to is None else marks.get(elbow)
         if at is None:
-            return self._named(straight), line
-        return self._named((*straight, elbow, turn_to)), self._walk(
+            return straight, line
+        return (*straight, elbow, turn_to), self._walk(
             *at, elbow=elbow, turn_to=turn_to, rests=rests, holes_out=holes_out, arrived=True)
-
-    def _named(self, key: tuple[Any, ...]) -> int:
-        """A number naming the leg ``key`` (shorter to look up than the key)."""
-        got = self.leg_names.get(key)
-        if got is None:
-            got = self.leg_names[key] = len(self.leg_names)
-        return got
 
     def _leg(self, pos: Pos, d: int, count: int, rests: bool, holes_out: bool, marks: bool = False) -> Leg:
         memo = (pos, d, count, rests, holes_out)
