@@ -62,6 +62,12 @@ def steps_until(app: App, done, limit: int = 60) -> int:
     raise AssertionError("never happened")
 
 
+def tray_learnt(app: App, reader: CameraReader) -> int:
+    """Step until the watcher found the tray empty and has the empty tray learnt from the first frames
+    (learnt on the read worker: under load it comes back some frames after the tray was found empty)."""
+    return steps_until(app, lambda: reader.watcher.state == "empty" and reader.watcher.tray.ready)
+
+
 def read_when_still(app: App, d: Driver) -> int:
     """Step until the watcher has the throw (still for its window: the read starts on the worker), then
     until the read shows on the table. Returns the frames until the throw was still."""
@@ -76,7 +82,7 @@ def test_dice_are_read_the_moment_they_stop_and_a_hand_is_no_throw(table):
     reader = CameraReader(lambda: src)
     app, d = table(reader)
     screen = app.screen
-    steps_until(app, lambda: reader.watcher.state == "empty")  # the empty tray learned from the first frames
+    tray_learnt(app, reader)
     src.hand = (420, 240)  # a hand reaches over the tray and rests there
     for _ in range(15):
         app.step()
@@ -103,7 +109,7 @@ def test_a_throw_that_settled_before_the_table_asked_is_not_taken(table):
     src = TraySource(seed=2)
     reader = CameraReader(lambda: src)
     app, d = table(reader)
-    steps_until(app, lambda: reader.watcher.state == "empty")
+    tray_learnt(app, reader)
     throw(src, app.screen.game.state.request(), ["5", "2"])
     read_when_still(app, d)
     assert app.screen.read is not None
@@ -125,7 +131,7 @@ def test_by_hand_means_by_hand_until_read_is_tapped(table):
     src = TraySource(seed=3)
     reader = CameraReader(lambda: src)
     app, d = table(reader)
-    steps_until(app, lambda: reader.watcher.state == "empty")
+    tray_learnt(app, reader)
     d.tap("dice:manual")
     throw(src, app.screen.game.state.request(), ["5", "3"])
     for _ in range(12):
@@ -199,7 +205,7 @@ def test_camera_lost_mid_game_then_back_nothing_is_lost(table):
     reader = CameraReader(opener, retry_s=1.0, stall_s=2.0, clock=lambda: now[0])
     app, d = table(reader)
     screen = app.screen
-    steps_until(app, lambda: reader.watcher.state == "empty")
+    tray_learnt(app, reader)
     src.fail = "stalled"  # no new frames: for a moment that is only a slow camera
     app.step()
     assert reader.live
@@ -232,7 +238,7 @@ def test_camera_lost_mid_game_then_back_nothing_is_lost(table):
     req = screen.game.state.request()
     assert isinstance(req, RollDice) and len(req.dice) == 6
     src.dice = []
-    steps_until(app, lambda: reader.watcher.state == "empty")
+    tray_learnt(app, reader)
     throw(src, req, ["1", "2", "3", "4", "5", "2"])
     read_when_still(app, d)
     assert screen.read.source is Source.CAMERA and screen.complete()

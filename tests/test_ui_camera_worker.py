@@ -85,7 +85,7 @@ def table(tmp_path):
         d = Driver(app)
         start_game(d)
         assert app.screen.name == "table"
-        steps_until(app, lambda: reader.watcher.state == "empty")  # the empty tray learned
+        steps_until(app, lambda: reader.watcher.state == "empty" and reader.watcher.tray.ready)  # learnt
         return app, d, gated, reader
 
     yield make
