@@ -2,11 +2,13 @@
 
 A light rasteriser in numpy and OpenCV, no 3D package: every face of a convex die is a plane, so its
 artwork (a texture drawn by :mod:`art`) maps into the picture by one homography. Faces are lit by a
-directional key light plus ambient light (flat Lambert shading, a specular sheen on glossy bodies),
-rounded edges are the die's silhouette showing between inset faces, dice cast soft shadows on the
-surface, and the picture then goes through a camera: white balance, exposure, vignetting, blur,
-motion blur, sensor noise and JPEG. Dice rest on a face, some touch, and some lean against a
-neighbour or the tray's wall (``crooked``: top face more than 12 degrees from level).
+directional key light plus ambient light (Lambert shading, a specular sheen on glossy bodies), then
+shaded within: sunk ink, rims curving into the bevel, the room's lights reflected in glossy bodies.
+Rounded edges are the die's silhouette showing between inset faces, lit on the light's side; dice
+cast soft shadows and a contact shadow on the surface, and the picture then goes through a camera:
+white balance, exposure, vignetting, blur, now and then shake, sensor noise and JPEG. Dice rest on a
+face, some touch, and some lean against a neighbour or the tray's wall (``crooked``: top face more
+than 12 degrees from level).
 
 Everything random comes from the ``rng`` a scene is given, so a scene is a function of its seed.
 """
