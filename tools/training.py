@@ -53,25 +53,24 @@ def init_from(path: Path, modules: dict[str, nn.Module], classes: list[str] | No
     head's) made on other classes keeps the rows of the classes both runs have; new classes start
     afresh."""
     state = torch.load(path, weights_only=False)
-    theirs = state.get("key", (None,))[0] if isinstance(state.get("key"), tuple) else None
+    key = state.get("key")
+    theirs = key[0] if classes is not None and isinstance(key, tuple) else None
+    rows = None if theirs is None else {c: i for i, c in enumerate(theirs)}
     for name, m in modules.items():
         if name not in state:
             continue
         own = m.state_dict()
         fits = {k: v for k, v in state[name].items() if k in own and own[k].shape == v.shape}
-        if classes is not None and theirs is not None:
-            rows = {c: i for i, c in enumerate(theirs)}
-            for k, v in state[name].items():
-                if k in fits or k not in own or v.shape[0] != len(theirs) or own[k].shape[0] != len(classes):
-                    continue
-                if v.shape[1:] != own[k].shape[1:]:
-                    continue
-                w = own[k].clone()
-                kept = [(i, rows[c]) for i, c in enumerate(classes) if c in rows]
-                for i, j in kept:
-                    w[i] = v[j]
-                fits[k] = w
-                print(f"{name}.{k}: {len(kept)} of {len(classes)} classes from {path}", flush=True)
+        for k, v in state[name].items():
+            per_class = rows is not None and len(v) == len(rows) and own.get(k) is not None
+            if k in fits or not per_class or own[k].shape != (len(classes), *v.shape[1:]):
+                continue
+            w = own[k].clone()
+            kept = [(i, rows[c]) for i, c in enumerate(classes) if c in rows]
+            for i, j in kept:
+                w[i] = v[j]
+            fits[k] = w
+            print(f"{name}.{k}: {len(kept)} of {len(classes)} classes from {path}", flush=True)
         m.load_state_dict(fits, strict=False)
         print(f"{name}: {len(fits)} of {len(own)} tensors from {path}", flush=True)
 

@@ -46,9 +46,7 @@ def advise_in_stages(state: GameState, **options: Any) -> Iterator[Advice]:
     module = _module(state)
     stages = getattr(module, "stages", None)
     if stages is None:
-        with collector_paused():
-            advice = module.advise(state, **options)
-        yield advice
+        yield advise(state, **options)
         return
     steps = stages(state, **options)
     while True:

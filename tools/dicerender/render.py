@@ -27,6 +27,8 @@ from .shapes import Solid, solid
 TEX = 128  # texture side, pixels
 CROOKED_DEG = 12.0
 SCALE = 1  # supersampling (1: none; textures are filtered to their size on the picture instead)
+# a texture pixel's place from the texture's centre, in half-widths (-1 to 1): x right, y down
+_TY, _TX = (np.mgrid[0:TEX, 0:TEX].astype(np.float32) - TEX / 2) / (TEX / 2)
 
 
 @dataclass
@@ -401,26 +403,25 @@ def render_scene(
     falloff = 1 + g[0] * (xx / W - 0.5) + g[1] * (yy / H - 0.5)
     img *= ((ambient + key * L[2]) * falloff)[..., None] * tint[None, None, ::-1]
     dice = place_dice(rng, designs, cam, rect, shuffle)
-    # shadows first, on the surface
+    # shadows first, on the surface: each die's cast shadow, and a thin dark line of contact shadow
+    # where it meets the floor
     shadow = np.zeros((H, W), np.uint8)
+    contact = np.zeros((H, W), np.uint8)
     for p in dice:
         v = p.world()
+        low = v[:, 2] < 0.5
         g_pts = v - L[None, :] * (v[:, 2:3] / L[2])
-        pts = np.concatenate([v[v[:, 2] < 0.5], g_pts])
+        pts = np.concatenate([v[low], g_pts])
         pts[:, 2] = 0
         hull = cv2.convexHull(cam.project(pts).astype(np.float32))
         cv2.fillPoly(shadow, [np.round(hull[:, 0] * 16).astype(np.int32)], 255, cv2.LINE_AA, shift=4)
+        foot = v[low] if low.sum() >= 3 else v[np.argsort(v[:, 2])[:3]]
+        hull = cv2.convexHull(cam.project(foot * [1, 1, 0]).astype(np.float32))
+        cv2.fillPoly(contact, [np.round(hull[:, 0] * 16).astype(np.int32)], 255, cv2.LINE_AA, shift=4)
     soft = cv2.GaussianBlur(shadow, (0, 0), rng.uniform(1.5, 6) * SCALE).astype(np.float32) / 255.0
     if rng.random() < 0.5:  # a path tracer's grain, strongest where the light is least
         soft *= 1 + rng.uniform(0.1, 0.5) * rng.standard_normal(soft.shape).astype(np.float32)
     img *= np.clip(1 - rng.uniform(0.35, 0.7) * soft, 0, 1)[..., None]
-    # where each die meets the floor, a thin dark line of contact shadow
-    contact = np.zeros((H, W), np.uint8)
-    for p in dice:
-        v = p.world()
-        foot = v[v[:, 2] < 0.5] if (v[:, 2] < 0.5).sum() >= 3 else v[np.argsort(v[:, 2])[:3]]
-        hull = cv2.convexHull(cam.project(foot * [1, 1, 0]).astype(np.float32))
-        cv2.fillPoly(contact, [np.round(hull[:, 0] * 16).astype(np.int32)], 255, cv2.LINE_AA, shift=4)
     contact = cv2.GaussianBlur(contact, (0, 0), rng.uniform(0.8, 2.0) * SCALE).astype(np.float32) / 255.0
     img *= (1 - rng.uniform(0.3, 0.7) * contact)[..., None]
     env = float(rng.uniform(0.2, 0.9))  # how bright the lights a glossy die reflects are
@@ -446,7 +447,7 @@ def render_scene(
     return Scene(out, labels, meta)
 
 
-def _relief(lit, ink, mask, light, style: dict, key: float, fi: int) -> np.ndarray:
+def _relief(lit, ink, mask, light, style: dict, key: float) -> np.ndarray:
     """Sunk ink and rounded rims on a face's texture. ``light``: the key light's direction along the
     texture's x and y axes. A sunk pip or numeral shades its wall on the side the light comes from and
     catches the light on the far wall; the face's rim, curving into the bevel, catches it on the
@@ -463,8 +464,7 @@ def _relief(lit, ink, mask, light, style: dict, key: float, fi: int) -> np.ndarr
     m = mask.astype(np.float32) / 255.0
     inner = cv2.erode(m, np.ones((7, 7), np.uint8))
     rim = np.clip(m - inner, 0, 1)
-    yy, xx = np.mgrid[0:TEX, 0:TEX].astype(np.float32)
-    towards = ((xx - TEX / 2) * light[0] + (yy - TEX / 2) * light[1]) / (TEX / 2)
+    towards = _TX * light[0] + _TY * light[1]
     return out * (1 + 0.5 * key * rim * np.clip(towards, -1, 1))[..., None]
 
 
@@ -476,8 +476,7 @@ def _sheen(style: dict, n_w: np.ndarray, env: float, fi: int) -> np.ndarray:
         return np.zeros((TEX, TEX), np.float32)
     rng = np.random.default_rng([style.get("seed", 0), fi])
     ang = rng.uniform(0, 2 * np.pi)
-    yy, xx = np.mgrid[0:TEX, 0:TEX].astype(np.float32)
-    ramp = ((xx - TEX / 2) * np.cos(ang) + (yy - TEX / 2) * np.sin(ang)) / (TEX / 2)
+    ramp = _TX * np.cos(ang) + _TY * np.sin(ang)
     wash = strength * rng.uniform(0.3, 1.0) * (1 + rng.uniform(0, 0.9) * ramp)
     return np.clip(wash, 0, None).astype(np.float32)
 
@@ -524,7 +523,7 @@ def _draw_die(img, p: Placed, cam: Camera, L, ambient, key, tint, view_dir, env:
         spec = gloss * (max(0.0, float(n_w @ hvec)) ** 60) * 0.25
         shade = (ambient + key * diffuse) * tint[::-1]
         lit = tex * shade[None, None, :]
-        lit = _relief(lit, ink, mask, np.array([L @ right, -(L @ up)]), p.style, key, fi)
+        lit = _relief(lit, ink, mask, np.array([L @ right, -(L @ up)]), p.style, key)
         lit = lit + spec + _sheen(p.style, n_w, env, fi)[..., None] * tint[None, None, ::-1]
         # texture corners -> image
         half = TEX / 2 * mmpp
