@@ -87,7 +87,7 @@ def test_on_the_shared_rendered_throws_no_die_is_read_wrong_as_sure(shared, nets
 
 # the share of the shared development throws read right by the shipped models (docs/benchmarks.md,
 # "Learnt reader"), less a margin: a model or policy change that loses more fails here
-FLOOR = 0.62
+FLOOR = 0.72
 
 
 def test_a_point_between_two_touching_dice_is_never_read_as_sure(shared, nets):
@@ -109,3 +109,19 @@ def test_a_point_between_two_touching_dice_is_never_read_as_sure(shared, nets):
     # the face reader's own check: the crop midway is not centred on a top face; the 1's is
     centred = facereader.embed(nets[1], [facereader.cut(image, c, 40.0) for c in (midway, one)])
     assert centred[0].centred < CENTRED_OK <= centred[1].centred
+
+
+def test_a_set_with_a_plain_pip_die_of_its_own_reads_no_shipped_plain_d6_beside_it():
+    """The shipped plain ``d6`` faces would stand as a second die beside a set's own white die: each
+    reading of it then had another die as near, and was never sure (172 of 293 flat d6 of the shared
+    throws read right through ``read --set``, against 234 with the set's dice alone)."""
+    import numpy as np
+
+    from vision.facereader import EMBED, Gallery
+
+    own = Gallery()
+    own.add("std-white", "3", np.eye(EMBED, dtype=np.float32)[0])
+    assert "d6" not in sets.reader_for(None, own=own).gallery.dice
+    custom = Gallery()
+    custom.add("club", "curve", np.eye(EMBED, dtype=np.float32)[0])
+    assert "d6" in sets.reader_for(None, own=custom).gallery.dice  # plain dice may lie beside a club die

@@ -51,7 +51,9 @@ from vision.facereader import CHANNELS, EMBED, INPUT, PLAIN_D6, SPAN, TOP_SPAN, 
 
 class FaceNet(nn.Module):
     """A small plain CNN: INPUT x INPUT BGR -> EMBED-dimensional embedding, a lean logit and a
-    centred logit (the crop is centred on a die's top face, not beside it or between two dice)."""
+    centred logit (the crop is centred on a die's top face, not beside it or between two dice),
+    and the ``descriptor`` an enrolled set's own classifier reads (vision/facehead.py): the last
+    feature map's mean and its centre cell, the top face itself."""
 
     def __init__(self, width: int = 24) -> None:
         super().__init__()
@@ -71,16 +73,16 @@ class FaceNet(nn.Module):
             *conv(4 * w, 4 * w, 1),
             *conv(4 * w, 6 * w, 2),  # 3
             *conv(6 * w, 6 * w, 1),
-            nn.AdaptiveAvgPool2d(1),
-            nn.Flatten(),
         )
         self.embed = nn.Linear(6 * w, EMBED)
         self.lean = nn.Linear(6 * w, 1)
         self.centred = nn.Linear(6 * w, 1)
 
-    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-        x = self.features(x)
-        return self.embed(x), self.lean(x), self.centred(x)
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, ...]:
+        maps = self.features(x)  # 3 x 3 cells
+        x = maps.mean(dim=(2, 3))
+        descriptor = torch.cat([x, maps[:, :, 1, 1]], dim=1)
+        return self.embed(x), self.lean(x), self.centred(x), descriptor
 
 
 class CosFace(nn.Module):
@@ -327,7 +329,7 @@ def main(argv: list[str] | None = None) -> int:
         for b in range(steps_per_epoch):
             idx = order[b * args.batch : (b + 1) * args.batch]
             x, centred, read = batch(rng, crops, top, idx)
-            e, lg, cg = net(x)
+            e, lg, cg, _ = net(x)
             keep = torch.from_numpy(read)
             taught = torch.from_numpy(centred != 0.5)
             loss = (
@@ -345,7 +347,7 @@ def main(argv: list[str] | None = None) -> int:
             f"epoch {epoch + 1}/{args.epochs} loss {np.mean(losses):.3f} ({time.time() - t1:.0f} s)",
             flush=True,
         )
-    outputs = ["embedding", "lean", "centred"]
+    outputs = ["embedding", "lean", "centred", "descriptor"]
     training.export(net, torch.zeros(1, CHANNELS, INPUT, INPUT), args.out, ["crop"], outputs, True)
     gallery = default_gallery(head, classes)
     gallery.save(args.out.with_name("face_gallery.npz"))

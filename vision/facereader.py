@@ -10,8 +10,10 @@ photos each), and a die the network never saw is taught without retraining. The 
 of a crop are embedded together and averaged, so a reading does not depend on how the die lies.
 
 How sure a reading is comes from two cosine similarities: to the nearest face (``best``) and to the
-nearest face that reads differently (``rival``). :func:`Gallery.read` gives both; the reader's policy
-(``vision/reader.py``) turns them into a status.
+nearest face that reads differently (``rival``), and, for an enrolled set, from the probability its
+own classifier (:mod:`vision.facehead`, fitted at enrolment on the network's ``descriptor``) gives
+that face. :func:`Gallery.read` gives them; the reader's policy (``vision/reader.py``) turns them
+into a status.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.facehead import FaceHead
 from vision.onnxnet import NetCache
 
 log = logging.getLogger(__name__)
@@ -32,6 +35,7 @@ SPAN = 1.0  # the whole-die view spans this many die sizes (the diameter of the 
 TOP_SPAN = 0.55  # the close-up of the top face spans this many: twice the detail on a d12's or d20's numeral
 CHANNELS = 6
 EMBED = 64  # embedding size
+DESCRIPTOR = 288  # descriptor size: the last feature map's mean and centre cell (vision/facehead.py)
 VIEWS = 3  # an enrolled face's nearness: the mean cosine of its this many nearest views
 MODEL = Path(__file__).with_name("models") / "face_reader.onnx"
 #: the faces known before any enrolment (the games' dice as rendered, and plain pip dice as ``d6``)
@@ -46,7 +50,7 @@ _NETS = NetCache(
     "face reader",
     "no die can be read (reinstall Dice Companion)",
     log,
-    ("embedding", "lean", "centred"),
+    ("embedding", "lean", "centred", "descriptor"),
 )
 
 
@@ -78,28 +82,31 @@ def _blob(crops: list[np.ndarray]) -> np.ndarray:
 
 @dataclass(frozen=True, slots=True)
 class Seen:
-    """What the network makes of one crop: its unit ``embedding``, the chance the die leans and the
-    chance the crop is centred on a die's top face."""
+    """What the network makes of one crop: its unit ``embedding``, the chance the die leans, the
+    chance the crop is centred on a die's top face, and its ``descriptor`` in each quarter turn
+    (turns x ``DESCRIPTOR``; None where no set's head will read it)."""
 
     embedding: np.ndarray
     lean: float
     centred: float = 1.0
+    descriptor: np.ndarray | None = None
 
 
 def embed(net: object, crops: list[np.ndarray]) -> list[Seen]:
-    """Each crop's turn-averaged unit embedding, lean and centred probabilities."""
+    """Each crop's turn-averaged unit embedding, lean and centred probabilities, and its descriptors."""
     if not crops:
         return []
     with _NETS.lock:
         net.setInput(_blob(crops))  # type: ignore[attr-defined]
-        emb, lean, centred = net.forward(["embedding", "lean", "centred"])  # type: ignore[attr-defined]
+        emb, lean, centred, desc = net.forward(["embedding", "lean", "centred", "descriptor"])  # type: ignore[attr-defined]
     emb = emb.reshape(len(crops), 4, EMBED)
     emb = emb / np.linalg.norm(emb, axis=2, keepdims=True)
     mean = emb.mean(axis=1)
     mean /= np.linalg.norm(mean, axis=1, keepdims=True)
     p = _sigmoid(lean.reshape(len(crops), 4).mean(axis=1))
     c = _sigmoid(centred.reshape(len(crops), 4).mean(axis=1))
-    return [Seen(m, float(q), float(k)) for m, q, k in zip(mean, p, c, strict=True)]
+    desc = desc.reshape(len(crops), 4, -1)
+    return [Seen(m, float(q), float(k), d) for m, q, k, d in zip(mean, p, c, desc, strict=True)]
 
 
 def _sigmoid(x: np.ndarray) -> np.ndarray:
@@ -110,7 +117,8 @@ def _sigmoid(x: np.ndarray) -> np.ndarray:
 class Match:
     """The nearest enrolled face (``die``, ``face``) at cosine ``best``; ``face_rival``: the cosine of
     the nearest face with another label (on any die), ``die_rival``: of the nearest other die, with
-    its id (which die this is is unsettled when it is close)."""
+    its id (which die this is is unsettled when it is close); ``sure``: the probability the set's own
+    classifier gives this face (0 when it names another face; None without one)."""
 
     die: str
     face: str
@@ -118,6 +126,7 @@ class Match:
     face_rival: float
     die_rival: float
     rival_die: str
+    sure: float | None = None
 
     @property
     def margin(self) -> float:
@@ -129,12 +138,14 @@ class Match:
 class Gallery:
     """Enrolled faces: one row per view, its die id, face label, embedding, and how many of its face's
     nearest views make the face's nearness (``views``: 1 for the shipped class centres, each a look of
-    its own; ``VIEWS`` for enrolled photos, several views of one die's face)."""
+    its own; ``VIEWS`` for enrolled photos, several views of one die's face); an enrolled set's own
+    classifier (``head``, None for the shipped faces)."""
 
     dice: list[str] = field(default_factory=list)
     faces: list[str] = field(default_factory=list)
     vectors: np.ndarray = field(default_factory=lambda: np.zeros((0, EMBED), np.float32))
     views: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    head: FaceHead | None = None
     _groups: tuple | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -149,7 +160,8 @@ class Gallery:
         self.views = np.concatenate([self.views, np.full(len(vectors), views, np.int64)])
 
     def add_all(self, other: Gallery) -> None:
-        """Every face of ``other`` added to this gallery."""
+        """Every face of ``other`` added to this gallery (and its head, if it has one)."""
+        self.head = other.head or self.head
         self.dice += other.dice
         self.faces += other.faces
         self.vectors = np.concatenate([self.vectors, other.vectors])
@@ -158,9 +170,9 @@ class Gallery:
     def only(self, dice: set[str]) -> Gallery:
         """The gallery of these dice alone (a game's dice: faces of other games cannot be on the table)."""
         keep = [i for i, d in enumerate(self.dice) if d in dice]
-        return Gallery(
-            [self.dice[i] for i in keep], [self.faces[i] for i in keep], self.vectors[keep], self.views[keep]
-        )
+        head = self.head if self.head is not None and {c[0] for c in self.head.classes} <= dice else None
+        dice_kept, faces_kept = [self.dice[i] for i in keep], [self.faces[i] for i in keep]
+        return Gallery(dice_kept, faces_kept, self.vectors[keep], self.views[keep], head)
 
     def read(self, seen: Seen) -> Match | None:
         """The nearest face and its nearest rivals; None for an empty gallery. A face's nearness is the
@@ -185,7 +197,16 @@ class Gallery:
             face_rival,
             -1.0 if other is None else float(score[other]),
             "" if other is None else keys[other][0],
+            self._sure(seen, (die, face)),
         )
+
+    def _sure(self, seen: Seen, named: tuple[str, str]) -> float | None:
+        """The head's probability of the face ``named`` (0 if it reads another); None without a head."""
+        if self.head is None or seen.descriptor is None:
+            return None
+        p = self.head.probabilities(seen.descriptor[None])[0]
+        best = int(np.argmax(p))
+        return float(p[best]) if self.head.classes[best] == named else 0.0
 
     def _grouped(self) -> tuple[list[tuple[str, str, int]], np.ndarray, np.ndarray]:
         """Each face (die, face, views) once, the rows of its views (padded with -1) and how many of
@@ -203,9 +224,9 @@ class Gallery:
         return self._groups[1], self._groups[2], self._groups[3]
 
     def save(self, path: Path) -> None:
-        np.savez(
-            path, dice=np.array(self.dice), faces=np.array(self.faces), vectors=self.vectors, views=self.views
-        )
+        head = self.head.arrays() if self.head is not None else {}
+        names = {"dice": np.array(self.dice), "faces": np.array(self.faces)}
+        np.savez(path, **names, vectors=self.vectors, views=self.views, **head)
 
     @classmethod
     def load(cls, path: Path) -> Gallery:
@@ -216,4 +237,5 @@ class Gallery:
                 if views.shape != (len(g.dice),) or (views < 1).any():
                     raise ValueError(f"{views.size} view counts for {len(g.dice)} views")
                 g.views = views
+            g.head = FaceHead.from_arrays(z)
             return g

@@ -7,11 +7,12 @@ nearest face; :func:`judge` says how sure the reading is.
 
 Trust (a wrong face reported as sure is the worst failure): a die is ``ok`` only when the crop is
 centred on a die's top face (``CENTRED_OK``: a locator point between two touching dice or on a die's
-edge is not, and a reader may still name whatever lies there surely), its nearest face is near
-(``BEST_OK``), clearly nearer than any face that reads otherwise (``MARGIN_OK``), and the die does not
-lean (``LEAN_OK``), and no other die's face is almost as near (``DIE_MARGIN``: which die it is
-matters where the game's dice share their faces, as Rollers' purple and black). A die that leans is
-``crooked``; anything else ``uncertain``, with the reason in its notes.
+edge is not, and a reader may still name whatever lies there surely), the die does not lean
+(``LEAN_OK``), no other die's face is almost as near (``DIE_MARGIN``: which die it is matters where
+the game's dice share their faces, as Rollers' purple and black), an enrolled set's own classifier
+(if any) names the same face, and either the nearest face is near (``BEST_OK``) and clearly nearer
+than any face that reads otherwise (``MARGIN_OK``), or that classifier is sure of it (``SURE_OK``).
+A die that leans is ``crooked``; anything else ``uncertain``, with the reason in its notes.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ MARGIN_OK = 0.22  # how much nearer than any face that reads otherwise
 LEAN_OK = 0.5  # lean chance under which the die lies flat
 DIE_MARGIN = 0.1  # another die's face this close: which die it is stays open (``rival_die``, not ok)
 CENTRED_OK = 0.5  # chance the crop is centred on a top face at or above which a face may be ok
+SURE_OK = 0.98  # the set's classifier's probability at or above which a face near no view may be ok
 
 
 def judge(match: Match | None, seen: Seen) -> tuple[str, float, list[str]]:
@@ -40,14 +42,21 @@ def judge(match: Match | None, seen: Seen) -> tuple[str, float, list[str]]:
     confidence = float(np.clip(0.5 + 2.5 * match.margin, 0.0, 1.0)) * float(
         np.clip(match.best / BEST_OK, 0, 1)
     )
+    if match.sure is not None:
+        confidence = max(confidence, match.sure) if match.sure > 0 else min(confidence, 0.5)
+    sure = "" if match.sure is None else f", the set's classifier {match.sure:.2f}"
     notes = [
         f"nearest {match.die}:{match.face} {match.best:.2f}, margin {match.margin:.2f}, "
-        f"lean {seen.lean:.2f}, centred {seen.centred:.2f}"
+        f"lean {seen.lean:.2f}, centred {seen.centred:.2f}{sure}"
     ]
     if seen.centred < CENTRED_OK:
         return UNCERTAIN, min(confidence, 0.5), [*notes, "not centred on a die's top face"]
     if seen.lean >= LEAN_OK:
         return CROOKED, min(confidence, 0.5), [*notes, "the die leans: no flat top face"]
+    if match.sure == 0:
+        return UNCERTAIN, min(confidence, 0.5), [*notes, "the set's own classifier reads another face"]
+    if match.sure is not None and match.sure >= SURE_OK:
+        return OK, max(confidence, 0.8), notes
     if match.best < BEST_OK:
         return UNCERTAIN, min(confidence, 0.6), [*notes, "looks like no enrolled face"]
     if match.margin < MARGIN_OK:

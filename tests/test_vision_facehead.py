@@ -1,0 +1,112 @@
+"""An enrolled set's own face classifier: fitted from views, saved with the set, read into trust."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision import facehead, sets
+from vision.facehead import FaceHead
+from vision.facereader import DESCRIPTOR, EMBED, VIEWS, Gallery, Match, Seen
+from vision.reader import SURE_OK, judge
+from vision.types import OK, UNCERTAIN
+
+FACES = [("club", "2"), ("club", "curve"), ("club", "triangle")]
+
+
+def descriptors(rng: np.random.Generator, face: int, count: int, spread: float = 0.3) -> np.ndarray:
+    """``count`` views (four turns each) of ``face``: its own direction plus noise."""
+    centre = np.zeros(DESCRIPTOR)
+    centre[face * 10 : face * 10 + 10] = 1.0
+    return centre + spread * rng.normal(size=(count, 4, DESCRIPTOR))
+
+
+@pytest.fixture(scope="module")
+def head() -> FaceHead:
+    rng = np.random.default_rng(1)
+    x = np.concatenate([descriptors(rng, i, 40) for i in range(3)])
+    return facehead.fit(x, [f for f in FACES for _ in range(40)])
+
+
+def test_the_head_names_each_face_surely_and_is_unsure_between_two(head):
+    rng = np.random.default_rng(2)
+    for i, face in enumerate(FACES):
+        p = head.probabilities(descriptors(rng, i, 20))
+        assert [head.classes[j] for j in p.argmax(axis=1)] == [face] * 20
+        assert p.max(axis=1).min() >= SURE_OK
+    halfway = (descriptors(rng, 0, 5, 0.0) + descriptors(rng, 1, 5, 0.0)) / 2
+    assert head.probabilities(halfway).max(axis=1).max() < SURE_OK  # a view like two faces is no proof
+
+
+def test_a_head_needs_two_faces_and_refuses_damaged_arrays(head):
+    with pytest.raises(ValueError, match="two faces or more"):
+        facehead.fit(np.zeros((4, 4, DESCRIPTOR)), [("club", "2")] * 4)
+    arrays = head.arrays()
+    arrays["head_weights"] = arrays["head_weights"][:, :2]
+    with pytest.raises(ValueError, match="3 classes"):
+        FaceHead.from_arrays(arrays)
+    arrays = head.arrays()
+    arrays["head_bias"] = np.array([0.0, np.nan, 1.0], np.float32)
+    with pytest.raises(ValueError, match="not finite"):
+        FaceHead.from_arrays(arrays)
+
+
+def unit(*xs: float) -> np.ndarray:
+    v = np.zeros(EMBED, np.float32)
+    v[: len(xs)] = xs
+    return v / np.linalg.norm(v)
+
+
+def test_a_gallery_with_a_head_says_how_sure_the_head_is_of_the_nearest_face(head, tmp_path):
+    g = Gallery()
+    g.add("club", "2", unit(1, 0.1), VIEWS)
+    g.add("club", "curve", unit(0, 1), VIEWS)
+    g.add("club", "triangle", unit(0, 0, 1), VIEWS)
+    g.head = head
+    rng = np.random.default_rng(3)
+    looks_like_2 = Seen(unit(1, 0.15), 0.0, 1.0, descriptors(rng, 0, 1)[0])
+    assert g.read(looks_like_2).sure >= SURE_OK
+    # the nearest view says 2, the head says curve: the head does not vouch for the 2
+    head_says_curve = Seen(unit(1, 0.15), 0.0, 1.0, descriptors(rng, 1, 1)[0])
+    assert g.read(head_says_curve).sure == 0.0
+    assert g.read(Seen(unit(1, 0.15), 0.0)).sure is None  # no descriptor: the head has no say
+    g.save(tmp_path / "set.npz")
+    back = Gallery.load(tmp_path / "set.npz")
+    assert back.head.classes == head.classes
+    assert back.read(looks_like_2).sure == pytest.approx(g.read(looks_like_2).sure)
+    assert Gallery.load(tmp_path / "set.npz").only({"club"}).head is not None
+    assert back.only({"d6"}).head is None  # a gallery without the set's dice drops the set's head
+
+
+@pytest.mark.parametrize(
+    ("best", "rival", "sure", "status", "reason"),
+    [
+        (0.95, 0.5, None, OK, None),  # no head: cosines alone, as for the shipped faces
+        (0.85, 0.75, 0.995, OK, None),  # cosines too close to call, the head is sure
+        (0.85, 0.75, 0.9, UNCERTAIN, "look alike"),  # neither sure
+        (0.95, 0.5, 0.0, UNCERTAIN, "another face"),  # the head reads another face: never ok
+    ],
+)
+def test_the_head_can_vouch_for_a_face_the_cosines_leave_open_and_veto_one_it_reads_otherwise(
+    best, rival, sure, status, reason
+):
+    m = Match("club", "2", best, rival, -1.0, "", sure)
+    got, confidence, notes = judge(m, Seen(unit(1), 0.05, 0.9))
+    assert got == status
+    assert (confidence >= 0.8) == (status == OK)
+    if reason:
+        assert reason in notes[-1]
+
+
+def test_enrolment_views_are_the_die_seen_other_ways_and_the_same_for_the_same_seed():
+    image = np.full((120, 160, 3), 60, np.uint8)
+    image[45:75, 65:95] = 230  # a 30 px die at (80, 60) with one dark pip left of centre
+    image[57:63, 70:76] = 20
+    a = sets.views(image, (80.0, 60.0), 30.0, np.random.default_rng(5), 8)
+    b = sets.views(image, (80.0, 60.0), 30.0, np.random.default_rng(5), 8)
+    assert all(np.array_equal(x, y) for x, y in zip(a, b, strict=True))
+    assert len({x.tobytes() for x in a}) == 8
+    for crop in a:
+        bright = crop[..., 0] > 140  # the die stays about the crop's middle: only the locator's error
+        ys, xs = np.nonzero(bright)
+        assert abs(xs.mean() - 24) < 6 and abs(ys.mean() - 24) < 6
