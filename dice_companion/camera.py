@@ -130,16 +130,20 @@ def enrol_photos(data_dir: Path) -> Path:
 
 def load_set(data_dir: Path) -> Gallery | None:
     """The app's enrolled faces, or None (none yet, or damaged: logged and ignored). Photos enrolled
-    without a set of faces (an older version kept another kind of set) are learnt again here."""
+    without a set of faces, or into a set of two faces or more without its own classifier (older
+    versions kept such sets), are learnt again here."""
     folder = sets_folder(data_dir)
+    photos = enrol_photos(data_dir)
+    have_photos = photos.is_dir() and any(photos.glob("*/*/*"))
     if sets.gallery_path(SET_NAME, folder).exists():
         try:
-            return sets.load_set(SET_NAME, folder)
+            kept = sets.load_set(SET_NAME, folder)
         except VisionError as exc:
             log.warning("enrolled set ignored", extra={"event": "camera", "reason": str(exc)})
             return None
-    photos = enrol_photos(data_dir)
-    if not photos.is_dir() or not any(photos.glob("*/*/*")):
+        if kept.head is not None or len(set(zip(kept.dice, kept.faces, strict=True))) < 2 or not have_photos:
+            return kept
+    if not have_photos:
         return None
     try:
         gallery = sets.learn(SET_NAME, photos, folder)

@@ -4,9 +4,13 @@ import numpy as np
 import pytest
 
 from companion.protocol import DieSpec, Source
+from dice_companion import camera
 from dice_companion.camera import CameraReader, reader_for
 from hardware.config import Camera
 from ui.reader import DiceReader, NoCamera, SimulatedReader
+from vision import integrity, sets
+from vision.facereader import Gallery
+from vision.simcam import SimulatedCamera
 from vision.sources import ImageFolderSource, SimulatedSource, SourceLost
 
 SIX = tuple(DieSpec(f"white-{i}", "d6") for i in range(1, 7))
@@ -120,3 +124,22 @@ def test_a_die_told_from_another_only_by_chance_is_asked_about():
     assert result.message == RIVAL.format("purple-a", "purple-b")
     assert [d.status for d in result.dice] == ["uncertain", "ok"]
     assert to_result([plain], frame).message == ""
+
+
+def test_a_set_kept_without_its_own_classifier_is_learnt_again_from_the_kept_photos(tmp_path):
+    """A set enrolled by a version before sets fitted their own face classifier still loads, and the
+    app learns it again from the wizard's photos so that its dice get the classifier's readings."""
+    if sets.models() is None:
+        pytest.skip("the dice models are not in vision/models")
+    photos = camera.enrol_photos(tmp_path)
+    SimulatedCamera(seed=3).enrolment_photos(photos, ["rollers-black"], per_face=1)
+    learnt = camera.load_set(tmp_path)  # no set yet: learnt from the photos
+    assert learnt is not None and learnt.head is not None
+    old = Gallery(learnt.dice, learnt.faces, learnt.vectors, learnt.views)  # as an older version saved it
+    path = sets.gallery_path(camera.SET_NAME, camera.sets_folder(tmp_path))
+    old.save(path)
+    integrity.record(path)
+    assert sets.load_set(camera.SET_NAME, camera.sets_folder(tmp_path)).head is None
+    again = camera.load_set(tmp_path)
+    assert again.head is not None and again.head.classes == learnt.head.classes
+    assert sets.load_set(camera.SET_NAME, camera.sets_folder(tmp_path)).head is not None  # saved

@@ -279,14 +279,13 @@ def standard_sets(shared: Path) -> list[tuple[str, Callable[[], Iterator[Item]],
 def set_readers(
     shared: Path, locator_net: object, face_net: object, sets: Iterable[str] = THROWBENCH
 ) -> dict[str, LearntReader]:
-    """For each set present under ``shared``, a reader of its own ``enroll/`` photos, as
-    ``dice-companion enroll --set`` then ``read --set`` would read it."""
-    from vision.sets import enrol_folder
+    """For each set present under ``shared``, a reader of its own ``enroll/`` photos beside the
+    shipped faces of every other die, as ``dice-companion enroll --set`` then ``read --set`` reads."""
+    from vision.sets import beside_defaults, enrol_folder
 
+    nets = locator_net, face_net
     return {
-        name: LearntReader(
-            enrol_folder(shared / name / "enroll", locator_net, face_net), locator_net, face_net
-        )
+        name: LearntReader(beside_defaults(enrol_folder(shared / name / "enroll", *nets)), *nets)
         for name in sets
         if (shared / name / "enroll").is_dir()
     }

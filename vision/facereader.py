@@ -118,7 +118,8 @@ class Match:
     """The nearest enrolled face (``die``, ``face``) at cosine ``best``; ``face_rival``: the cosine of
     the nearest face with another label (on any die), ``die_rival``: of the nearest other die, with
     its id (which die this is is unsettled when it is close); ``sure``: the probability the set's own
-    classifier gives this face (0 when it names another face; None without one)."""
+    classifier gives this face (0 when it names another face; None without one, or when this die is
+    not one of the set's)."""
 
     die: str
     face: str
@@ -201,8 +202,9 @@ class Gallery:
         )
 
     def _sure(self, seen: Seen, named: tuple[str, str]) -> float | None:
-        """The head's probability of the face ``named`` (0 if it reads another); None without a head."""
-        if self.head is None or seen.descriptor is None:
+        """The head's probability of the face ``named`` (0 if it reads another); None without a head
+        or for a die it does not know (a shipped die read beside the set)."""
+        if self.head is None or seen.descriptor is None or named[0] not in {c[0] for c in self.head.classes}:
             return None
         p = self.head.probabilities(seen.descriptor[None])[0]
         best = int(np.argmax(p))

@@ -200,11 +200,16 @@ def reader_for(name: str | None, sets: Path | None = None, own: Gallery | None =
     nets = models()
     if nets is None:
         raise VisionError(NO_MODELS)
-    gallery = default_gallery()
     if own is None and name:
         own = load_set(name, sets)
-    if own is not None:
-        mine = set(own.dice) | ({"d6"} if set(own.dice) & set(PLAIN_D6) else set())
-        gallery = gallery.only(set(gallery.dice) - mine)
-        gallery.add_all(own)
-    return LearntReader(gallery, *nets)
+    return LearntReader(default_gallery() if own is None else beside_defaults(own), *nets)
+
+
+def beside_defaults(own: Gallery) -> Gallery:
+    """The set ``own`` with the shipped faces of every other die (not of the plain ``d6`` when the
+    set has a plain pip die of its own: one die, not two rivals)."""
+    gallery = default_gallery()
+    mine = set(own.dice) | ({"d6"} if set(own.dice) & set(PLAIN_D6) else set())
+    gallery = gallery.only(set(gallery.dice) - mine)
+    gallery.add_all(own)
+    return gallery
