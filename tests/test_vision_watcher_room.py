@@ -14,7 +14,7 @@ from vision.sequences import ON_TIME, Sequence, starts, watch
 from vision.sets import reader_for
 from vision.tray import TrayModel
 from vision.types import DieReading
-from vision.watcher import EMPTY, READ, REMOVED, Settle, ThrowWatcher, WatchEvent
+from vision.watcher import EMPTY, FROZEN_HAND, READ, REMOVED, Settle, ThrowWatcher, WatchEvent
 
 NAMES = ("seq01", "seq02", "seq03")
 
@@ -314,3 +314,25 @@ def test_without_a_tray_a_resting_hand_is_no_throw(videos: dict[str, Sequence], 
     events = feed(w, resting)
     events += feed(w, scene.still(scene.rest, 12))  # the hand goes away: the dice lie as read
     assert not settles(events) and events[-1].state == READ and not w.tray.ready
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_without_a_tray_a_hand_resting_alone_is_no_throw_and_the_tray_is_learnt_again_when_it_goes(
+    videos: dict[str, Sequence], name: str
+) -> None:
+    """A stream that starts with a hand lying still on the empty tray: its fingers are no dice (the
+    reader sees no face and no top face there), so no throw; the tray is learnt with the hand in it,
+    and once the hand has gone and its ghost has lain unmoving for ``FROZEN_HAND`` frames the tray is
+    learnt again, as it is, and the throw that follows is read once, on time."""
+    scene = Scene(videos[name])
+    seq = scene.seq
+    w = ThrowWatcher(defer=True)
+    at = scene.clear_edge()
+    events = feed(w, [with_hand(f, 110, 0.0, at) for f in scene.still(scene.empty, 40)])
+    assert not settles(events)
+    events = feed(w, scene.still(scene.empty, FROZEN_HAND + 30))  # the hand goes
+    assert not settles(events) and events[-1].state == EMPTY
+    assert np.abs(w.tray.background.astype(int) - scene.empty).max(axis=2).mean() < 3
+    start = w.index + 1
+    got = thrown(scene, w)
+    assert got.settled_frame - start + seq.empty_until - 2 <= seq.still_from + ON_TIME

@@ -12,7 +12,9 @@ edge is not, and a reader may still name whatever lies there surely), the die do
 the game's dice share their faces, as Rollers' purple and black), an enrolled set's own classifier
 (if any) names the same face, and either the nearest face is near (``BEST_OK``) and clearly nearer
 than any face that reads otherwise (``MARGIN_OK``), or that classifier is sure of it (``SURE_OK``).
-A die that leans is ``crooked``; anything else ``uncertain``, with the reason in its notes.
+A die that leans is ``crooked``; anything else ``uncertain``, with the reason in its notes. A
+locator peak whose crop is neither centred on a top face nor like any face (``NOT_A_DIE``: a
+finger, a knuckle) is no die.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ LEAN_OK = 0.5  # lean chance under which the die lies flat
 DIE_MARGIN = 0.1  # another die's face this close: which die it is stays open (``rival_die``, not ok)
 CENTRED_OK = 0.5  # chance the crop is centred on a top face at or above which a face may be ok
 SURE_OK = 0.98  # the set's classifier's probability at or above which a face near no view may be ok
+NOT_A_DIE = 0.45  # a crop not centred on a top face and this unlike every face is no die (a finger)
 
 
 def judge(match: Match | None, seen: Seen) -> tuple[str, float, list[str]]:
@@ -85,6 +88,8 @@ class LearntReader:
         out = []
         for spot, seen in zip(spots, facereader.embed(self.face_net, crops), strict=True):
             match = self.gallery.read(seen)
+            if match is not None and seen.centred < CENTRED_OK and match.best < NOT_A_DIE:
+                continue  # a peak of the locator at no die: like no face, on no top face
             status, confidence, notes = judge(match, seen)
             die = match.die if match else "?"
             face = match.face if match else None

@@ -88,6 +88,8 @@ NUDGE_GAIN = 0.01  # ... and at least this part of the picture more is alike
 NUDGE_AREA = 0.03  # a still picture this much unlike the tray (or a hand) is checked for a shift
 CALIBRATION_MATCH = 0.5  # share of a still frame a kept calibration must match to be used
 HAND_TWITCH = 0.25  # a hand whose pixels move less than this part of it rests (its edge twitches)
+FROZEN_HAND = 45  # frames (1.5 s at 30 fps) a "hand" alone may lie without a pixel's twitch before
+# it is taken for what it is: a hand learnt into the tray that has since gone (the tray is relearnt)
 HAND_REACH = 5  # ... counting the motion within this many pixels of it (160-px copy; thin fingers)
 MOVED_REACH = 2  # a die is "moved" when the change lies within this many pixels (160-px copy)
 
@@ -260,6 +262,7 @@ class ThrowWatcher:
         self._decided = False  # the current still scene was judged (read, or found old)
         self._moved = False  # something moved since the last judgement
         self._nudge_checked = False
+        self._frozen_hand = 0  # frames a hand alone has lain without a pixel's twitch
         self._stack: list[np.ndarray] = []  # full frames of the current still scene (no tray yet)
         self._learning: Future[TrayModel] | None = None  # the empty tray being learnt on the worker
         self._scene: np.ndarray | None = None  # the 160-px copy of the dice last judged; None: none
@@ -409,14 +412,18 @@ class ThrowWatcher:
         t = time.thread_time()
         spots = self._dice_seen(image) if look else None
         centres = None if spots is None else [s.center for s in spots]
-        if centres is not None and not new_dice(centres, changed, image.shape):
-            return Seen(centres, None, None, (time.thread_time() - t) * 1000)
         try:
             reader = self.reader
-            if spots is not None and self._same_look(reader):  # the look done already: not twice
+            if spots and self._same_look(reader):  # the look done already: not twice
+                # the reader's dice, not the locator's peaks: a finger is no die (``NOT_A_DIE``)
                 dice = reader.read_spots(image, spots)  # type: ignore[attr-defined]
-            else:
-                dice = reader.read(image, background=None if tray is None else tray.relit())
+                centres = [d.center for d in dice]
+                if not new_dice(centres, changed, image.shape):
+                    return Seen(centres, None, None, (time.thread_time() - t) * 1000)
+                return Seen(centres, dice, reader, (time.thread_time() - t) * 1000)
+            if centres is not None and not new_dice(centres, changed, image.shape):
+                return Seen(centres, None, None, (time.thread_time() - t) * 1000)
+            dice = reader.read(image, background=None if tray is None else tray.relit())
         except Exception as exc:  # missing models, a broken network: said by the settle's read
             log.info("speculative read failed", extra={"event": "camera", "reason": str(exc)})
             return Seen(centres, None, None)
@@ -490,9 +497,11 @@ class ThrowWatcher:
         fg_px = int(np.count_nonzero(fg))
         hand_mask = self._hand(fg)
         hand = hand_mask is not None
+        frozen = False
         if hand and moving is not None:  # a resting hand's twitch is not dice moving; a hand moving is
             near = cv2.dilate(hand_mask, np.ones((2 * HAND_REACH + 1,) * 2, np.uint8)) > 0
             twitch = int(np.count_nonzero(moving & near))
+            frozen = twitch == 0
             if twitch <= HAND_TWITCH * np.count_nonzero(hand_mask):
                 moving_px -= twitch
         if fg_px < 4:
@@ -530,6 +539,12 @@ class ThrowWatcher:
         if dice_px < 4:  # a hand alone: never a throw
             self._still = 0
             self._decided = False
+            self._frozen_hand = self._frozen_hand + 1 if frozen else 0
+            if self._frozen_hand >= FROZEN_HAND:  # no living hand: the tray was learnt with one in it
+                log.info("tray learnt again", extra={"event": "camera", "reason": "a hand that never moves"})
+                self._frozen_hand = 0
+                self._relearn()
+                return self._without_tray(frame, small, 0)
             self.state = MOVING
             return WatchEvent(self.index, MOVING, hand=True)
         self._still_frame()
