@@ -80,6 +80,26 @@ def test_a_gallery_with_a_head_says_how_sure_the_head_is_of_the_nearest_face(hea
     assert back.only({"d6"}).head is None  # a gallery without the set's dice drops the set's head
 
 
+def test_a_head_kept_for_some_of_its_dice_reads_among_their_faces_alone(head):
+    """A game's dice out of a set that holds other games' dice too: the head's probabilities are
+    then given that the die is one of the game's, never spent on a die that cannot be there."""
+    two = FaceHead(
+        (*head.classes, ("rollers-black", "zap")),
+        head.mean,
+        head.scale,
+        np.concatenate([head.weights, head.weights[:, :1]], axis=1),
+        np.append(head.bias, head.bias[0]),
+    )
+    rng = np.random.default_rng(4)
+    x = descriptors(rng, 0, 10)
+    p_both = two.probabilities(x)
+    assert p_both.max(axis=1).max() < 0.6  # the zap column copies the 2's: half each
+    club = two.only({"club"})
+    assert club.classes == head.classes
+    assert np.allclose(club.probabilities(x), head.probabilities(x), atol=1e-6)
+    assert two.only({"rollers-black"}) is None  # one face: nothing to tell apart
+
+
 @pytest.mark.parametrize(
     ("best", "rival", "sure", "status", "reason"),
     [

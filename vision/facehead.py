@@ -48,6 +48,17 @@ class FaceHead:
         z = ((descriptors.reshape(-1, d) - self.mean) / self.scale) @ self.weights + self.bias
         return _softmax(z.reshape(n, turns, -1).mean(axis=1))
 
+    def only(self, dice: set[str]) -> FaceHead | None:
+        """The head over the faces of these dice alone (the others cannot be on the table: its
+        probabilities are then given that the die is one of these); None if fewer than two faces."""
+        keep = [i for i, c in enumerate(self.classes) if c[0] in dice]
+        if len(keep) == len(self.classes):
+            return self
+        if len(keep) < 2:
+            return None
+        classes = tuple(self.classes[i] for i in keep)
+        return FaceHead(classes, self.mean, self.scale, self.weights[:, keep], self.bias[keep])
+
     def arrays(self, prefix: str = "head_") -> dict[str, np.ndarray]:
         """The head as named arrays (to save beside a gallery)."""
         return {

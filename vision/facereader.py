@@ -171,7 +171,7 @@ class Gallery:
     def only(self, dice: set[str]) -> Gallery:
         """The gallery of these dice alone (a game's dice: faces of other games cannot be on the table)."""
         keep = [i for i, d in enumerate(self.dice) if d in dice]
-        head = self.head if self.head is not None and {c[0] for c in self.head.classes} <= dice else None
+        head = None if self.head is None else self.head.only(dice)
         dice_kept, faces_kept = [self.dice[i] for i in keep], [self.faces[i] for i in keep]
         return Gallery(dice_kept, faces_kept, self.vectors[keep], self.views[keep], head)
 
