@@ -76,8 +76,14 @@ def test_a_damaged_set_file_is_named(tmp_path):
         sets.reader_for("broken", sets=tmp_path)
 
 
-def test_on_the_shared_rendered_throws_no_die_is_read_wrong_as_sure(shared, nets):
-    kinds = score_sets(shared, set_readers(shared, *nets))
+@pytest.fixture(scope="module")
+def readers(shared, nets):
+    """Each shared set's reader, its ``enroll/`` photos enrolled (once for this module's tests)."""
+    return set_readers(shared, *nets)
+
+
+def test_on_the_shared_rendered_throws_no_die_is_read_wrong_as_sure(shared, readers):
+    kinds = score_sets(shared, readers)
     total = kinds["all"]
     # the worst failure: a wrong face reported as sure (docs/benchmarks.md has the per-kind table)
     assert total.silent == 0, total.errors
@@ -90,16 +96,15 @@ def test_on_the_shared_rendered_throws_no_die_is_read_wrong_as_sure(shared, nets
 FLOOR = 0.72
 
 
-def test_a_point_between_two_touching_dice_is_never_read_as_sure(shared, nets):
+def test_a_point_between_two_touching_dice_is_never_read_as_sure(shared, nets, readers):
     # throwbench-dev 0020: a white 2 touching a white 1. The locator's point for the 2 lies on one of
     # its pips, 0.3 of the die from its centre: cut there the crop looks like a 1, which an earlier
     # reader named surely. Cut midway between the two dice, a crop holds half of each.
     from vision import facereader
     from vision.locator import Spot
-    from vision.reader import CENTRED_OK, LearntReader
-    from vision.sets import enrol_folder
+    from vision.reader import CENTRED_OK
 
-    reader = LearntReader(enrol_folder(shared / "throwbench-dev" / "enroll", *nets), *nets)
+    reader = readers["throwbench-dev"]
     image = cv2.imread(str(shared / "throwbench-dev" / "throws" / "0020.jpg"))
     one, two = (280.0, 264.8), (247.1, 254.3)  # the top faces' centres, throws/labels.jsonl
     midway = ((one[0] + two[0]) / 2, (one[1] + two[1]) / 2)
