@@ -70,6 +70,8 @@ def test_a_gallery_with_a_head_says_how_sure_the_head_is_of_the_nearest_face(hea
     head_says_curve = Seen(unit(1, 0.15), 0.0, 1.0, descriptors(rng, 1, 1)[0])
     assert g.read(head_says_curve).sure == 0.0
     assert g.read(Seen(unit(1, 0.15), 0.0)).sure is None  # no descriptor: the head has no say
+    other_net = Seen(unit(1, 0.15), 0.0, 1.0, np.zeros((4, DESCRIPTOR // 2)))  # another reader's size
+    assert g.read(other_net).sure is None and g.read(other_net).face == "2"
     g.add("d6", "5", unit(0, 0, 0, 1))  # a shipped die beside the set: judged by its cosines alone
     assert g.read(Seen(unit(0, 0, 0.1, 1), 0.0, 1.0, descriptors(rng, 2, 1)[0])).sure is None
     g.save(tmp_path / "set.npz")

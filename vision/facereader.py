@@ -202,13 +202,17 @@ class Gallery:
         )
 
     def _sure(self, seen: Seen, named: tuple[str, str]) -> float | None:
-        """The head's probability of the face ``named`` (0 if it reads another); None without a head
-        or for a die it does not know (a shipped die read beside the set)."""
-        if self.head is None or seen.descriptor is None or named[0] not in {c[0] for c in self.head.classes}:
+        """The head's probability of the face ``named`` (0 if it reads another); None without a head,
+        for a die it does not know (a shipped die read beside the set), or for a descriptor of another
+        size than it was fitted on (a set enrolled with another face reader: enrol it again)."""
+        head = self.head
+        if head is None or seen.descriptor is None or seen.descriptor.shape[-1] != len(head.mean):
             return None
-        p = self.head.probabilities(seen.descriptor[None])[0]
+        if named[0] not in {c[0] for c in head.classes}:
+            return None
+        p = head.probabilities(seen.descriptor[None])[0]
         best = int(np.argmax(p))
-        return float(p[best]) if self.head.classes[best] == named else 0.0
+        return float(p[best]) if head.classes[best] == named else 0.0
 
     def _grouped(self) -> tuple[list[tuple[str, str, int]], np.ndarray, np.ndarray]:
         """Each face (die, face, views) once, the rows of its views (padded with -1) and how many of
