@@ -133,23 +133,23 @@ def load_set(data_dir: Path) -> Gallery | None:
     without a set of faces, or into a set of two faces or more without its own classifier (older
     versions kept such sets), are learnt again here."""
     folder = sets_folder(data_dir)
-    photos = enrol_photos(data_dir)
-    have_photos = photos.is_dir() and any(photos.glob("*/*/*"))
+    kept = None
     if sets.gallery_path(SET_NAME, folder).exists():
         try:
             kept = sets.load_set(SET_NAME, folder)
         except VisionError as exc:
             log.warning("enrolled set ignored", extra={"event": "camera", "reason": str(exc)})
             return None
-        if kept.head is not None or len(set(zip(kept.dice, kept.faces, strict=True))) < 2 or not have_photos:
+        if not sets.lacks_classifier(kept):
             return kept
-    if not have_photos:
-        return None
+    photos = enrol_photos(data_dir)
+    if not photos.is_dir() or not any(photos.glob("*/*/*")):
+        return kept
     try:
         gallery = sets.learn(SET_NAME, photos, folder)
     except (VisionError, OSError) as exc:
         log.warning("enrolment photos not learnt", extra={"event": "camera", "reason": str(exc)})
-        return None
+        return kept  # the set as it was, without its classifier, rather than none
     log.info("enrolled set learnt again", extra={"event": "camera", "reason": f"{len(gallery.dice)} photos"})
     return gallery
 

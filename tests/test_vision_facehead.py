@@ -5,9 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.test_vision_reader import unit
 from vision import facehead, sets
 from vision.facehead import FaceHead
-from vision.facereader import DESCRIPTOR, EMBED, VIEWS, Gallery, Match, Seen
+from vision.facereader import DESCRIPTOR, VIEWS, Gallery, Match, Seen
 from vision.reader import SURE_OK, judge
 from vision.types import OK, UNCERTAIN
 
@@ -49,12 +50,6 @@ def test_a_head_needs_two_faces_and_refuses_damaged_arrays(head):
     arrays["head_bias"] = np.array([0.0, np.nan, 1.0], np.float32)
     with pytest.raises(ValueError, match="not finite"):
         FaceHead.from_arrays(arrays)
-
-
-def unit(*xs: float) -> np.ndarray:
-    v = np.zeros(EMBED, np.float32)
-    v[: len(xs)] = xs
-    return v / np.linalg.norm(v)
 
 
 def test_a_gallery_with_a_head_says_how_sure_the_head_is_of_the_nearest_face(head, tmp_path):

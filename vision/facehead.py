@@ -13,6 +13,7 @@ probability tells how sure a reading is where the embedding's cosine margins are
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -41,6 +42,11 @@ class FaceHead:
             raise ValueError("face head holds numbers that are not finite")
         if (self.scale <= 0).any():
             raise ValueError("face head scales must be positive")
+
+    @cached_property
+    def dice(self) -> frozenset[str]:
+        """The dice whose faces it tells apart."""
+        return frozenset(c[0] for c in self.classes)
 
     def probabilities(self, descriptors: np.ndarray) -> np.ndarray:
         """(dice, classes) probabilities for descriptors shaped (dice, turns, numbers)."""

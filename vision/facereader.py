@@ -42,6 +42,7 @@ MODEL = Path(__file__).with_name("models") / "face_reader.onnx"
 DEFAULT_GALLERY = Path(__file__).with_name("models") / "face_gallery.npz"
 #: looks that are plain pip dice, read as die ``d6`` by the default gallery
 PLAIN_D6 = ("std-white", "std-red")
+PLAIN_DIE = "d6"  # the die the shipped faces name every plain pip die
 
 _NETS = NetCache(
     MODEL,
@@ -208,7 +209,7 @@ class Gallery:
         head = self.head
         if head is None or seen.descriptor is None or seen.descriptor.shape[-1] != len(head.mean):
             return None
-        if named[0] not in {c[0] for c in head.classes}:
+        if named[0] not in head.dice:
             return None
         p = head.probabilities(seen.descriptor[None])[0]
         best = int(np.argmax(p))

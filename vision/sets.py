@@ -21,13 +21,14 @@ import cv2
 import numpy as np
 
 from vision import facehead, facereader, integrity, locator
-from vision.facereader import DEFAULT_GALLERY, PLAIN_D6, Gallery
+from vision.facereader import DEFAULT_GALLERY, PLAIN_D6, PLAIN_DIE, Gallery
 from vision.imagefile import decode_image_file
 from vision.reader import LearntReader
 from vision.types import VisionError
 
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 NO_MODELS = "the dice models are missing from vision/models (reinstall Dice Companion)"
+SCALES = (0.92, 1.0, 1.08)  # each photo's die kept at these sizes, as views of its face
 AUGMENTED = 24  # views of each photo's die, seen another way each, that teach the set's classifier
 
 
@@ -91,10 +92,10 @@ def enrol_folder(
                 skipped.append(f"{path}: no die found")
             continue
         s = spots[0]
-        crops = [facereader.cut(image, s.center, s.size * k) for k in (0.92, 1.0, 1.08)]
+        crops = [facereader.cut(image, s.center, s.size * k) for k in SCALES]
         seen = facereader.embed(face_net, crops + views(image, s.center, s.size, rng))
         die, face = path.parent.parent.name, path.parent.name
-        gallery.add(die, face, np.stack([v.embedding for v in seen[:3]]), facereader.VIEWS)
+        gallery.add(die, face, np.stack([v.embedding for v in seen[: len(SCALES)]]), facereader.VIEWS)
         descriptors += [v.descriptor for v in seen]
         labels += [(die, face)] * len(seen)
     if len(set(labels)) >= 2:
@@ -140,6 +141,12 @@ def views(
         at = (c[0] + rng.normal(0, 0.07 * size), c[1] + rng.normal(0, 0.07 * size))
         out.append(facereader.cut(p, at, size * rng.uniform(0.88, 1.12)))
     return out
+
+
+def lacks_classifier(gallery: Gallery) -> bool:
+    """Whether ``gallery`` is a set of two faces or more saved without its own classifier (by a
+    version before sets had one): enrolling its photos again gives it one."""
+    return gallery.head is None and len(set(zip(gallery.dice, gallery.faces, strict=True))) >= 2
 
 
 def learn(
@@ -209,7 +216,7 @@ def beside_defaults(own: Gallery) -> Gallery:
     """The set ``own`` with the shipped faces of every other die (not of the plain ``d6`` when the
     set has a plain pip die of its own: one die, not two rivals)."""
     gallery = default_gallery()
-    mine = set(own.dice) | ({"d6"} if set(own.dice) & set(PLAIN_D6) else set())
+    mine = set(own.dice) | ({PLAIN_DIE} if set(own.dice) & set(PLAIN_D6) else set())
     gallery = gallery.only(set(gallery.dice) - mine)
     gallery.add_all(own)
     return gallery

@@ -262,7 +262,7 @@ class ThrowWatcher:
         self._decided = False  # the current still scene was judged (read, or found old)
         self._moved = False  # something moved since the last judgement
         self._nudge_checked = False
-        self._frozen_hand = 0  # frames a hand alone has lain without a pixel's twitch
+        self._frozen_hand = 0  # consecutive frames a hand alone has lain without a pixel's twitch
         self._stack: list[np.ndarray] = []  # full frames of the current still scene (no tray yet)
         self._learning: Future[TrayModel] | None = None  # the empty tray being learnt on the worker
         self._scene: np.ndarray | None = None  # the 160-px copy of the dice last judged; None: none
@@ -414,16 +414,15 @@ class ThrowWatcher:
         centres = None if spots is None else [s.center for s in spots]
         try:
             reader = self.reader
+            dice = None
             if spots and self._same_look(reader):  # the look done already: not twice
                 # the reader's dice, not the locator's peaks: a finger is no die (``NOT_A_DIE``)
                 dice = reader.read_spots(image, spots)  # type: ignore[attr-defined]
                 centres = [d.center for d in dice]
-                if not new_dice(centres, changed, image.shape):
-                    return Seen(centres, None, None, (time.thread_time() - t) * 1000)
-                return Seen(centres, dice, reader, (time.thread_time() - t) * 1000)
             if centres is not None and not new_dice(centres, changed, image.shape):
                 return Seen(centres, None, None, (time.thread_time() - t) * 1000)
-            dice = reader.read(image, background=None if tray is None else tray.relit())
+            if dice is None:
+                dice = reader.read(image, background=None if tray is None else tray.relit())
         except Exception as exc:  # missing models, a broken network: said by the settle's read
             log.info("speculative read failed", extra={"event": "camera", "reason": str(exc)})
             return Seen(centres, None, None)
@@ -497,7 +496,8 @@ class ThrowWatcher:
         fg_px = int(np.count_nonzero(fg))
         hand_mask = self._hand(fg)
         hand = hand_mask is not None
-        frozen = False
+        frozen, run = False, self._frozen_hand
+        self._frozen_hand = 0  # counts consecutive frames of a hand alone only
         if hand and moving is not None:  # a resting hand's twitch is not dice moving; a hand moving is
             near = cv2.dilate(hand_mask, np.ones((2 * HAND_REACH + 1,) * 2, np.uint8)) > 0
             twitch = int(np.count_nonzero(moving & near))
@@ -539,7 +539,7 @@ class ThrowWatcher:
         if dice_px < 4:  # a hand alone: never a throw
             self._still = 0
             self._decided = False
-            self._frozen_hand = self._frozen_hand + 1 if frozen else 0
+            self._frozen_hand = run + 1 if frozen else 0
             if self._frozen_hand >= FROZEN_HAND:  # no living hand: the tray was learnt with one in it
                 log.info("tray learnt again", extra={"event": "camera", "reason": "a hand that never moves"})
                 self._frozen_hand = 0
