@@ -247,15 +247,17 @@ def beside(rng: np.random.Generator, crop: np.ndarray, other: np.ndarray, angle:
     return (crop * (1 - mask) + moved * mask).astype(np.uint8)
 
 
-def batch(rng, crops, top, idx) -> tuple[torch.Tensor, np.ndarray, np.ndarray]:
+def batch(
+    rng, crops, top, idx, aside_share: float = ASIDE_SHARE
+) -> tuple[torch.Tensor, np.ndarray, np.ndarray]:
     """A batch of training views of the dice ``idx``; whether each view is centred on its die's top
     face (1), cut aside (0) or in between (0.5, not taught); and which views show a die to read
-    (the ones not cut aside). Views cut aside go towards a pasted neighbour half the time: the
-    locator's worst point lies between two touching dice."""
+    (the ones not cut aside; ``aside_share`` of them are). Views cut aside go towards a pasted
+    neighbour half the time: the locator's worst point lies between two touching dice."""
     d = CROP * SPAN / CROP_SPAN  # a die's size in a stored crop
     views, centred = [], []
     for i in idx:
-        aside = rng.random() < ASIDE_SHARE
+        aside = rng.random() < aside_share
         angle = rng.uniform(0, 2 * np.pi)
         c = crops[i]
         if rng.random() < (0.6 if aside else 0.3):
@@ -278,6 +280,19 @@ def batch(rng, crops, top, idx) -> tuple[torch.Tensor, np.ndarray, np.ndarray]:
     return x, centred, centred != 0.0
 
 
+def class_means(net: FaceNet, rng: np.random.Generator, crops, top, y, classes: int) -> torch.Tensor:
+    """Each class's mean unit embedding over one training view of each of its dice: a cosine head's
+    starting weights when the network starts trained and the head does not (``--init-onnx``)."""
+    net.eval()
+    sums = torch.zeros(classes, EMBED)
+    with torch.no_grad():
+        for b in range(0, len(crops), 256):
+            idx = np.arange(b, min(b + 256, len(crops)))
+            e = F.normalize(net(batch(rng, crops, top, idx, 0.0)[0])[0])
+            sums.index_add_(0, torch.from_numpy(y[idx]), e)
+    return F.normalize(sums)
+
+
 def main(argv: list[str] | None = None) -> int:
     global CENTRE_JITTER  # --centre-jitter sets it for augment()
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -295,6 +310,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--photos", type=Path, default=None, help="the shared folder: learn its real photos too")
     ap.add_argument("--init", type=Path, default=None, help="start from this checkpoint's weights")
+    ap.add_argument("--init-onnx", type=Path, default=None,
+                    help="start from this exported model (its batch norms then stay frozen)")
     ap.add_argument("--locator", type=Path, default=None, help="locator model cutting the webcam photos")
     ap.add_argument("--photo-repeat", type=int, default=3, help="times an epoch shows each photo's die")
     ap.add_argument("--margin", type=float, default=0.25, help="CosFace margin between a face and the others")
@@ -315,6 +332,10 @@ def main(argv: list[str] | None = None) -> int:
     modules = {"net": net, "head": head}
     if args.init is not None:
         training.init_from(args.init, modules, classes)
+    if args.init_onnx is not None:
+        training.init_from_onnx(args.init_onnx, net)
+        with torch.no_grad():
+            head.w.copy_(class_means(net, np.random.default_rng(args.seed), crops, top, y, len(classes)))
     steps_per_epoch = math.ceil(len(crops) / args.batch)
     opt, sched = training.one_cycle(
         [*net.parameters(), *head.parameters()], args.lr, steps_per_epoch * args.epochs
@@ -329,6 +350,10 @@ def main(argv: list[str] | None = None) -> int:
         for b in range(steps_per_epoch):
             idx = order[b * args.batch : (b + 1) * args.batch]
             x, centred, read = batch(rng, crops, top, idx)
+            if args.init_onnx is not None:
+                for m in net.modules():
+                    if isinstance(m, nn.BatchNorm2d):
+                        m.eval()
             e, lg, cg, _ = net(x)
             keep = torch.from_numpy(read)
             taught = torch.from_numpy(centred != 0.5)

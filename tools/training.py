@@ -92,3 +92,45 @@ def export(
         dynamo=False,
     )
     print(f"wrote {out} ({out.stat().st_size} bytes)", flush=True)
+
+
+def init_from_onnx(path: Path, net: nn.Module) -> None:
+    """Start ``net`` from a shipped ONNX file exported from the same architecture (the checkpoint it
+    came from may be gone): its convolutions in order, each batch norm after one set to pass the
+    folded bias through (keep those norms in eval mode while fine-tuning), and every named weight
+    (the linear heads) where the names and shapes agree."""
+    import numpy as np
+    import onnx
+    from onnx import numpy_helper
+
+    graph = onnx.load(str(path)).graph
+    weights = {i.name: numpy_helper.to_array(i) for i in graph.initializer}
+    convs = [n for n in graph.node if n.op_type == "Conv"]
+    layers = list(net.modules())
+    mine = [m for m in layers if isinstance(m, nn.Conv2d)]
+    if len(convs) != len(mine):
+        raise ValueError(f"{path}: {len(convs)} convolutions, the network has {len(mine)}")
+    with torch.no_grad():
+        for node, conv in zip(convs, mine, strict=True):
+            w = weights[node.input[1]]
+            if tuple(w.shape) != tuple(conv.weight.shape):
+                theirs, mine_shape = tuple(w.shape), tuple(conv.weight.shape)
+                raise ValueError(f"{path}: {node.name} is {theirs}, the network's is {mine_shape}")
+            conv.weight.copy_(torch.from_numpy(np.array(w)))
+            bias = torch.from_numpy(np.array(weights[node.input[2]]))
+            norm = layers[layers.index(conv) + 1]
+            if isinstance(norm, nn.BatchNorm2d):
+                norm.weight.fill_(1.0)
+                norm.bias.copy_(bias)
+                norm.running_mean.zero_()
+                norm.running_var.fill_(1.0 - norm.eps)
+            elif conv.bias is not None:
+                conv.bias.copy_(bias)
+        own = net.state_dict()
+        named = {
+            k: torch.from_numpy(np.array(v))
+            for k, v in weights.items()
+            if k in own and own[k].shape == v.shape
+        }
+        net.load_state_dict(named, strict=False)
+    print(f"{len(convs)} convolutions and {len(named)} named tensors from {path}", flush=True)
