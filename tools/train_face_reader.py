@@ -345,15 +345,11 @@ def main(argv: list[str] | None = None) -> int:
     for epoch in range(start, args.epochs):
         rng = np.random.default_rng([args.seed, epoch])
         order = rng.permutation(len(crops))
-        net.train()
+        training.train_mode(net, frozen_norms=args.init_onnx is not None)
         losses, t1 = [], time.time()
         for b in range(steps_per_epoch):
             idx = order[b * args.batch : (b + 1) * args.batch]
             x, centred, read = batch(rng, crops, top, idx)
-            if args.init_onnx is not None:
-                for m in net.modules():
-                    if isinstance(m, nn.BatchNorm2d):
-                        m.eval()
             e, lg, cg, _ = net(x)
             keep = torch.from_numpy(read)
             taught = torch.from_numpy(centred != 0.5)

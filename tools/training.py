@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import torch
 from torch import nn
 
@@ -97,9 +98,8 @@ def export(
 def init_from_onnx(path: Path, net: nn.Module) -> None:
     """Start ``net`` from a shipped ONNX file exported from the same architecture (the checkpoint it
     came from may be gone): its convolutions in order, each batch norm after one set to pass the
-    folded bias through (keep those norms in eval mode while fine-tuning), and every named weight
-    (the linear heads) where the names and shapes agree."""
-    import numpy as np
+    folded bias through (keep them frozen while fine-tuning: :func:`train_mode`), and every named
+    weight (the linear heads) where the names and shapes agree."""
     import onnx
     from onnx import numpy_helper
 
@@ -114,8 +114,7 @@ def init_from_onnx(path: Path, net: nn.Module) -> None:
         for node, conv in zip(convs, mine, strict=True):
             w = weights[node.input[1]]
             if tuple(w.shape) != tuple(conv.weight.shape):
-                theirs, mine_shape = tuple(w.shape), tuple(conv.weight.shape)
-                raise ValueError(f"{path}: {node.name} is {theirs}, the network's is {mine_shape}")
+                raise ValueError(f"{path}: {node.name} is {w.shape}, the network's {conv.weight.shape}")
             conv.weight.copy_(torch.from_numpy(np.array(w)))
             bias = torch.from_numpy(np.array(weights[node.input[2]]))
             norm = layers[layers.index(conv) + 1]
@@ -134,3 +133,13 @@ def init_from_onnx(path: Path, net: nn.Module) -> None:
         }
         net.load_state_dict(named, strict=False)
     print(f"{len(convs)} convolutions and {len(named)} named tensors from {path}", flush=True)
+
+
+def train_mode(net: nn.Module, frozen_norms: bool = False) -> None:
+    """``net`` in training mode; with ``frozen_norms`` its batch norms stay in eval mode (their
+    statistics fixed: the norms :func:`init_from_onnx` made pass a folded bias through)."""
+    net.train()
+    if frozen_norms:
+        for m in net.modules():
+            if isinstance(m, nn.BatchNorm2d):
+                m.eval()
