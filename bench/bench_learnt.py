@@ -27,7 +27,7 @@ import cv2  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from vision import facereader, locator  # noqa: E402
+from vision import facereader, glyphreader, locator  # noqa: E402
 from vision.evaluate import evaluate, matteop65, score_sets, set_readers, table  # noqa: E402  # noqa: E402
 from vision.facereader import Gallery  # noqa: E402
 from vision.reader import LearntReader  # noqa: E402
@@ -38,15 +38,18 @@ def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--locator", type=Path, default=locator.MODEL)
     ap.add_argument("--face", type=Path, default=facereader.MODEL)
+    ap.add_argument("--glyph", type=Path, default=glyphreader.MODEL)
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
-    loc, face = locator.load(args.locator), facereader.load(args.face)
+    loc, face, glyphs = locator.load(args.locator), facereader.load(args.face), glyphreader.load(args.glyph)
     if loc is None or face is None:
         print("the dice models are missing: nothing to bench")
         return 0
     shared = Path(os.environ.get("DICE_COMPANION_SHARED", ROOT.parent / "shared"))
     t0 = time.perf_counter()
     readers = set_readers(shared, loc, face)
+    for reader in readers.values():
+        reader.glyphs = glyphs
     if readers:
         views = sum(len(r.gallery.dice) for r in readers.values())
         print(f"enrolled {len(readers)} sets, {views} views in {time.perf_counter() - t0:.1f} s")
@@ -59,7 +62,7 @@ def main(argv: list[str]) -> int:
         # the odd half was never learnt from; the default gallery's plain d6, nothing enrolled
         beside = args.face.with_name(facereader.DEFAULT_GALLERY.name)  # a candidate model's own faces
         known = Gallery.load(beside) if beside.is_file() else default_gallery()
-        plain = LearntReader(known.only({"d6"}), loc, face)
+        plain = LearntReader(known.only({"d6"}), loc, face, glyphs=glyphs)
         s = evaluate("webcam odd", matteop65(webcam), plain, select=lambda i, _: i % 2 == 1)
         print(
             f"== webcam photos, held-out odd half, default plain d6: {s.right} of {s.labelled} right "
@@ -67,7 +70,7 @@ def main(argv: list[str]) -> int:
             f"wrong flagged, {s.uncertain} unsure, {s.missed} missed, {s.extra} readings at no die "
             f"({s.extra_ok} ok)"
         )
-    timing(readers, shared, LearntReader(Gallery(), loc, face))
+    timing(readers, shared, LearntReader(Gallery(), loc, face, glyphs=glyphs))
     return 0
 
 
