@@ -143,7 +143,10 @@ def both_sets() -> list[Path] | None:
 
 
 def enrolled_reader() -> object | None:
-    """The reader (``watch --set``) with every die of both sets enrolled, or None."""
+    """The reader (``watch --set``) with every die of both sets enrolled as one set (one classifier
+    over all their faces, as a player enrolling all their dice gets), or None."""
+    import tempfile
+
     from vision.reader import LearntReader
     from vision.sets import enrol_folder, models
 
@@ -151,10 +154,12 @@ def enrolled_reader() -> object | None:
     if folders is None or nets is None:
         return None
     t = time.thread_time()
-    gallery = None
-    for folder in folders:  # one gallery of both sets' dice, each folder enrolled into it
-        gallery = enrol_folder(folder, *nets, gallery)
-    print(f"  (both sets' enroll/ enrolled in {time.thread_time() - t:.0f} s of CPU)")
+    with tempfile.TemporaryDirectory() as tmp:
+        for folder in folders:  # one folder of both sets' dice, <die>/<face>/<photo>
+            for die in sorted(p for p in folder.iterdir() if p.is_dir()):
+                (Path(tmp) / die.name).symlink_to(die.resolve(), target_is_directory=True)
+        gallery = enrol_folder(Path(tmp), *nets)
+    print(f"  (both sets' enroll/ enrolled as one set in {time.thread_time() - t:.0f} s of CPU)")
     return LearntReader(gallery, *nets)
 
 
@@ -207,6 +212,9 @@ def videos(reader: object, faces: bool) -> None:
         if faces:
             print(f"  faces: {score.right} of {score.labelled} dice right, {score.silent} wrong but ok "
                   f"(silent), {score.missed} missed")
+            for line in score.errors:
+                if line.startswith("SILENT"):
+                    print(f"    {line}")
 
 
 def main(argv: list[str]) -> int:

@@ -177,3 +177,25 @@ def test_dice_touching_edge_to_edge_are_each_found_and_never_read_wrong_as_sure(
         found += sum(any(math.dist(r.center, (d.x, d.y)) < 0.5 * cam.die_px for r in readings) for d in dice)
     assert found == 72
     assert sure >= 0.75 * 72
+
+
+def test_one_die_found_twice_is_ok_once_and_two_dice_leaning_close_keep_their_readings():
+    from vision.locator import Spot
+    from vision.reader import SAME_DIE, _one_per_die
+    from vision.types import DieReading
+
+    def reading(face: str, x: float) -> DieReading:
+        return DieReading("rollers-black", face, int(face), 0.9, (x, 100.0), OK, [])
+
+    def spot(x: float, centred: float) -> tuple[Spot, float]:
+        return Spot((x, 100.0), 60.0, 0.9, "d6", 0.9), centred
+
+    near = SAME_DIE * 60 - 1  # two peaks of the locator on one 60-px die
+    spots = [spot(100, 0.6), spot(100 + near, 0.8)]
+    twice = _one_per_die([reading("2", 100), reading("2", 100 + near)], spots)
+    assert [r.status for r in twice] == [UNCERTAIN, OK]  # the less centred one is not ok
+    assert "same die" in twice[0].notes[-1]
+    leaning = _one_per_die([reading("2", 100), reading("4", 100 + near)], spots)
+    assert [r.status for r in leaning] == [OK, OK]  # two faces: two dice
+    far = [spot(100, 0.6), spot(100 + SAME_DIE * 60 + 1, 0.8)]
+    assert [r.status for r in _one_per_die([reading("2", 100), reading("2", 125)], far)] == [OK, OK]

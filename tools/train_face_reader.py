@@ -192,8 +192,6 @@ ASIDE_FROM = 0.25
 ASIDE_TO = 0.5
 #: share of training views cut aside (taught only "not centred": no face, no lean)
 ASIDE_SHARE = 0.3
-#: share of training views washed by a sheen (``--sheen``; 0: none)
-SHEEN = 0.0
 
 
 def coarsen(rng: np.random.Generator, crop: np.ndarray) -> np.ndarray:
@@ -227,8 +225,6 @@ def augment(
         flags = {"flags": cv2.INTER_LINEAR, "borderMode": cv2.BORDER_REFLECT}
         views.append(cv2.warpAffine(crop, m, (INPUT, INPUT), **flags))
     x = np.dstack(views).astype(np.float32) / 255.0
-    if rng.random() < SHEEN:
-        x = sheen(rng, x)
     gain = rng.uniform(0.6, 1.4) * np.tile(1 + rng.normal(0, 0.05, 3), 2)
     x = x * gain[None, None, :] + rng.normal(0, 0.05)
     x = np.clip(x, 0, 1) ** rng.uniform(0.75, 1.3)
@@ -236,16 +232,6 @@ def augment(
         x = cv2.GaussianBlur(x, (0, 0), rng.uniform(0.3, 1.2))
     x = x + rng.normal(0, rng.uniform(0, 0.04), x.shape)
     return np.clip(x, 0, 1).astype(np.float32)
-
-
-def sheen(rng: np.random.Generator, x: np.ndarray) -> np.ndarray:
-    """``x`` washed towards white by 0.1-0.4 along a ramp at any angle: a glossy top face reflecting
-    a lamp (the pale curve of a green club die), as enrolment's views are (vision/sets.py, ``views``)."""
-    turn = rng.uniform(0, 2 * np.pi)
-    yy, xx = np.mgrid[:INPUT, :INPUT].astype(np.float32) - (INPUT - 1) / 2
-    along = np.clip((xx * np.cos(turn) + yy * np.sin(turn)) / INPUT + 0.5, 0, 1)
-    a = rng.uniform(0.1, 0.4) * along[..., None]
-    return x * (1 - a) + a
 
 
 def beside(rng: np.random.Generator, crop: np.ndarray, other: np.ndarray, angle: float) -> np.ndarray:
@@ -308,7 +294,7 @@ def class_means(net: FaceNet, rng: np.random.Generator, crops, top, y, classes: 
 
 
 def main(argv: list[str] | None = None) -> int:
-    global CENTRE_JITTER, SHEEN  # --centre-jitter and --sheen set them for augment()
+    global CENTRE_JITTER  # --centre-jitter sets it for augment()
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     cache = Path.home() / ".cache" / "dice-companion"
     ap.add_argument(
@@ -332,12 +318,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--scale", type=float, default=24.0, help="CosFace scale (inverse temperature)")
     ap.add_argument("--centre-jitter", type=float, default=CENTRE_JITTER,
                     help="standard deviation of the crop centre's offset, in die sizes")
-    ap.add_argument("--sheen", type=float, default=SHEEN, help="share of views washed by a sheen")
     args = ap.parse_args(argv)
-    CENTRE_JITTER, SHEEN = args.centre_jitter, args.sheen
-    torch.manual_seed(args.seed)
-    torch.set_num_threads(args.threads)
-    args.work.mkdir(parents=True, exist_ok=True)
+    CENTRE_JITTER = args.centre_jitter
+    training.begin(args.seed, args.threads, args.work)
     t0 = time.time()
     crops, y, lean, classes, top = load(
         args.renders, args.limit, args.photos, args.locator, args.photo_repeat

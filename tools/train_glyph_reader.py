@@ -111,9 +111,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--smoothing", type=float, default=0.1, help="label smoothing")
     ap.add_argument("--init", type=Path, default=None, help="start from this checkpoint's weights")
     args = ap.parse_args(argv)
-    torch.manual_seed(args.seed)
-    torch.set_num_threads(args.threads)
-    args.work.mkdir(parents=True, exist_ok=True)
+    training.begin(args.seed, args.threads, args.work)
     t0 = time.time()
     crops, y, _, classes, top = load(args.renders, args.limit, args.photos, None, args.photo_repeat)
     glyph_names = [class_glyph(c) for c in classes]

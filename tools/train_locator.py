@@ -186,9 +186,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeat", type=int, default=3, help="how many times an epoch shows each photo")
     ap.add_argument("--init", type=Path, default=None, help="start from this checkpoint's weights")
     args = ap.parse_args(argv)
-    torch.manual_seed(args.seed)
-    torch.set_num_threads(args.threads)
-    args.work.mkdir(parents=True, exist_ok=True)
+    training.begin(args.seed, args.threads, args.work)
     t0 = time.time()
     data = load(args.renders, args.limit)
     if args.photos is not None:

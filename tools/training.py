@@ -15,6 +15,13 @@ import torch
 from torch import nn
 
 
+def begin(seed: int, threads: int, work: Path) -> None:
+    """A run's start: torch seeded (a run is repeatable), ``threads`` threads, ``work`` made."""
+    torch.manual_seed(seed)
+    torch.set_num_threads(threads)
+    work.mkdir(parents=True, exist_ok=True)
+
+
 def one_cycle(params: list[nn.Parameter], lr: float, steps: int) -> tuple[torch.optim.Optimizer, object]:
     """AdamW with a one-cycle schedule over ``steps`` steps (a tenth warming up)."""
     opt = torch.optim.AdamW(params, lr=lr, weight_decay=1e-4)

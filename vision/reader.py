@@ -23,6 +23,7 @@ face nor like any face (``NOT_A_DIE``: a finger, a knuckle) is no die.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -41,6 +42,7 @@ DIE_MARGIN = 0.1  # another die's face this close: which die it is stays open (`
 CENTRED_OK = 0.5  # chance the crop is centred on a top face at or above which a face may be ok
 SURE_OK = 0.98  # the set's classifier's probability at or above which a face near no view may be ok
 NOT_A_DIE = 0.45  # a crop not centred on a top face and this unlike every face is no die (a finger)
+SAME_DIE = 0.4  # two points this near (share of the die) reading one face: one die, one ok at most
 GLYPH_SURE = 0.5  # the glyph reader's chance of the face's artwork, named first, that vouches for it
 
 
@@ -104,7 +106,7 @@ class LearntReader:
     def read_spots(self, image: np.ndarray, spots: list[locator.Spot]) -> list[DieReading]:
         crops = [facereader.cut(image, s.center, s.size) for s in spots]
         chances = self.glyphs.probabilities(crops) if self.glyphs is not None and crops else None
-        out = []
+        out, kept = [], []
         for i, (spot, seen) in enumerate(zip(spots, facereader.embed(self.face_net, crops), strict=True)):
             match = self.gallery.read(seen)
             if match is not None and seen.centred < CENTRED_OK and match.best < NOT_A_DIE:
@@ -123,7 +125,25 @@ class LearntReader:
                     notes = [*notes, f"die {rival} looks almost as much like it"]
             out.append(DieReading(die, face, face_value(die, face), confidence, spot.center, status, notes,
                                   rival))
-        return out
+            kept.append((spot, seen.centred))
+        return _one_per_die(out, kept)
+
+
+def _one_per_die(readings: list[DieReading], spots: list[tuple[locator.Spot, float]]) -> list[DieReading]:
+    """``readings`` with at most one ``ok`` per die: of two readings of the same face of the same die
+    at locator points closer than ``SAME_DIE`` of the smaller die (two peaks on one large die), the
+    one less centred on a top face is not ``ok``: a die counted twice is as wrong as a face misread.
+    Two dice leaning on each other can lie as close: they read differently."""
+    for i, (a, ca) in enumerate(spots):
+        for j, (b, cb) in enumerate(spots[:i]):
+            same = (readings[i].die, readings[i].face) == (readings[j].die, readings[j].face)
+            if not same or math.dist(a.center, b.center) >= SAME_DIE * min(a.size, b.size):
+                continue
+            loser = readings[i] if ca <= cb else readings[j]
+            if loser.status == OK:
+                loser.status, loser.confidence = UNCERTAIN, min(loser.confidence, 0.5)
+                loser.notes = [*loser.notes, "another reading lies on the same die"]
+    return readings
 
 
 def face_value(die: str, face: str | None) -> int | None:
