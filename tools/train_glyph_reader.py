@@ -99,7 +99,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--renders", type=Path, nargs="+", default=[cache / "renders"])
     ap.add_argument("--work", type=Path, default=cache / "train-glyph")
     ap.add_argument("--out", type=Path, default=ROOT / "vision" / "models" / "glyph_reader.onnx")
-    ap.add_argument("--epochs", type=int, default=16)
+    ap.add_argument("--epochs", type=int, default=14)
     ap.add_argument("--batch", type=int, default=128)
     ap.add_argument("--lr", type=float, default=3e-3)
     ap.add_argument("--width", type=int, default=32)
