@@ -72,16 +72,24 @@ def test_the_glyph_reader_vouches_for_a_face_the_face_reader_names_unsurely():
 def test_a_glyph_reader_without_its_names_is_refused_with_the_reason(tmp_path, caplog):
     if not glyphreader.MODEL.is_file():
         pytest.skip("the glyph reader is not shipped")
-    model = tmp_path / "glyph_reader.onnx"
-    shutil.copy(glyphreader.MODEL, model)
+    def copy(name: str):  # a file of its own per case: a reader is loaded once per path
+        shutil.copy(glyphreader.MODEL, tmp_path / f"{name}.onnx")
+        return tmp_path / f"{name}.onnx"
+
+    model = copy("no-names")
     with caplog.at_level(logging.WARNING):
         assert glyphreader.load(model) is None  # no glyph_reader.json beside it
     assert "glyph names are not usable" in caplog.text
+    model = copy("garbled")
     model.with_suffix(".json").write_text("{not json")
     assert glyphreader.load(model) is None
     names = json.loads(glyphreader.MODEL.with_suffix(".json").read_text())["glyphs"]
+    model = copy("short")
     model.with_suffix(".json").write_text(json.dumps({"glyphs": names[:-1]}))
     assert glyphreader.load(model) is None  # one name short of the network's outputs
+    model = copy("whole")
+    model.with_suffix(".json").write_text(json.dumps({"glyphs": names}))
+    assert glyphreader.load(model) is not None  # the same files, whole, load
     assert glyphreader.load(tmp_path / "missing.onnx") is None
 
 

@@ -22,7 +22,6 @@ Checkpoints go to ``--work`` after every epoch; a stopped run resumes from the l
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import os
@@ -295,21 +294,10 @@ def class_means(net: FaceNet, rng: np.random.Generator, crops, top, y, classes: 
 
 def main(argv: list[str] | None = None) -> int:
     global CENTRE_JITTER  # --centre-jitter sets it for augment()
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    cache = Path.home() / ".cache" / "dice-companion"
+    ap = training.arguments(__doc__.splitlines()[0], "face", "face_reader.onnx", 24, 128, 2e-3)
     ap.add_argument(
-        "--renders", type=Path, nargs="+", default=[cache / "renders"], help="render_dice.py outputs"
+        "--renders", type=Path, nargs="+", default=[training.CACHE / "renders"], help="render_dice.py outputs"
     )
-    ap.add_argument("--work", type=Path, default=cache / "train-face")
-    ap.add_argument("--out", type=Path, default=ROOT / "vision" / "models" / "face_reader.onnx")
-    ap.add_argument("--epochs", type=int, default=24)
-    ap.add_argument("--batch", type=int, default=128)
-    ap.add_argument("--lr", type=float, default=2e-3)
-    ap.add_argument("--threads", type=int, default=1)
-    ap.add_argument("--limit", type=int, default=None, help="use only the first N scenes of each folder")
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--photos", type=Path, default=None, help="the shared folder: learn its real photos too")
-    ap.add_argument("--init", type=Path, default=None, help="start from this checkpoint's weights")
     ap.add_argument("--init-onnx", type=Path, default=None,
                     help="start from this exported model (its batch norms then stay frozen)")
     ap.add_argument("--locator", type=Path, default=None, help="locator model cutting the webcam photos")

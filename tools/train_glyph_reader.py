@@ -5,7 +5,7 @@ trained from scratch on the same renders and photos, names the face's artwork al
 ``text:11``, ``curve``, ``disco:#2fa84a``: the art of ``companion/data/looks.toml`` and of the
 random designs), pooled over every die that shows it: four pips on a white, red, purple or random
 die are one class. Its errors are its own, so the reader calls a face ``ok`` only where the two
-agree (docs/vision.md, "Trust"). A d4's value at its top vertex is its own class (``d4/text:3``):
+agree (docs/vision.md, "Judge"). A d4's value at its top vertex is its own class (``d4/text:3``):
 it is read from three squashed faces, not one. Unmarked 6 and 9 are one class (a turn apart).
 
 Same views as the face reader (vision/facereader.cut: the whole die and its top face close up),
@@ -17,7 +17,6 @@ same augmentation, seeded and resumable; needs torch and onnx (docs/models.md)::
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import os
@@ -94,22 +93,11 @@ class GlyphNet(nn.Module):
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    cache = Path.home() / ".cache" / "dice-companion"
-    ap.add_argument("--renders", type=Path, nargs="+", default=[cache / "renders"])
-    ap.add_argument("--work", type=Path, default=cache / "train-glyph")
-    ap.add_argument("--out", type=Path, default=ROOT / "vision" / "models" / "glyph_reader.onnx")
-    ap.add_argument("--epochs", type=int, default=14)
-    ap.add_argument("--batch", type=int, default=128)
-    ap.add_argument("--lr", type=float, default=3e-3)
+    ap = training.arguments(__doc__.splitlines()[0], "glyph", "glyph_reader.onnx", 14, 128, 3e-3)
+    ap.add_argument("--renders", type=Path, nargs="+", default=[training.CACHE / "renders"])
     ap.add_argument("--width", type=int, default=32)
-    ap.add_argument("--threads", type=int, default=1)
-    ap.add_argument("--limit", type=int, default=None, help="use only the first N scenes of each folder")
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--photos", type=Path, default=None, help="the shared folder: learn its real photos too")
     ap.add_argument("--photo-repeat", type=int, default=3, help="times an epoch shows each photo's die")
     ap.add_argument("--smoothing", type=float, default=0.1, help="label smoothing")
-    ap.add_argument("--init", type=Path, default=None, help="start from this checkpoint's weights")
     args = ap.parse_args(argv)
     training.begin(args.seed, args.threads, args.work)
     t0 = time.time()

@@ -12,7 +12,6 @@ Set-up as for tools/train_face_reader.py; checkpoints in ``--work``, resumed aft
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import os
@@ -172,19 +171,9 @@ def focal(pred: torch.Tensor, gt: torch.Tensor) -> torch.Tensor:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--renders", type=Path, default=Path.home() / ".cache" / "dice-companion" / "renders")
-    ap.add_argument("--work", type=Path, default=Path.home() / ".cache" / "dice-companion" / "train-locator")
-    ap.add_argument("--out", type=Path, default=ROOT / "vision" / "models" / "dice_locator.onnx")
-    ap.add_argument("--epochs", type=int, default=16)
-    ap.add_argument("--batch", type=int, default=32)
-    ap.add_argument("--lr", type=float, default=3e-3)
-    ap.add_argument("--threads", type=int, default=1)
-    ap.add_argument("--limit", type=int, default=None)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--photos", type=Path, default=None, help="the shared folder: learn its real photos too")
+    ap = training.arguments(__doc__.splitlines()[0], "locator", "dice_locator.onnx", 16, 32, 3e-3)
+    ap.add_argument("--renders", type=Path, default=training.CACHE / "renders")
     ap.add_argument("--repeat", type=int, default=3, help="how many times an epoch shows each photo")
-    ap.add_argument("--init", type=Path, default=None, help="start from this checkpoint's weights")
     args = ap.parse_args(argv)
     training.begin(args.seed, args.threads, args.work)
     t0 = time.time()

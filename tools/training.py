@@ -8,11 +8,36 @@ on other data starts afresh. Development extra: needs torch and onnx (see docs/r
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
 
 import numpy as np
 import torch
 from torch import nn
+
+CACHE = Path.home() / ".cache" / "dice-companion"
+MODELS = Path(__file__).resolve().parent.parent / "vision" / "models"
+
+
+def arguments(
+    description: str, name: str, model: str, epochs: int, batch: int, lr: float
+) -> argparse.ArgumentParser:
+    """A training script's parser with the options every script has: its checkpoints (``--work``,
+    default ``~/.cache/dice-companion/train-NAME``), the model written (``--out``, default
+    ``vision/models/MODEL``), the schedule, threads, seed, a limit on the scenes, the shared photos
+    and a checkpoint to start from."""
+    ap = argparse.ArgumentParser(description=description)
+    ap.add_argument("--work", type=Path, default=CACHE / f"train-{name}")
+    ap.add_argument("--out", type=Path, default=MODELS / model)
+    ap.add_argument("--epochs", type=int, default=epochs)
+    ap.add_argument("--batch", type=int, default=batch)
+    ap.add_argument("--lr", type=float, default=lr)
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--limit", type=int, default=None, help="use only the first N scenes of each folder")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--photos", type=Path, default=None, help="the shared folder: learn its real photos too")
+    ap.add_argument("--init", type=Path, default=None, help="start from this checkpoint's weights")
+    return ap
 
 
 def begin(seed: int, threads: int, work: Path) -> None:

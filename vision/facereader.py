@@ -74,11 +74,16 @@ def _square(image: np.ndarray, center: tuple[float, float], side: float) -> np.n
     return cv2.warpAffine(image, m, (INPUT, INPUT), flags=interp, borderMode=cv2.BORDER_REFLECT)
 
 
-def _blob(crops: list[np.ndarray]) -> np.ndarray:
-    """The network's input for ``crops`` (six-channel uint8), each in its four quarter turns."""
-    views = [np.rot90(c, k) for c in crops for k in range(4)]
+def blob(views: list[np.ndarray]) -> np.ndarray:
+    """The networks' input for crops as :func:`cut` cuts them (six-channel uint8): scaled, centred,
+    channels first."""
     x = np.stack(views).astype(np.float32) / 255.0
     return np.ascontiguousarray(((x - 0.5) / 0.25).transpose(0, 3, 1, 2))
+
+
+def _blob(crops: list[np.ndarray]) -> np.ndarray:
+    """The face reader's input for ``crops``, each in its four quarter turns."""
+    return blob([np.rot90(c, k) for c in crops for k in range(4)])
 
 
 @dataclass(frozen=True, slots=True)

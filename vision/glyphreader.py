@@ -13,13 +13,14 @@ from __future__ import annotations
 import json
 import logging
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 import numpy as np
 
 from companion.looks import Art, all_looks
 from vision import integrity
-from vision.facereader import CHANNELS, INPUT, PLAIN_DIE
+from vision.facereader import CHANNELS, INPUT, PLAIN_DIE, blob
 from vision.onnxnet import NetCache
 
 log = logging.getLogger(__name__)
@@ -80,10 +81,9 @@ class Glyphs:
         against 345 of the shared throws' 387 flat dice) for four times the time."""
         if not crops:
             return np.zeros((0, len(self.names)), np.float32)
-        x = np.stack(crops).astype(np.float32) / 255.0
+        x = blob(crops)
         with _NETS.lock:
-            blob = np.ascontiguousarray(((x - 0.5) / 0.25).transpose(0, 3, 1, 2))
-            self.net.setInput(blob)  # type: ignore[attr-defined]
+            self.net.setInput(x)  # type: ignore[attr-defined]
             z = self.net.forward()  # type: ignore[attr-defined]
         z = np.exp(z - z.max(axis=1, keepdims=True))
         return z / z.sum(axis=1, keepdims=True)
@@ -110,8 +110,13 @@ _NETS = NetCache(
 
 def load(path: str | Path | None = None) -> Glyphs | None:
     """The glyph reader (default: the shipped one) with its glyph names (``<model>.json``); None if
-    either is missing or unusable (logged)."""
-    path = Path(path or MODEL)
+    either is missing or unusable (logged). Loaded once per path: every reader shares it."""
+    return _load(str(path or MODEL))
+
+
+@cache
+def _load(key: str) -> Glyphs | None:
+    path = Path(key)
     net = _NETS.load(path)
     if net is None:
         return None
@@ -122,7 +127,7 @@ def load(path: str | Path | None = None) -> Glyphs | None:
         if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
             raise ValueError("not a list of names")
         with _NETS.lock:
-            net.setInput(np.zeros((4, CHANNELS, INPUT, INPUT), np.float32))  # type: ignore[attr-defined]
+            net.setInput(np.zeros((1, CHANNELS, INPUT, INPUT), np.float32))  # type: ignore[attr-defined]
             width = net.forward().shape[1]  # type: ignore[attr-defined]
         if width != len(names):
             raise ValueError(f"{len(names)} names for {width} outputs")

@@ -46,7 +46,6 @@ SAME_DIE = 0.4  # two points this near (share of the die) reading one face: one 
 GLYPH_SURE = 0.5  # the glyph reader's chance of the face's artwork, named first, that vouches for it
 
 
-
 def judge(
     match: Match | None, seen: Seen, glyph: GlyphSay | None = None
 ) -> tuple[str, float, list[str]]:

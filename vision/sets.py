@@ -71,14 +71,13 @@ def enrol_folder(
     folder: Path,
     locator_net: object,
     face_net: object,
-    gallery: Gallery | None = None,
     skipped: list[str] | None = None,
 ) -> Gallery:
     """A gallery of ``folder/<die>/<face>/*.jpg|png``: each photo's surest die, embedded, and the
     set's own classifier fitted on it seen ``AUGMENTED`` more ways a photo (when the set has two faces
     or more; seeded, so enrolling the same photos gives the same set). Photos in which no die is
     found are listed in ``skipped``."""
-    gallery = gallery or Gallery()
+    gallery = Gallery()
     photos = sorted(p for p in folder.glob("*/*/*") if p.suffix.lower() in (".jpg", ".jpeg", ".png"))
     if not photos:
         raise VisionError(f"{folder}: no photos laid out as <die>/<face>/<photo>")
