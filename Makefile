@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench fuzz clean screenshots
+.PHONY: run test lint bench fuzz clean screenshots render-env
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import venv' 2>/dev/null || { echo "python3-venv is missing: sudo apt-get install python3-venv"; exit 1; }
@@ -43,6 +43,15 @@ screenshots: $(STAMP)
 		echo "Xvfb cannot be had (apt-get failed): drawing with SDL's dummy driver instead of a window"; \
 		SDL_VIDEODRIVER=dummy $(PY) tools/screenshots.py --out $(SHOTS); \
 	fi
+
+# The path-traced renderer's own environment (docs/rendering.md): Blender as a Python module, with the
+# numpy it is built against; a development extra, never on the Pi.
+RENDER_VENV := .venv-render
+render-env: $(RENDER_VENV)/.installed
+$(RENDER_VENV)/.installed:
+	@test -x $(RENDER_VENV)/bin/python || $(PYTHON) -m venv $(RENDER_VENV)
+	$(RENDER_VENV)/bin/pip install --quiet bpy==5.0.1 opencv-python-headless pygame-ce pytest
+	@touch $@
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache

@@ -65,7 +65,7 @@ def test_a_scene_is_a_function_of_its_seed_and_index(tmp_path):
 
     for out in (tmp_path / "a", tmp_path / "b"):
         (out / "scenes").mkdir(parents=True)
-        assert render_dice.render_one((out, 5, 3, (320, 240), "throws")) > 0
+        assert render_dice.render_one((out, 5, 3, (320, 240), "throws", "raster")) > 0
     a = (tmp_path / "a" / "scenes" / "000003.jpg").read_bytes()
     b = (tmp_path / "b" / "scenes" / "000003.jpg").read_bytes()
     assert a == b
@@ -78,7 +78,7 @@ def test_a_scene_is_a_function_of_its_seed_and_index(tmp_path):
         assert d["class"] == f"{d['kind']}/{d['face']}"
         assert d["crooked"] == (d["tilt"] > 12)
     # a scene already on disk is kept, not rendered again
-    assert render_dice.render_one((tmp_path / "a", 5, 3, (320, 240), "throws")) == 0
+    assert render_dice.render_one((tmp_path / "a", 5, 3, (320, 240), "throws", "raster")) == 0
 
 
 def test_random_designs_have_distinct_faces_and_readable_ink():
@@ -117,7 +117,7 @@ def test_patches_show_one_to_a_few_game_dice_at_the_tray_cameras_scale(tmp_path)
     (tmp_path / "scenes").mkdir()
     sizes = []
     for i in range(6):
-        assert render_dice.render_one((tmp_path, 2, i, (640, 480), "patches")) > 0
+        assert render_dice.render_one((tmp_path, 2, i, (640, 480), "patches", "raster")) > 0
         doc = json.loads((tmp_path / "scenes" / f"{i:06d}.json").read_text())
         assert doc["group"] == "patch"
         assert 1 <= len(doc["dice"]) <= 4

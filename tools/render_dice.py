@@ -85,15 +85,20 @@ def crop(image: np.ndarray, disc: list[float], border: int = cv2.BORDER_REFLECT)
     return cv2.warpAffine(image, m, (CROP, CROP), flags=cv2.INTER_AREA, borderMode=border)
 
 
-def render_one(args: tuple[Path, int, int, tuple[int, int], str]) -> int:
-    out, seed, i, size, kind = args
+def render_one(args: tuple[Path, int, int, tuple[int, int], str, str]) -> int:
+    out, seed, i, size, kind, engine = args
     stem = out / "scenes" / f"{i:06d}"
     if stem.with_suffix(".json").exists():
         return 0
     rng = np.random.default_rng([seed, i])
     pick, kind_size, die_px, shuffle = KINDS[kind]
     group, designs = pick(rng, game_designs())
-    scene = render_scene(rng, designs, kind_size or size, die_px, shuffle)
+    if engine == "cycles":  # Blender's path tracer, from .venv-render (make render-env)
+        from dicerender import cycles
+
+        scene = cycles.render_scene(rng, designs, kind_size or size, die_px, shuffle)
+    else:
+        scene = render_scene(rng, designs, kind_size or size, die_px, shuffle)
     cv2.imwrite(str(stem.with_suffix(".jpg")), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 95])
     crops = (
         np.stack([crop(scene.image, d["disc"]) for d in scene.labels])
@@ -106,6 +111,7 @@ def render_one(args: tuple[Path, int, int, tuple[int, int], str]) -> int:
         "group": group,
         "seed": seed,
         "index": i,
+        "engine": engine,
         **scene.meta,
         "dice": scene.labels,
     }
@@ -123,15 +129,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--size", default="640x480", help="picture size of --kind throws")
     ap.add_argument("--kind", choices=sorted(KINDS), default="throws")
+    ap.add_argument(
+        "--engine",
+        choices=("raster", "cycles"),
+        default="raster",
+        help="raster: this package's light rasteriser; cycles: Blender's path tracer (bpy, .venv-render)",
+    )
     args = ap.parse_args(argv)
     w, h = (int(v) for v in args.size.split("x"))
     (args.out / "scenes").mkdir(parents=True, exist_ok=True)
-    jobs = [(args.out, args.seed, i, (w, h), args.kind) for i in range(args.scenes)]
+    jobs = [(args.out, args.seed, i, (w, h), args.kind, args.engine) for i in range(args.scenes)]
     t0 = time.time()
     dice = 0
     done = 0
     with Pool(args.workers) as pool:
-        for n in pool.imap_unordered(render_one, jobs, chunksize=4):
+        for n in pool.imap_unordered(render_one, jobs, chunksize=1 if args.engine == "cycles" else 4):
             dice += n
             done += 1
             if done % 100 == 0:

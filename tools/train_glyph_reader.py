@@ -111,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
     net = GlyphNet(len(glyphs), args.width)
     modules = {"net": net}
     if args.init is not None:
-        training.init_from(args.init, modules)
+        training.init_from(args.init, modules, glyphs)
     steps = math.ceil(len(crops) / args.batch)
     opt, sched = training.one_cycle(list(net.parameters()), args.lr, steps * args.epochs)
     ckpt = args.work / "last.pt"

@@ -115,18 +115,25 @@ def top_face(p: Placed) -> int:
 # ---------------------------------------------------------------- textures
 
 
+def face_frame(s: Solid, fi: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
+    """Where face ``fi``'s texture lies on the solid: its centre, right and up axes (body frame) and
+    mm per texture pixel ``mm``: texture pixel (x, y) lies at
+    ``centre + (x - TEX/2) mm right - (y - TEX/2) mm up``."""
+    c = s.centroid(fi)
+    up = s.up(fi)
+    right = np.cross(up, s.normal(fi))
+    pts = s.vertices[list(s.faces[fi])] - c
+    half = max(np.abs(pts @ right).max(), np.abs(pts @ up).max()) * 1.02
+    return c, right, up, 2 * half / TEX
+
+
 def face_texture(p: Placed, fi: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
     """Face ``fi`` of ``p``: RGB texture (float 0-1), ink alpha, face-polygon mask, mm per texture px."""
     s = p.solid
     face = s.faces[fi]
-    c = s.centroid(fi)
-    n = s.normal(fi)
-    up = s.up(fi)
-    right = np.cross(up, n)
+    c, right, up, mm_per_px = face_frame(s, fi)
     pts = s.vertices[list(face)] - c
     local = np.stack([pts @ right, pts @ up], axis=1)
-    half = np.abs(local).max() * 1.02
-    mm_per_px = 2 * half / TEX
     to_px = lambda xy: np.stack([TEX / 2 + xy[..., 0] / mm_per_px, TEX / 2 - xy[..., 1] / mm_per_px], axis=-1)  # noqa: E731
     poly = to_px(local)
     bevel = p.style.get("bevel", 0.1)
