@@ -45,7 +45,13 @@ from .render import (
 
 #: the rendering's own settings, drawn per scene: samples a pixel, tone mappings
 SAMPLES = (12, 40)
-VIEWS = (("Filmic", 0.5), ("AgX", 0.3), ("Standard", 0.2))
+VIEWS = (("Standard", 0.4), ("Filmic", 0.35), ("AgX", 0.25))
+#: the tone mappings' contrast looks drawn from (Standard and Filmic share Filmic's looks)
+LOOKS = {
+    "Standard": ("None", "None", "Medium High Contrast"),
+    "Filmic": ("Medium High Contrast", "High Contrast", "Very High Contrast", "None"),
+    "AgX": ("AgX - Punchy", "AgX - Medium High Contrast", "AgX - High Contrast", "None"),
+}
 #: a white floor's linear value under 1 W of area light 1 m above it (measured: 0.239 at 0.6 m)
 WATT = 0.086
 WALLS = ((0.03, 0.03, 0.035), (0.25, 0.25, 0.26), (0.22, 0.12, 0.06), (0.05, 0.2, 0.08), (0.8, 0.8, 0.78))
@@ -91,9 +97,10 @@ def _settings(rng: np.random.Generator, w: int, h: int, threads: int) -> dict:
     names = [v for v, _ in VIEWS]
     view = str(rng.choice(names, p=[p for _, p in VIEWS]))
     sc.view_settings.view_transform = view
-    sc.view_settings.look = "None"
-    sc.view_settings.exposure = float(rng.normal(-1.3 if view == "Standard" else 0.0, 0.25))
-    return {"samples": samples, "denoised": denoise, "view": view}
+    look = str(rng.choice(LOOKS[view]))
+    sc.view_settings.look = look
+    sc.view_settings.exposure = float(rng.normal(-1.0 if view == "Standard" else -0.4, 0.25))
+    return {"samples": samples, "denoised": denoise, "view": view, "look": look}
 
 
 def _material(name: str) -> tuple[bpy.types.Material, bpy.types.NodeTree, bpy.types.Node]:
@@ -271,7 +278,7 @@ def _lights(rng: np.random.Generator) -> dict:
     bg = world.node_tree.nodes["Background"]
     tone = _kelvin(rng.uniform(3000, 8000))
     bg.inputs["Color"].default_value = (*(tone / tone.max()), 1.0)
-    bg.inputs["Strength"].default_value = float(rng.uniform(0.02, 0.4))
+    bg.inputs["Strength"].default_value = float(rng.uniform(0.01, 0.15))
     sc.world = world
     return out
 
