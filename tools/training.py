@@ -95,7 +95,7 @@ def init_from(path: Path, modules: dict[str, nn.Module], classes: list[str] | No
         own = m.state_dict()
         fits = {k: v for k, v in state[name].items() if k in own and own[k].shape == v.shape}
         for k, v in state[name].items():
-            per_class = rows is not None and len(v) == len(rows) and own.get(k) is not None
+            per_class = rows is not None and v.ndim > 0 and len(v) == len(rows) and own.get(k) is not None
             if k in fits or not per_class or own[k].shape != (len(classes), *v.shape[1:]):
                 continue
             w = own[k].clone()
