@@ -145,8 +145,6 @@ def both_sets() -> list[Path] | None:
 def enrolled_reader() -> object | None:
     """The reader (``watch --set``) with every die of both sets enrolled as one set (one classifier
     over all their faces, as a player enrolling all their dice gets), or None."""
-    import tempfile
-
     from vision.reader import LearntReader
     from vision.sets import enrol_folder, models
 
@@ -154,11 +152,7 @@ def enrolled_reader() -> object | None:
     if folders is None or nets is None:
         return None
     t = time.thread_time()
-    with tempfile.TemporaryDirectory() as tmp:
-        for folder in folders:  # one folder of both sets' dice, <die>/<face>/<photo>
-            for die in sorted(p for p in folder.iterdir() if p.is_dir()):
-                (Path(tmp) / die.name).symlink_to(die.resolve(), target_is_directory=True)
-        gallery = enrol_folder(Path(tmp), *nets)
+    gallery = enrol_folder(folders, *nets)
     print(f"  (both sets' enroll/ enrolled as one set in {time.thread_time() - t:.0f} s of CPU)")
     return LearntReader(gallery, *nets)
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 import re
 import zipfile
+from collections.abc import Sequence
 from pathlib import Path
 
 import cv2
@@ -68,19 +69,24 @@ def models() -> tuple[object, object] | None:
 
 
 def enrol_folder(
-    folder: Path,
+    folder: Path | Sequence[Path],
     locator_net: object,
     face_net: object,
     skipped: list[str] | None = None,
 ) -> Gallery:
-    """A gallery of ``folder/<die>/<face>/*.jpg|png``: each photo's surest die, embedded, and the
-    set's own classifier fitted on it seen ``AUGMENTED`` more ways a photo (when the set has two faces
-    or more; seeded, so enrolling the same photos gives the same set). Photos in which no die is
-    found are listed in ``skipped``."""
+    """A gallery of ``folder/<die>/<face>/*.jpg|png`` (or of several such folders, as one set): each
+    photo's surest die, embedded, and the set's own classifier fitted on it seen ``AUGMENTED`` more
+    ways a photo (when the set has two faces or more; seeded, so enrolling the same photos gives the
+    same set). Photos in which no die is found are listed in ``skipped``."""
     gallery = Gallery()
-    photos = sorted(p for p in folder.glob("*/*/*") if p.suffix.lower() in (".jpg", ".jpeg", ".png"))
+    folders = [folder] if isinstance(folder, Path) else list(folder)
+    photos = sorted(
+        (p for f in folders for p in f.glob("*/*/*") if p.suffix.lower() in (".jpg", ".jpeg", ".png")),
+        key=lambda p: p.parts[-3:],  # <die>/<face>/<photo>: the same order however the folders are split
+    )
     if not photos:
-        raise VisionError(f"{folder}: no photos laid out as <die>/<face>/<photo>")
+        where = ", ".join(str(f) for f in folders)
+        raise VisionError(f"{where}: no photos laid out as <die>/<face>/<photo>")
     rng = np.random.default_rng(20261130)
     descriptors, labels = [], []
     for path in photos:

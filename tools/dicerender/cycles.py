@@ -34,12 +34,12 @@ from .render import (
     Camera,
     Placed,
     Scene,
-    _camera,
     _camera_effects,
     _label,
-    face_frame,
+    face_polygon,
     face_texture,
     place_dice,
+    scene_frame,
     surface,
 )
 
@@ -73,8 +73,8 @@ def _image(name: str, rgb: np.ndarray, colour: bool = True) -> bpy.types.Image:
     img = bpy.data.images.new(name, w, h, alpha=False)  # 8-bit: an sRGB picture, as a photo is
     px = np.ones((h, w, 4), np.float32)
     px[..., :3] = rgb[::-1].reshape(h, w, -1)
-    img.colorspace_settings.name = "sRGB" if colour else "Non-Color"
-    img.pixels.foreach_set(px.ravel())  # set again: a colour space change reloads the buffer
+    img.colorspace_settings.name = "sRGB" if colour else "Non-Color"  # before the pixels: it reloads them
+    img.pixels.foreach_set(px.ravel())
     return img
 
 
@@ -129,18 +129,13 @@ def _die(rng: np.random.Generator, p: Placed, k: int) -> None:
     atlas = np.zeros((rows * TEX, cols * TEX, 3), np.float32)
     ink = np.zeros((rows * TEX, cols * TEX), np.float32)
     uvs: list[list[tuple[float, float]]] = []
-    for fi, face in enumerate(s.faces):
+    for fi in range(n):
         tex, alpha, _mask, _ = face_texture(p, fi)
         r, c = divmod(fi, cols)
         atlas[r * TEX : (r + 1) * TEX, c * TEX : (c + 1) * TEX] = tex
         ink[r * TEX : (r + 1) * TEX, c * TEX : (c + 1) * TEX] = alpha / 255.0
-        centre, right, up, mmpp = face_frame(s, fi)
-        loops = []
-        for vi in face:
-            d = s.vertices[vi] - centre
-            x, y = TEX / 2 + (d @ right) / mmpp, TEX / 2 - (d @ up) / mmpp
-            loops.append(((c * TEX + x) / (cols * TEX), 1 - (r * TEX + y) / (rows * TEX)))
-        uvs.append(loops)
+        poly, _ = face_polygon(s, fi)
+        uvs.append([((c * TEX + x) / (cols * TEX), 1 - (r * TEX + y) / (rows * TEX)) for x, y in poly])
     mesh = bpy.data.meshes.new(f"die{k}")
     verts = (s.vertices @ p.R.T + p.t) / 1000.0
     mesh.from_pydata([tuple(v) for v in verts], [], [tuple(f) for f in s.faces])
@@ -152,8 +147,8 @@ def _die(rng: np.random.Generator, p: Placed, k: int) -> None:
         poly.use_smooth = True
     obj = bpy.data.objects.new(f"die{k}", mesh)
     bpy.context.scene.collection.objects.link(obj)
-    centre, right, up, mmpp = face_frame(s, 0)
-    half = np.abs((s.vertices[list(s.faces[0])] - centre) @ right).max() / 1000.0
+    poly, mm_per_px = face_polygon(s, 0)
+    half = np.abs(poly[:, 0] - TEX / 2).max() * mm_per_px / 1000.0  # a face's half-width, metres
     bevel = obj.modifiers.new("bevel", "BEVEL")
     bevel.width = float(half * p.style.get("bevel", 0.1) * rng.uniform(0.8, 1.6))
     bevel.segments = 3
@@ -340,13 +335,8 @@ def render_scene(
     """A path-traced picture of ``designs`` thrown on a random surface, and each die's label: the same
     call and result as :func:`render.render_scene`."""
     w, h = size
-    lo, hi = die_px_range
-    die_px = float(np.exp(rng.uniform(np.log(lo), np.log(hi))))
-    cam = _camera(rng, w, h, die_px / 16.0)
+    die_px, cam, walls, rect = scene_frame(rng, size, die_px_range)
     cam.k1 = 0.0  # Cycles' perspective camera has no barrel distortion
-    walls = rng.random() < 0.55
-    sx, sy = (rng.uniform(0.82, 0.97), rng.uniform(0.82, 0.97)) if walls else (1.0, 1.0)
-    rect = np.array([w / 2 * (1 - sx), h / 2 * (1 - sy), w / 2 * (1 + sx), h / 2 * (1 + sy)])
     floor_img, kind = surface(rng, h, w)
     dice = place_dice(rng, designs, cam, rect, shuffle)
     bpy.ops.wm.read_factory_settings(use_empty=True)
@@ -371,7 +361,7 @@ def render_scene(
     meta = {
         "renderer": "cycles",
         "surface": kind,
-        "walls": bool(walls),
+        "walls": walls,
         "lights": lights,
         "camera_height_mm": float(cam.C[2]),
         "tilt_deg": float(np.degrees(np.arccos(-cam.R[2, 2]))),

@@ -115,27 +115,24 @@ def top_face(p: Placed) -> int:
 # ---------------------------------------------------------------- textures
 
 
-def face_frame(s: Solid, fi: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
-    """Where face ``fi``'s texture lies on the solid: its centre, right and up axes (body frame) and
-    mm per texture pixel ``mm``: texture pixel (x, y) lies at
-    ``centre + (x - TEX/2) mm right - (y - TEX/2) mm up``."""
+def face_polygon(s: Solid, fi: int) -> tuple[np.ndarray, float]:
+    """Where face ``fi`` lies on its texture: its vertices (in the face's order) as texture pixels
+    (x right, y down; the artwork's top up, the face's centroid at the texture's centre), and mm per
+    texture pixel."""
     c = s.centroid(fi)
     up = s.up(fi)
     right = np.cross(up, s.normal(fi))
     pts = s.vertices[list(s.faces[fi])] - c
-    half = max(np.abs(pts @ right).max(), np.abs(pts @ up).max()) * 1.02
-    return c, right, up, 2 * half / TEX
+    local = np.stack([pts @ right, pts @ up], axis=1)
+    mm_per_px = 2 * np.abs(local).max() * 1.02 / TEX
+    return np.stack([TEX / 2 + local[:, 0] / mm_per_px, TEX / 2 - local[:, 1] / mm_per_px], axis=1), mm_per_px
 
 
 def face_texture(p: Placed, fi: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
     """Face ``fi`` of ``p``: RGB texture (float 0-1), ink alpha, face-polygon mask, mm per texture px."""
     s = p.solid
     face = s.faces[fi]
-    c, right, up, mm_per_px = face_frame(s, fi)
-    pts = s.vertices[list(face)] - c
-    local = np.stack([pts @ right, pts @ up], axis=1)
-    to_px = lambda xy: np.stack([TEX / 2 + xy[..., 0] / mm_per_px, TEX / 2 - xy[..., 1] / mm_per_px], axis=-1)  # noqa: E731
-    poly = to_px(local)
+    poly, mm_per_px = face_polygon(s, fi)
     bevel = p.style.get("bevel", 0.1)
     inset = TEX / 2 + (poly - TEX / 2) * (1 - bevel)
     mask = np.zeros((TEX, TEX), np.uint8)
@@ -162,8 +159,7 @@ def face_texture(p: Placed, fi: int) -> tuple[np.ndarray, np.ndarray, np.ndarray
     inkc = None
     if s.shape == "d4":
         # three labels, one near each corner, their tops towards that corner
-        for vi in face:
-            corner = to_px(((s.vertices[vi] - c) @ np.stack([right, up], axis=1))[None])[0]
+        for vi, corner in zip(face, poly, strict=True):
             toward = corner - TEX / 2
             ang = np.degrees(np.arctan2(toward[0], -toward[1]))
             pos = np.array([TEX / 2, TEX / 2]) + toward * 0.5
@@ -376,6 +372,24 @@ def _apart(a: Placed, b: Placed) -> bool:
     return inter < 0.03 * min(cv2.contourArea(ha), cv2.contourArea(hb))
 
 
+def scene_frame(
+    rng: np.random.Generator, size: tuple[int, int], die_px_range: tuple[float, float]
+) -> tuple[float, Camera, bool, np.ndarray]:
+    """What a scene's picture frames, drawn the same way by every engine: a 16 mm die's width in px
+    (log-uniform in ``die_px_range``), the camera, whether the tray's walls show, and the tray's
+    floor as a picture rectangle (x0, y0, x1, y1; supersampled px), a little less than the whole
+    picture where the walls show at its edges."""
+    w, h = size
+    W, H = w * SCALE, h * SCALE
+    lo, hi = die_px_range
+    die_px = float(np.exp(rng.uniform(np.log(lo), np.log(hi))))
+    cam = _camera(rng, w, h, die_px / 16.0)
+    walls = bool(rng.random() < 0.55)
+    sx, sy = (rng.uniform(0.82, 0.97), rng.uniform(0.82, 0.97)) if walls else (1.0, 1.0)
+    rect = np.array([W / 2 * (1 - sx), H / 2 * (1 - sy), W / 2 * (1 + sx), H / 2 * (1 + sy)])
+    return die_px, cam, walls, rect
+
+
 def render_scene(
     rng: np.random.Generator,
     designs: list[Design],
@@ -387,13 +401,7 @@ def render_scene(
     how wide a 16 mm die may look (drawn log-uniformly); ``shuffle``: see :func:`place_dice`."""
     w, h = size
     W, H = w * SCALE, h * SCALE
-    lo, hi = die_px_range
-    die_px = float(np.exp(rng.uniform(np.log(lo), np.log(hi))))  # a 16 mm die's width in the picture
-    cam = _camera(rng, w, h, die_px / 16.0)
-    # the tray's floor: what the picture shows, a little less where the tray's walls show at the edges
-    walls = rng.random() < 0.55
-    sx, sy = (rng.uniform(0.82, 0.97), rng.uniform(0.82, 0.97)) if walls else (1.0, 1.0)
-    rect = np.array([W / 2 * (1 - sx), H / 2 * (1 - sy), W / 2 * (1 + sx), H / 2 * (1 + sy)])
+    die_px, cam, walls, rect = scene_frame(rng, size, die_px_range)
     img, surf = surface(rng, H, W)
     if walls:
         add_walls(rng, img, rect[[0, 1, 2, 1, 2, 3, 0, 3]].reshape(4, 2))
