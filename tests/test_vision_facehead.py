@@ -8,9 +8,8 @@ import pytest
 from tests.test_vision_reader import unit
 from vision import facehead, sets
 from vision.facehead import FaceHead
-from vision.facereader import DESCRIPTOR, VIEWS, Gallery, Match, Seen
-from vision.reader import SURE_OK, judge
-from vision.types import OK, UNCERTAIN
+from vision.facereader import DESCRIPTOR, VIEWS, Gallery, Seen
+from vision.fusion import FUSED_OK
 
 FACES = [("club", "2"), ("club", "curve"), ("club", "triangle")]
 
@@ -34,9 +33,9 @@ def test_the_head_names_each_face_surely_and_is_unsure_between_two(head):
     for i, face in enumerate(FACES):
         p = head.probabilities(descriptors(rng, i, 20))
         assert [head.classes[j] for j in p.argmax(axis=1)] == [face] * 20
-        assert p.max(axis=1).min() >= SURE_OK
+        assert p.max(axis=1).min() >= FUSED_OK
     halfway = (descriptors(rng, 0, 5, 0.0) + descriptors(rng, 1, 5, 0.0)) / 2
-    assert head.probabilities(halfway).max(axis=1).max() < SURE_OK  # a view like two faces is no proof
+    assert head.probabilities(halfway).max(axis=1).max() < FUSED_OK  # a view like two faces is no proof
 
 
 def test_a_head_needs_two_faces_and_refuses_damaged_arrays(head):
@@ -52,27 +51,22 @@ def test_a_head_needs_two_faces_and_refuses_damaged_arrays(head):
         FaceHead.from_arrays(arrays)
 
 
-def test_a_gallery_with_a_head_says_how_sure_the_head_is_of_the_nearest_face(head, tmp_path):
+def test_a_gallery_with_a_head_says_how_near_the_sets_own_nearest_face_is(head, tmp_path):
     g = Gallery()
     g.add("club", "2", unit(1, 0.1), VIEWS)
     g.add("club", "curve", unit(0, 1), VIEWS)
     g.add("club", "triangle", unit(0, 0, 1), VIEWS)
+    looks_like_2 = Seen(unit(1, 0.15), 0.0)
+    assert g.read(looks_like_2).own_best is None  # no head: no set to speak of
     g.head = head
-    rng = np.random.default_rng(3)
-    looks_like_2 = Seen(unit(1, 0.15), 0.0, 1.0, descriptors(rng, 0, 1)[0])
-    assert g.read(looks_like_2).sure >= SURE_OK
-    # the nearest view says 2, the head says curve: the head does not vouch for the 2
-    head_says_curve = Seen(unit(1, 0.15), 0.0, 1.0, descriptors(rng, 1, 1)[0])
-    assert g.read(head_says_curve).sure == 0.0
-    assert g.read(Seen(unit(1, 0.15), 0.0)).sure is None  # no descriptor: the head has no say
-    other_net = Seen(unit(1, 0.15), 0.0, 1.0, np.zeros((4, DESCRIPTOR // 2)))  # another reader's size
-    assert g.read(other_net).sure is None and g.read(other_net).face == "2"
-    g.add("d6", "5", unit(0, 0, 0, 1))  # a shipped die beside the set: judged by its cosines alone
-    assert g.read(Seen(unit(0, 0, 0.1, 1), 0.0, 1.0, descriptors(rng, 2, 1)[0])).sure is None
+    assert g.read(looks_like_2).own_best == pytest.approx(g.read(looks_like_2).best)
+    g.add("d6", "5", unit(0, 0, 0, 1))  # a shipped die beside the set
+    m = g.read(Seen(unit(0, 0, 0.1, 1), 0.0))
+    assert m.die == "d6" and m.own_best < m.best - 0.5  # nearest a die that is not the set's
     g.save(tmp_path / "set.npz")
     back = Gallery.load(tmp_path / "set.npz")
-    assert back.head.classes == head.classes
-    assert back.read(looks_like_2).sure == pytest.approx(g.read(looks_like_2).sure)
+    assert back.head.classes == head.classes and back.colour is None
+    assert back.read(looks_like_2) == g.read(looks_like_2)
     assert Gallery.load(tmp_path / "set.npz").only({"club"}).head is not None
     assert back.only({"d6"}).head is None  # a gallery without the set's dice drops the set's head
 
@@ -95,26 +89,6 @@ def test_a_head_kept_for_some_of_its_dice_reads_among_their_faces_alone(head):
     assert club.classes == head.classes
     assert np.allclose(club.probabilities(x), head.probabilities(x), atol=1e-6)
     assert two.only({"rollers-black"}) is None  # one face: nothing to tell apart
-
-
-@pytest.mark.parametrize(
-    ("best", "rival", "sure", "status", "reason"),
-    [
-        (0.95, 0.5, None, OK, None),  # no head: cosines alone, as for the shipped faces
-        (0.85, 0.75, 0.995, OK, None),  # cosines too close to call, the head is sure
-        (0.85, 0.75, 0.9, UNCERTAIN, "look alike"),  # neither sure
-        (0.95, 0.5, 0.0, UNCERTAIN, "another face"),  # the head reads another face: never ok
-    ],
-)
-def test_the_head_can_vouch_for_a_face_the_cosines_leave_open_and_veto_one_it_reads_otherwise(
-    best, rival, sure, status, reason
-):
-    m = Match("club", "2", best, rival, -1.0, "", sure)
-    got, confidence, notes = judge(m, Seen(unit(1), 0.05, 0.9))
-    assert got == status
-    assert (confidence >= 0.8) == (status == OK)
-    if reason:
-        assert reason in notes[-1]
 
 
 def test_enrolment_views_are_the_die_seen_other_ways_and_the_same_for_the_same_seed():

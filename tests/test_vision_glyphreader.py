@@ -17,7 +17,7 @@ from vision.evaluate import throwbench
 from vision.facereader import Match, Seen, cut
 from vision.glyphreader import GlyphSay, face_glyph, glyph_of
 from vision.imagefile import decode_image_file
-from vision.reader import GLYPH_SURE, SURE_OK, judge
+from vision.reader import judge
 from vision.types import OK, UNCERTAIN
 
 
@@ -40,7 +40,6 @@ def say(glyph: str, p: float, top: str | None = None, top_p: float | None = None
 
 
 SURE = Match("club", "curve", 0.95, 0.5, -1.0, "")  # near one face, far from any other
-UNSURE = Match("club", "curve", 0.85, 0.8, -1.0, "", 0.9)  # the set's classifier names it, not surely
 FLAT = Seen(unit(1), 0.05, 0.9)
 
 
@@ -50,23 +49,6 @@ def test_a_reading_the_glyph_reader_contradicts_is_never_ok_and_says_why():
     assert "glyph reader sees text:2" in notes[-1]
     assert judge(SURE, FLAT, say("curve", 0.9))[0] == OK
     assert judge(SURE, FLAT, None)[0] == OK  # no say (artwork unknown): the face reader alone
-
-
-def test_the_glyph_reader_vouches_for_a_face_the_face_reader_names_unsurely():
-    assert judge(UNSURE, FLAT, None)[0] == UNCERTAIN
-    assert judge(UNSURE, FLAT, say("curve", GLYPH_SURE - 0.05))[0] == UNCERTAIN
-    status, confidence, _ = judge(UNSURE, FLAT, say("curve", GLYPH_SURE + 0.05))
-    assert status == OK and confidence >= 0.8
-    # never against the set's classifier naming another face, nor for a leaning die or a crop aside
-    other = Match("club", "curve", 0.85, 0.8, -1.0, "", 0.0)
-    assert judge(other, FLAT, say("curve", 0.99))[0] == UNCERTAIN
-    assert judge(UNSURE, Seen(unit(1), 0.9, 0.9), say("curve", 0.99))[0] != OK
-    assert judge(UNSURE, Seen(unit(1), 0.05, 0.2), say("curve", 0.99))[0] == UNCERTAIN
-    # nor for a die the set's classifier does not know (a shipped die's face read beside the set):
-    # the artwork is right, which die shows it is not the glyph reader's to say
-    shipped = Match("club", "triangle", 0.85, 0.8, 0.5, "roll-in-one-9-iron")
-    assert judge(shipped, FLAT, say("triangle", 0.99))[0] == UNCERTAIN
-    assert SURE_OK > GLYPH_SURE
 
 
 def test_a_glyph_reader_without_its_names_is_refused_with_the_reason(tmp_path, caplog):

@@ -10,10 +10,10 @@ photos each), and a die the network never saw is taught without retraining. The 
 of a crop are embedded together and averaged, so a reading does not depend on how the die lies.
 
 How sure a reading is comes from two cosine similarities: to the nearest face (``best``) and to the
-nearest face that reads differently (``rival``), and, for an enrolled set, from the probability its
-own classifier (:mod:`vision.facehead`, fitted at enrolment on the network's ``descriptor``) gives
-that face. :func:`Gallery.read` gives them; the reader's policy (``vision/reader.py``) turns them
-into a status.
+nearest face that reads differently (``rival``). An enrolled set also carries its own classifiers,
+fitted at enrolment (:mod:`vision.facehead` on the network's ``descriptor``, :mod:`vision.diecolour`
+on the die's colours), which the reader (``vision/reader.py``, ``vision/fusion.py``) weighs with the
+glyph reader's say.
 """
 
 from __future__ import annotations
@@ -43,6 +43,7 @@ DEFAULT_GALLERY = Path(__file__).with_name("models") / "face_gallery.npz"
 #: looks that are plain pip dice, read as die ``d6`` by the default gallery
 PLAIN_D6 = ("std-white", "std-red")
 PLAIN_DIE = "d6"  # the die the shipped faces name every plain pip die
+COLOUR_PREFIX = "colour_"  # a saved set's colour classifier's arrays (vision/diecolour.py)
 
 _NETS = NetCache(
     MODEL,
@@ -123,9 +124,8 @@ def _sigmoid(x: np.ndarray) -> np.ndarray:
 class Match:
     """The nearest enrolled face (``die``, ``face``) at cosine ``best``; ``face_rival``: the cosine of
     the nearest face with another label (on any die), ``die_rival``: of the nearest other die, with
-    its id (which die this is is unsettled when it is close); ``sure``: the probability the set's own
-    classifier gives this face (0 when it names another face; None without one, or when this die is
-    not one of the set's)."""
+    its id (which die this is is unsettled when it is close); ``own_best``: of the nearest face of
+    the set's own dice (those its classifier knows; None without one)."""
 
     die: str
     face: str
@@ -133,7 +133,7 @@ class Match:
     face_rival: float
     die_rival: float
     rival_die: str
-    sure: float | None = None
+    own_best: float | None = None
 
     @property
     def margin(self) -> float:
@@ -153,6 +153,7 @@ class Gallery:
     vectors: np.ndarray = field(default_factory=lambda: np.zeros((0, EMBED), np.float32))
     views: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
     head: FaceHead | None = None
+    colour: FaceHead | None = None
     _groups: tuple | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -167,8 +168,9 @@ class Gallery:
         self.views = np.concatenate([self.views, np.full(len(vectors), views, np.int64)])
 
     def add_all(self, other: Gallery) -> None:
-        """Every face of ``other`` added to this gallery (and its head, if it has one)."""
+        """Every face of ``other`` added to this gallery (and its classifiers, if it has them)."""
         self.head = other.head or self.head
+        self.colour = other.colour or self.colour
         self.dice += other.dice
         self.faces += other.faces
         self.vectors = np.concatenate([self.vectors, other.vectors])
@@ -178,8 +180,9 @@ class Gallery:
         """The gallery of these dice alone (a game's dice: faces of other games cannot be on the table)."""
         keep = [i for i, d in enumerate(self.dice) if d in dice]
         head = None if self.head is None else self.head.only(dice)
+        colour = None if self.colour is None else self.colour.only(dice)
         dice_kept, faces_kept = [self.dice[i] for i in keep], [self.faces[i] for i in keep]
-        return Gallery(dice_kept, faces_kept, self.vectors[keep], self.views[keep], head)
+        return Gallery(dice_kept, faces_kept, self.vectors[keep], self.views[keep], head, colour)
 
     def read(self, seen: Seen) -> Match | None:
         """The nearest face and its nearest rivals; None for an empty gallery. A face's nearness is the
@@ -197,6 +200,9 @@ class Gallery:
         die, face = keys[b][:2]
         face_rival = next((float(score[i]) for i in order[1:] if keys[i][1] != face), -1.0)
         other = next((int(i) for i in order[1:] if keys[i][0] != die), None)
+        own = None
+        if self.head is not None:
+            own = next((float(score[i]) for i in order if keys[i][0] in self.head.dice), -1.0)
         return Match(
             die,
             face,
@@ -204,21 +210,8 @@ class Gallery:
             face_rival,
             -1.0 if other is None else float(score[other]),
             "" if other is None else keys[other][0],
-            self._sure(seen, (die, face)),
+            own,
         )
-
-    def _sure(self, seen: Seen, named: tuple[str, str]) -> float | None:
-        """The head's probability of the face ``named`` (0 if it reads another); None without a head,
-        for a die it does not know (a shipped die read beside the set), or for a descriptor of another
-        size than it was fitted on (a set enrolled with another face reader: enrol it again)."""
-        head = self.head
-        if head is None or seen.descriptor is None or seen.descriptor.shape[-1] != len(head.mean):
-            return None
-        if named[0] not in head.dice:
-            return None
-        p = head.probabilities(seen.descriptor[None])[0]
-        best = int(np.argmax(p))
-        return float(p[best]) if head.classes[best] == named else 0.0
 
     def _grouped(self) -> tuple[list[tuple[str, str, int]], np.ndarray, np.ndarray]:
         """Each face (die, face, views) once, the rows of its views (padded with -1) and how many of
@@ -237,8 +230,9 @@ class Gallery:
 
     def save(self, path: Path) -> None:
         head = self.head.arrays() if self.head is not None else {}
+        colour = self.colour.arrays(COLOUR_PREFIX) if self.colour is not None else {}
         names = {"dice": np.array(self.dice), "faces": np.array(self.faces)}
-        np.savez(path, **names, vectors=self.vectors, views=self.views, **head)
+        np.savez(path, **names, vectors=self.vectors, views=self.views, **head, **colour)
 
     @classmethod
     def load(cls, path: Path) -> Gallery:
@@ -250,4 +244,5 @@ class Gallery:
                     raise ValueError(f"{views.size} view counts for {len(g.dice)} views")
                 g.views = views
             g.head = FaceHead.from_arrays(z)
+            g.colour = FaceHead.from_arrays(z, COLOUR_PREFIX)
             return g

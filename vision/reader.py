@@ -5,18 +5,18 @@ Stages, each on one image: :mod:`vision.locator` finds the dice (centre, size, s
 into embeddings and lean chances; a :class:`vision.facereader.Gallery` of enrolled faces names the
 nearest face; :func:`judge` says how sure the reading is.
 
-Trust (a wrong face reported as sure is the worst failure): a die is ``ok`` only when the crop is
-centred on a die's top face (``CENTRED_OK``: a locator point between two touching dice or on a die's
-edge is not, and a reader may still name whatever lies there surely), the die does not lean
-(``LEAN_OK``), no other die's face is almost as near (``DIE_MARGIN``: which die it is matters where
-the game's dice share their faces, as Rollers' purple and black), an enrolled set's own classifier
-(if any) names the same face, and either the nearest face is near (``BEST_OK``) and clearly nearer
-than any face that reads otherwise (``MARGIN_OK``), or that classifier is sure of it (``SURE_OK``).
-Where the face's artwork is known, the glyph reader (:mod:`vision.glyphreader`, a second network
-trained apart) must name it first too; where it gives it ``GLYPH_SURE`` or more and the set's
-classifier names the face first, the face is ``ok`` even if neither the cosines nor that classifier
-are sure (the glyph reader knows artwork, not dice: without the set's classifier it cannot tell a
-club die's triangle from a golf club's). A die that leans is ``crooked``; anything else
+Trust (a wrong face reported as sure is the worst failure). A die of an enrolled set is read by
+the set's three opinions weighed together (:mod:`vision.fusion`: its face classifier, the glyph
+reader, its colour classifier), and is ``ok`` only when their posterior is ``FUSED_OK`` or more,
+the glyph reader does not all but rule the face out (``RULED_OUT``), the crop is centred on a die's
+top face (``CENTRED_OK``: a locator point between two touching dice or on a die's edge is not, and
+a reader may still name whatever lies there surely) and the die does not lean (``LEAN_OK``). A die
+nearest a face of no die of the set (by ``DIE_MARGIN``), and every die read without an enrolled
+set, is read by its nearest face: ``ok`` when that face is near (``BEST_OK``) and clearly nearer
+than any face that reads otherwise (``MARGIN_OK``), no other die's face is almost as near
+(``DIE_MARGIN``: which die it is matters where dice share their faces, as Rollers' purple and
+black), and the glyph reader (:mod:`vision.glyphreader`, a second network trained apart), where the
+face's artwork is known, names it first too. A die that leans is ``crooked``; anything else
 ``uncertain``, with the reason in its notes. A locator peak whose crop is neither centred on a top
 face nor like any face (``NOT_A_DIE``: a finger, a knuckle) is no die.
 """
@@ -30,8 +30,9 @@ import numpy as np
 
 from companion.dice import all_kinds
 from companion.looks import all_looks
-from vision import facereader, glyphreader, locator
+from vision import facereader, fusion, glyphreader, locator
 from vision.facereader import Gallery, Match, Seen
+from vision.fusion import FUSED_OK, RULED_OUT, Fused
 from vision.glyphreader import GlyphSay
 from vision.types import CROOKED, OK, UNCERTAIN, DieReading, VisionError
 
@@ -40,48 +41,54 @@ MARGIN_OK = 0.22  # how much nearer than any face that reads otherwise
 LEAN_OK = 0.5  # lean chance under which the die lies flat
 DIE_MARGIN = 0.1  # another die's face this close: which die it is stays open (``rival_die``, not ok)
 CENTRED_OK = 0.5  # chance the crop is centred on a top face at or above which a face may be ok
-SURE_OK = 0.98  # the set's classifier's probability at or above which a face near no view may be ok
 NOT_A_DIE = 0.45  # a crop not centred on a top face and this unlike every face is no die (a finger)
 SAME_DIE = 0.4  # two points this near (share of the die) reading one face: one die, one ok at most
-GLYPH_SURE = 0.5  # the glyph reader's chance of the face's artwork, named first, that vouches for it
+RIVAL_P = 0.1  # a set's runner-up on another die at this posterior or more: which die it is stays open
 
 
 def judge(
     match: Match | None, seen: Seen, glyph: GlyphSay | None = None
 ) -> tuple[str, float, list[str]]:
-    """Status, confidence (0-1) and notes for a die whose crop was ``seen`` and matched ``match``;
-    ``glyph``: the glyph reader's say on that face (None: it has none)."""
+    """Status, confidence (0-1) and notes for a die read by its nearest face: its crop was ``seen``
+    and matched ``match``; ``glyph``: the glyph reader's say on that face (None: it has none)."""
     if match is None:
         return UNCERTAIN, 0.0, ["no enrolled dice to compare with"]
     confidence = float(np.clip(0.5 + 2.5 * match.margin, 0.0, 1.0)) * float(
         np.clip(match.best / BEST_OK, 0, 1)
     )
-    if match.sure is not None:
-        confidence = max(confidence, match.sure) if match.sure > 0 else min(confidence, 0.5)
-    sure = "" if match.sure is None else f", the set's classifier {match.sure:.2f}"
     glyphs = "" if glyph is None else f", glyph {glyph.top} {glyph.top_p:.2f}"
     notes = [
         f"nearest {match.die}:{match.face} {match.best:.2f}, margin {match.margin:.2f}, "
-        f"lean {seen.lean:.2f}, centred {seen.centred:.2f}{sure}{glyphs}"
+        f"lean {seen.lean:.2f}, centred {seen.centred:.2f}{glyphs}"
     ]
     if seen.centred < CENTRED_OK:
         return UNCERTAIN, min(confidence, 0.5), [*notes, "not centred on a die's top face"]
     if seen.lean >= LEAN_OK:
         return CROOKED, min(confidence, 0.5), [*notes, "the die leans: no flat top face"]
-    if match.sure == 0:
-        return UNCERTAIN, min(confidence, 0.5), [*notes, "the set's own classifier reads another face"]
     if glyph is not None and not glyph.agrees:
         seen_glyph = f"the glyph reader sees {glyph.top}, not {glyph.glyph}"
         return UNCERTAIN, min(confidence, 0.6), [*notes, seen_glyph]
-    if match.sure is not None and match.sure >= SURE_OK:
-        return OK, max(confidence, 0.8), notes
-    if glyph is not None and glyph.p >= GLYPH_SURE and match.sure is not None:
-        return OK, max(confidence, 0.8), notes  # the set's classifier names it first, the glyph reader too
     if match.best < BEST_OK:
         return UNCERTAIN, min(confidence, 0.6), [*notes, "looks like no enrolled face"]
     if match.margin < MARGIN_OK:
         return UNCERTAIN, min(confidence, 0.6), [*notes, "two faces look alike here"]
     return OK, max(confidence, 0.8), notes
+
+
+def judge_set(fused: Fused, seen: Seen) -> tuple[str, float, list[str]]:
+    """Status, confidence (the posterior; at most 0.6 when not ``ok``, as :func:`judge` gives) and
+    notes for a die of an enrolled set read by its three opinions (``fused``) from a crop ``seen``."""
+    notes = [f"{fused.note()}, lean {seen.lean:.2f}, centred {seen.centred:.2f}"]
+    if seen.centred < CENTRED_OK:
+        return UNCERTAIN, min(fused.p, 0.5), [*notes, "not centred on a die's top face"]
+    if seen.lean >= LEAN_OK:
+        return CROOKED, min(fused.p, 0.5), [*notes, "the die leans: no flat top face"]
+    if fused.glyph_p is not None and fused.glyph_p < RULED_OUT:
+        ruled_out = f"the glyph reader sees {fused.glyph_top}, not this face"
+        return UNCERTAIN, min(fused.p, 0.6), [*notes, ruled_out]
+    if fused.p < FUSED_OK:
+        return UNCERTAIN, min(fused.p, 0.6), [*notes, "the set's opinions do not agree surely on one face"]
+    return OK, fused.p, notes
 
 
 @dataclass
@@ -110,22 +117,45 @@ class LearntReader:
             match = self.gallery.read(seen)
             if match is not None and seen.centred < CENTRED_OK and match.best < NOT_A_DIE:
                 continue  # a peak of the locator at no die: like no face, on no top face
-            say = None
-            if chances is not None and match is not None:
-                say = self.glyphs.say(match.die, match.face, chances[i])
-            status, confidence, notes = judge(match, seen, say)
-            die = match.die if match else "?"
-            face = match.face if match else None
-            rival = None
-            if match is not None and match.best - match.die_rival < DIE_MARGIN and match.rival_die:
-                rival = match.rival_die  # the face may be sure, which die shows it is not
-                if status == OK:
-                    status, confidence = UNCERTAIN, min(confidence, 0.6)
-                    notes = [*notes, f"die {rival} looks almost as much like it"]
+            glyph_chances = None if chances is None else chances[i]
+            fused = None
+            if match is not None:
+                fused = fusion.fuse(self.gallery, seen, crops[i], self.glyphs, glyph_chances)
+            if fused is not None and not _foreign(match):
+                status, confidence, notes = judge_set(fused, seen)
+                die, face = fused.die, fused.face
+                rival = None
+                if fused.rival is not None and fused.rival[0] != die and fused.rival_p >= RIVAL_P:
+                    rival = fused.rival[0]
+            else:
+                status, confidence, notes, die, face, rival = self._nearest(match, seen, glyph_chances)
             out.append(DieReading(die, face, face_value(die, face), confidence, spot.center, status, notes,
                                   rival))
             kept.append((spot, seen.centred))
         return _one_per_die(out, kept)
+
+    def _nearest(
+        self, match: Match | None, seen: Seen, chances: np.ndarray | None
+    ) -> tuple[str, float, list[str], str, str | None, str | None]:
+        """A die read by its nearest face: status, confidence, notes, die, face and rival die."""
+        say = None
+        if chances is not None and match is not None and self.glyphs is not None:
+            say = self.glyphs.say(match.die, match.face, chances)
+        status, confidence, notes = judge(match, seen, say)
+        if match is None:
+            return status, confidence, notes, "?", None, None
+        rival = None
+        if match.best - match.die_rival < DIE_MARGIN and match.rival_die:
+            rival = match.rival_die  # the face may be sure, which die shows it is not
+            if status == OK:
+                status, confidence = UNCERTAIN, min(confidence, 0.6)
+                notes = [*notes, f"die {rival} looks almost as much like it"]
+        return status, confidence, notes, match.die, match.face, rival
+
+
+def _foreign(match: Match) -> bool:
+    """Whether the die is nearest a face of a die that is not the set's, clearly (``DIE_MARGIN``)."""
+    return match.own_best is not None and match.best - match.own_best >= DIE_MARGIN
 
 
 def _one_per_die(readings: list[DieReading], spots: list[tuple[locator.Spot, float]]) -> list[DieReading]:

@@ -5,8 +5,9 @@
 read with :class:`LearntReader` against the shipped default gallery (the games' dice as rendered,
 plain pip dice) plus that set. A set's own faces replace the default gallery's faces of the same
 die (and of the plain ``d6`` when the set has a plain pip die of its own), so a player's photos of
-their copy win. Enrolment also fits the set's own face classifier (:mod:`vision.facehead`) on each
-photo's die seen many ways (:func:`views`). Each set's SHA-256 is kept beside it and checked before
+their copy win. Enrolment also fits the set's own classifiers, of its faces (:mod:`vision.facehead`)
+and of its dice by colour (:mod:`vision.diecolour`), on each photo's die seen many ways
+(:func:`views`). Each set's SHA-256 is kept beside it and checked before
 it is loaded.
 """
 
@@ -21,7 +22,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision import facehead, facereader, integrity, locator
+from vision import diecolour, facehead, facereader, integrity, locator
 from vision.facereader import DEFAULT_GALLERY, PLAIN_D6, PLAIN_DIE, Gallery
 from vision.imagefile import decode_image_file
 from vision.reader import LearntReader
@@ -75,9 +76,10 @@ def enrol_folder(
     skipped: list[str] | None = None,
 ) -> Gallery:
     """A gallery of ``folder/<die>/<face>/*.jpg|png`` (or of several such folders, as one set): each
-    photo's surest die, embedded, and the set's own classifier fitted on it seen ``AUGMENTED`` more
-    ways a photo (when the set has two faces or more; seeded, so enrolling the same photos gives the
-    same set). Photos in which no die is found are listed in ``skipped``."""
+    photo's surest die, embedded, and the set's own classifiers fitted on it seen ``AUGMENTED`` more
+    ways a photo (of its faces when the set has two or more, of its dice by colour when it has two or
+    more; seeded, so enrolling the same photos gives the same set). Photos in which no die is found
+    are listed in ``skipped``."""
     gallery = Gallery()
     folders = [folder] if isinstance(folder, Path) else list(folder)
     photos = sorted(
@@ -88,7 +90,7 @@ def enrol_folder(
         where = ", ".join(str(f) for f in folders)
         raise VisionError(f"{where}: no photos laid out as <die>/<face>/<photo>")
     rng = np.random.default_rng(20261130)
-    descriptors, labels = [], []
+    descriptors, colours, labels = [], [], []
     for path in photos:
         image = decode_image_file(str(path))  # checked as every photo read is (vision/imagefile.py)
         spots = locator.locate(locator_net, image)
@@ -98,13 +100,17 @@ def enrol_folder(
             continue
         s = spots[0]
         crops = [facereader.cut(image, s.center, s.size * k) for k in SCALES]
-        seen = facereader.embed(face_net, crops + views(image, s.center, s.size, rng))
+        crops += views(image, s.center, s.size, rng)
+        seen = facereader.embed(face_net, crops)
         die, face = path.parent.parent.name, path.parent.name
         gallery.add(die, face, np.stack([v.embedding for v in seen[: len(SCALES)]]), facereader.VIEWS)
         descriptors += [v.descriptor for v in seen]
+        colours.append(diecolour.colours(crops))
         labels += [(die, face)] * len(seen)
     if len(set(labels)) >= 2:
         gallery.head = facehead.fit(np.stack(descriptors), labels)
+    if len({die for die, _ in labels}) >= 2:
+        gallery.colour = diecolour.fit(np.concatenate(colours), [die for die, _ in labels])
     return gallery
 
 
@@ -149,9 +155,11 @@ def views(
 
 
 def lacks_classifier(gallery: Gallery) -> bool:
-    """Whether ``gallery`` is a set of two faces or more saved without its own classifier (by a
-    version before sets had one): enrolling its photos again gives it one."""
-    return gallery.head is None and len(set(zip(gallery.dice, gallery.faces, strict=True))) >= 2
+    """Whether ``gallery`` is a set saved without the classifiers it would have now (by a version
+    before sets had them: of its faces when it has two or more, of its dice by colour when it has two
+    or more): enrolling its photos again gives them."""
+    faces = len(set(zip(gallery.dice, gallery.faces, strict=True)))
+    return (gallery.head is None and faces >= 2) or (gallery.colour is None and len(set(gallery.dice)) >= 2)
 
 
 def learn(
