@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import shutil
 
 import cv2
@@ -93,7 +94,7 @@ def test_on_the_shared_rendered_throws_no_die_is_read_wrong_as_sure(shared, read
 
 # the share of the shared development throws read right by the shipped models (docs/benchmarks.md,
 # "Learnt reader"), less a margin: a model or policy change that loses more fails here
-FLOOR = 0.72
+FLOOR = 0.85
 
 
 def test_a_point_between_two_touching_dice_is_never_read_as_sure(shared, nets, readers):
@@ -114,6 +115,22 @@ def test_a_point_between_two_touching_dice_is_never_read_as_sure(shared, nets, r
     # the face reader's own check: the crop midway is not centred on a top face; the 1's is
     centred = facereader.embed(nets[1], [facereader.cut(image, c, 40.0) for c in (midway, one)])
     assert centred[0].centred < CENTRED_OK <= centred[1].centred
+
+
+def test_a_die_whose_crop_is_not_centred_is_looked_at_again_aside(shared, nets, readers):
+    # throwbench-dev 0020: the locator's point for the white 4 at (397.7, 323.3) cuts a crop the face
+    # reader finds not centred on a top face (0.47: the red 4 touches it), so it could not be ok; a
+    # second look a little aside is centred, and reads the 4 surely
+    from vision import facereader, locator
+    from vision.reader import CENTRED_OK, RECENTRE
+
+    image = cv2.imread(str(shared / "throwbench-dev" / "throws" / "0020.jpg"))
+    spot = min(locator.locate(nets[0], image), key=lambda s: math.dist(s.center, (397.7, 323.3)))
+    (first,) = facereader.embed(nets[1], [facereader.cut(image, spot.center, spot.size)])
+    assert first.centred < RECENTRE
+    (got,) = readers["throwbench-dev"].read_spots(image, [spot])
+    assert (got.die, got.face, got.status) == ("std-white", "4", OK), got.notes
+    assert got.center != spot.center and float(got.notes[0].rsplit("centred ", 1)[1]) >= CENTRED_OK
 
 
 def test_a_set_with_a_plain_pip_die_of_its_own_reads_no_shipped_plain_d6_beside_it():

@@ -116,6 +116,17 @@ def embed(net: object, crops: list[np.ndarray]) -> list[Seen]:
     return [Seen(m, float(q), float(k), d) for m, q, k, d in zip(mean, p, c, desc, strict=True)]
 
 
+def centred(net: object, crops: list[np.ndarray]) -> np.ndarray:
+    """Each crop's chance of being centred on a die's top face, from one view (no turns: a quarter of
+    :func:`embed`'s work, to choose among several looks at a die before embedding one)."""
+    if not crops:
+        return np.zeros(0)
+    with _NETS.lock:
+        net.setInput(blob(crops))  # type: ignore[attr-defined]
+        _, _, out, _ = net.forward(["embedding", "lean", "centred", "descriptor"])  # type: ignore[attr-defined]
+    return _sigmoid(out.reshape(len(crops)))
+
+
 def _sigmoid(x: np.ndarray) -> np.ndarray:
     return 1 / (1 + np.exp(-x))
 

@@ -172,7 +172,8 @@ def ink_mask(
             _circle(alpha, p, pr)
     elif kind == "dots":
         n = int(value)
-        pr = radius * 0.17
+        # dots as large as the pips of the same style, or smaller where a row of them must fit the face
+        pr = radius * min(1.2 * style.get("pip", 0.2), 1.7 / (2.6 * (n - 1) + 2))
         gap = pr * 2.6
         xs = (np.arange(n) - (n - 1) / 2) * gap
         for x in xs:
