@@ -60,8 +60,8 @@ def test_custom_faces_are_read_with_no_silent_error(enrolled) -> None:
             if ok and g.status == "ok":
                 seen.add(d.kind)
     assert silent == 0
-    # measured 67 of 72 (seed 8; 54 without the glyph reader vouching); the rest is flagged uncertain
-    assert right / total >= 0.85
+    # measured 72 of 72 (seed 8; 67 with the glyph reader as a veto and voucher instead of weighed)
+    assert right / total >= 0.95
     assert {"club-green", "disco-white"} <= seen  # the new dice are read, not only the known ones
 
 
