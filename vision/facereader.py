@@ -44,6 +44,7 @@ DEFAULT_GALLERY = Path(__file__).with_name("models") / "face_gallery.npz"
 PLAIN_D6 = ("std-white", "std-red")
 PLAIN_DIE = "d6"  # the die the shipped faces name every plain pip die
 COLOUR_PREFIX = "colour_"  # a saved set's colour classifier's arrays (vision/diecolour.py)
+OUTPUTS = ["embedding", "lean", "centred", "descriptor"]  # the network's outputs (all asked for at once)
 
 _NETS = NetCache(
     MODEL,
@@ -52,7 +53,7 @@ _NETS = NetCache(
     "face reader",
     "no die can be read (reinstall Dice Companion)",
     log,
-    ("embedding", "lean", "centred", "descriptor"),
+    tuple(OUTPUTS),
 )
 
 
@@ -105,7 +106,7 @@ def embed(net: object, crops: list[np.ndarray]) -> list[Seen]:
         return []
     with _NETS.lock:
         net.setInput(_blob(crops))  # type: ignore[attr-defined]
-        emb, lean, centred, desc = net.forward(["embedding", "lean", "centred", "descriptor"])  # type: ignore[attr-defined]
+        emb, lean, centred, desc = net.forward(OUTPUTS)  # type: ignore[attr-defined]
     emb = emb.reshape(len(crops), 4, EMBED)
     emb = emb / np.linalg.norm(emb, axis=2, keepdims=True)
     mean = emb.mean(axis=1)
@@ -123,7 +124,7 @@ def centred(net: object, crops: list[np.ndarray]) -> np.ndarray:
         return np.zeros(0)
     with _NETS.lock:
         net.setInput(blob(crops))  # type: ignore[attr-defined]
-        _, _, out, _ = net.forward(["embedding", "lean", "centred", "descriptor"])  # type: ignore[attr-defined]
+        _, _, out, _ = net.forward(OUTPUTS)  # type: ignore[attr-defined]
     return _sigmoid(out.reshape(len(crops)))
 
 

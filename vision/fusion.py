@@ -18,6 +18,7 @@ Measured on the shared rendered throws (docs/benchmarks.md): the face classifier
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -71,11 +72,11 @@ def fuse(
     classes = head.classes
     face_p = head.probabilities(seen.descriptor[None])[0].astype(np.float64)
     z = np.log(face_p + 1e-9)
-    glyph_p, at = None, []
+    glyph_p, at = None, None
     if glyphs is not None and chances is not None:
-        at = [glyphs.index.get(face_glyph(die, face) or "", -1) for die, face in classes]
-        if any(i >= 0 for i in at):
-            glyph_p = np.array([chances[i] if i >= 0 else 1.0 / len(classes) for i in at], np.float64)
+        at = _glyph_columns(classes, glyphs)
+        if (at >= 0).any():
+            glyph_p = np.where(at >= 0, chances[at], 1.0 / len(classes)).astype(np.float64)
             z += np.log(glyph_p / glyph_p.sum() + 1e-9)
     colour_p = None
     if gallery.colour is not None:
@@ -94,7 +95,14 @@ def fuse(
         None if r is None else classes[r],
         0.0 if r is None else float(p[r]),
         float(face_p[b]),
-        None if glyph_p is None or at[b] < 0 else float(glyph_p[b]),
+        None if glyph_p is None or at[b] < 0 else float(glyph_p[b]),  # type: ignore[index]
         None if colour_p is None else float(colour_p[b]),
         None if glyph_p is None else glyphs.names[int(np.argmax(chances))],
     )
+
+
+@lru_cache(maxsize=16)
+def _glyph_columns(classes: tuple[tuple[str, str], ...], glyphs: Glyphs) -> np.ndarray:
+    """For each of a set's faces, the glyph reader's column of its artwork (-1: no say): the same for
+    every die read with that set and reader, so worked out once."""
+    return np.array([glyphs.index.get(face_glyph(die, face) or "", -1) for die, face in classes])

@@ -66,10 +66,8 @@ def judge(
         f"nearest {match.die}:{match.face} {match.best:.2f}, margin {match.margin:.2f}, "
         f"lean {seen.lean:.2f}, centred {seen.centred:.2f}{glyphs}"
     ]
-    if seen.centred < CENTRED_OK:
-        return UNCERTAIN, min(confidence, 0.5), [*notes, "not centred on a die's top face"]
-    if seen.lean >= LEAN_OK:
-        return CROOKED, min(confidence, 0.5), [*notes, "the die leans: no flat top face"]
+    if (unread := _not_flat_or_centred(seen, confidence, notes)) is not None:
+        return unread
     if glyph is not None and not glyph.agrees:
         seen_glyph = f"the glyph reader sees {glyph.top}, not {glyph.glyph}"
         return UNCERTAIN, min(confidence, 0.6), [*notes, seen_glyph]
@@ -84,16 +82,25 @@ def judge_set(fused: Fused, seen: Seen) -> tuple[str, float, list[str]]:
     """Status, confidence (the posterior; at most 0.6 when not ``ok``, as :func:`judge` gives) and
     notes for a die of an enrolled set read by its three opinions (``fused``) from a crop ``seen``."""
     notes = [f"{fused.note()}, lean {seen.lean:.2f}, centred {seen.centred:.2f}"]
-    if seen.centred < CENTRED_OK:
-        return UNCERTAIN, min(fused.p, 0.5), [*notes, "not centred on a die's top face"]
-    if seen.lean >= LEAN_OK:
-        return CROOKED, min(fused.p, 0.5), [*notes, "the die leans: no flat top face"]
+    if (unread := _not_flat_or_centred(seen, fused.p, notes)) is not None:
+        return unread
     if fused.glyph_p is not None and fused.glyph_p < RULED_OUT:
         ruled_out = f"the glyph reader sees {fused.glyph_top}, not this face"
         return UNCERTAIN, min(fused.p, 0.6), [*notes, ruled_out]
     if fused.p < FUSED_OK:
         return UNCERTAIN, min(fused.p, 0.6), [*notes, "the set's opinions do not agree surely on one face"]
     return OK, fused.p, notes
+
+
+def _not_flat_or_centred(
+    seen: Seen, confidence: float, notes: list[str]
+) -> tuple[str, float, list[str]] | None:
+    """The status of a die whose crop is not centred on a top face or which leans; None otherwise."""
+    if seen.centred < CENTRED_OK:
+        return UNCERTAIN, min(confidence, 0.5), [*notes, "not centred on a die's top face"]
+    if seen.lean >= LEAN_OK:
+        return CROOKED, min(confidence, 0.5), [*notes, "the die leans: no flat top face"]
+    return None
 
 
 @dataclass
@@ -123,7 +130,8 @@ class LearntReader:
                 continue  # a peak of the locator at no die: like no face, on no top face
             if seen.centred < RECENTRE:
                 spot, crop, again = self._recentre(image, spot, crop, seen)
-                match, seen = (self.gallery.read(again), again) if again is not seen else (match, seen)
+                if again is not seen:
+                    match, seen = self.gallery.read(again), again
             looks.append((spot, crop, seen, match))
         crops = [look[1] for look in looks]
         chances = self.glyphs.probabilities(crops) if self.glyphs is not None and crops else None
