@@ -65,7 +65,7 @@ def test_a_scene_is_a_function_of_its_seed_and_index(tmp_path):
 
     for out in (tmp_path / "a", tmp_path / "b"):
         (out / "scenes").mkdir(parents=True)
-        assert render_dice.render_one((out, 5, 3, (320, 240), "throws", "raster")) > 0
+        assert render_dice.render_one((out, 5, 3, (320, 240), "throws", "raster", ())) > 0
     a = (tmp_path / "a" / "scenes" / "000003.jpg").read_bytes()
     b = (tmp_path / "b" / "scenes" / "000003.jpg").read_bytes()
     assert a == b
@@ -78,7 +78,7 @@ def test_a_scene_is_a_function_of_its_seed_and_index(tmp_path):
         assert d["class"] == f"{d['kind']}/{d['face']}"
         assert d["crooked"] == (d["tilt"] > 12)
     # a scene already on disk is kept, not rendered again
-    assert render_dice.render_one((tmp_path / "a", 5, 3, (320, 240), "throws", "raster")) == 0
+    assert render_dice.render_one((tmp_path / "a", 5, 3, (320, 240), "throws", "raster", ())) == 0
 
 
 def test_random_designs_have_distinct_faces_and_readable_ink():
@@ -117,7 +117,7 @@ def test_patches_show_one_to_a_few_game_dice_at_the_tray_cameras_scale(tmp_path)
     (tmp_path / "scenes").mkdir()
     sizes = []
     for i in range(6):
-        assert render_dice.render_one((tmp_path, 2, i, (640, 480), "patches", "raster")) > 0
+        assert render_dice.render_one((tmp_path, 2, i, (640, 480), "patches", "raster", ())) > 0
         doc = json.loads((tmp_path / "scenes" / f"{i:06d}.json").read_text())
         assert doc["group"] == "patch"
         assert 1 <= len(doc["dice"]) <= 4
@@ -127,3 +127,23 @@ def test_patches_show_one_to_a_few_game_dice_at_the_tray_cameras_scale(tmp_path)
 
     assert cv2.imread(str(tmp_path / "scenes" / "000000.jpg")).shape == (160, 160, 3)
     assert all(28 <= s <= 60 for s in sizes)
+
+
+def test_patches_can_draw_only_the_dice_named(tmp_path):
+    """``--dice``: more views of the dice a model reads worst (a d4's marks at its top vertex)."""
+    import render_dice
+
+    assert render_dice.main(["--kind", "patches", "--scenes", "4", "--seed", "3", "--workers", "1",
+                             "--dice", "roll-in-one-putter", "--out", str(tmp_path)]) == 0
+    kinds = set()
+    for f in (tmp_path / "scenes").glob("*.json"):
+        kinds |= {d["kind"] for d in json.loads(f.read_text())["dice"] if d["game"]}
+    assert kinds == {"roll-in-one-putter"}
+
+
+def test_an_unknown_die_to_draw_is_refused_by_name(capsys):
+    import render_dice
+
+    with pytest.raises(SystemExit):
+        render_dice.main(["--kind", "patches", "--dice", "putter", "--scenes", "1"])
+    assert "no game die named putter" in capsys.readouterr().err

@@ -85,14 +85,15 @@ def crop(image: np.ndarray, disc: list[float], border: int = cv2.BORDER_REFLECT)
     return cv2.warpAffine(image, m, (CROP, CROP), flags=cv2.INTER_AREA, borderMode=border)
 
 
-def render_one(args: tuple[Path, int, int, tuple[int, int], str, str]) -> int:
-    out, seed, i, size, kind, engine = args
+def render_one(args: tuple[Path, int, int, tuple[int, int], str, str, tuple[str, ...]]) -> int:
+    out, seed, i, size, kind, engine, only = args
     stem = out / "scenes" / f"{i:06d}"
     if stem.with_suffix(".json").exists():
         return 0
     rng = np.random.default_rng([seed, i])
     pick, kind_size, die_px, shuffle = KINDS[kind]
-    group, designs = pick(rng, game_designs())
+    games = [d for d in game_designs() if not only or d.id in only]
+    group, designs = pick(rng, games)
     if engine == "cycles":  # Blender's path tracer, from .venv-render (make render-env)
         from dicerender import cycles
 
@@ -135,10 +136,20 @@ def main(argv: list[str] | None = None) -> int:
         default="raster",
         help="raster: this package's light rasteriser; cycles: Blender's path tracer (bpy, .venv-render)",
     )
+    ap.add_argument(
+        "--dice",
+        default="",
+        help="comma-separated game dice (looks of companion/data/looks.toml) to draw instead of all: "
+        "more views of the dice a model reads worst",
+    )
     args = ap.parse_args(argv)
+    only = tuple(n for n in args.dice.split(",") if n)
+    names = {d.id for d in game_designs()}
+    if unknown := sorted(set(only) - names):
+        ap.error(f"--dice: no game die named {', '.join(unknown)} (known: {', '.join(sorted(names))})")
     w, h = (int(v) for v in args.size.split("x"))
     (args.out / "scenes").mkdir(parents=True, exist_ok=True)
-    jobs = [(args.out, args.seed, i, (w, h), args.kind, args.engine) for i in range(args.scenes)]
+    jobs = [(args.out, args.seed, i, (w, h), args.kind, args.engine, only) for i in range(args.scenes)]
     t0 = time.time()
     dice = 0
     done = 0

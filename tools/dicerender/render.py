@@ -158,13 +158,17 @@ def face_texture(p: Placed, fi: int) -> tuple[np.ndarray, np.ndarray, np.ndarray
     colour_layer = None
     inkc = None
     if s.shape == "d4":
-        # three labels, one near each corner, their tops towards that corner
+        # three labels, one near each corner, their tops towards that corner; how large and how near
+        # the corner varies from die to die (real d4s print small marks in the corner or numerals
+        # filling half the face), drawn from the die's own seed so every face of it agrees
+        d4 = np.random.default_rng([int(p.style.get("seed", 0)), 4])
+        reach, height = d4.uniform(0.38, 0.6), d4.uniform(0.5, 0.95)
         for vi, corner in zip(face, poly, strict=True):
             toward = corner - TEX / 2
             ang = np.degrees(np.arctan2(toward[0], -toward[1]))
-            pos = np.array([TEX / 2, TEX / 2]) + toward * 0.5
+            pos = np.array([TEX / 2, TEX / 2]) + toward * reach
             li = p.perm[vi]
-            artmod.ink_mask(alpha, d.arts[li], tuple(pos), r_in * 0.55, ang, p.style)
+            artmod.ink_mask(alpha, d.arts[li], tuple(pos), r_in * height, ang, p.style)
         inkc = np.array(d.inks[0], np.float32) / 255.0
     else:
         li = p.perm[fi]
