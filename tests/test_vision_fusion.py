@@ -52,7 +52,7 @@ def colour_head() -> FaceHead:
         for pips in (2, 4):
             crops = sets.views(die_image(body, pips), (80.0, 60.0), 42.0, rng, 24)
             features.append(diecolour.colours(crops))
-            dice += [die] * len(crops)
+            dice += [(die, str(pips))] * len(crops)
     return diecolour.fit(np.concatenate(features), dice)
 
 
@@ -86,6 +86,36 @@ def test_the_colour_classifier_says_which_die_shows_a_face_both_dice_bear(colour
     assert got.die == "rollers-purple"
     saved = Gallery(head=g.head, colour=colour_head).only({"rollers-purple"})
     assert saved.colour is None  # one die left: nothing for colour to tell apart
+
+
+def test_a_die_whose_faces_differ_by_colour_is_told_by_colour_too():
+    """The disco die's balls differ by colour alone (looks.toml): its colour classes are its faces'
+    colours, so a set of that one die still has a colour classifier, and it names the ball."""
+    assert diecolour.colour_group("disco", "blue") != diecolour.colour_group("disco", "green")
+    assert diecolour.colour_group("rollers-black", "zap") != diecolour.colour_group("rollers-black", "2")
+    assert diecolour.colour_group("rollers-purple", "star") == diecolour.colour_group("rollers-purple", "4")
+    assert diecolour.colour_group("std-white", "3") == diecolour.ANY_FACE
+    white, balls = (235, 235, 235), {"blue": (200, 100, 35), "green": (74, 168, 47)}  # BGR
+
+    def disco(ball: tuple[int, int, int]) -> np.ndarray:
+        image = die_image(white, 0)
+        image[50:70, 70:90] = ball
+        return image
+
+    rng = np.random.default_rng(8)
+    features, labels = [], []
+    for face, ball in balls.items():
+        crops = sets.views(disco(ball), (80.0, 60.0), 42.0, rng, 24)
+        features.append(diecolour.colours(crops))
+        labels += [("disco", face)] * len(crops)
+    head = diecolour.fit(np.concatenate(features), labels)
+    assert head is not None and len(head.classes) == 2
+    assert diecolour.fit(np.concatenate(features), [("std-white", "3")] * len(labels)) is None  # one colour
+    faces = (("disco", "blue"), ("disco", "green"))
+    g = Gallery(head=head_of(faces, [1.0, 1.0]), colour=head)  # the face classifier cannot say which
+    for face, ball in balls.items():
+        got = fuse(g, seen(), facereader.cut(disco(ball), (80.0, 60.0), 42.0), None, None)
+        assert got.face == face and got.p >= FUSED_OK and got.colour_p > 0.9
 
 
 def test_no_set_classifier_no_fused_reading():
@@ -137,7 +167,7 @@ def test_the_colour_classifier_tells_the_shared_throws_dice_apart(shared: Path):
             crops = [facereader.cut(image, spots[0].center, spots[0].size)]
             crops += sets.views(image, spots[0].center, spots[0].size, rng)
             features.append(diecolour.colours(crops))
-            dice += [photo.parent.parent.name] * len(crops)
+            dice += [(photo.parent.parent.name, photo.parent.name)] * len(crops)
     head = diecolour.fit(np.concatenate(features), dice)
     right = total = 0
     for line in (root / "throws" / "labels.jsonl").read_text().splitlines():

@@ -6,7 +6,9 @@ faces through any light, and a washed, pale top (a purple 2 under a sheen) can s
 So enrolment also fits a second small head, over the set's dice alone, on what :func:`colours`
 counts in each view: a histogram of the top's chroma (Lab a*, b*) and one of its lightness, in the
 disc of ``RING`` of the whole-die view. It is a :class:`vision.facehead.FaceHead` whose classes are
-``(die, "")``: a die, whatever its face.
+a die and the colour its face is printed in (:func:`colour_group`): ``(die, "")``, a die whatever
+its face, for a die printed in one colour; ``(die, "#rrggbb")`` for each colour of a die whose faces
+differ by colour (the disco die's five balls, the Rollers ZAP), where the colour names the face too.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from companion.looks import DieLook, all_looks
 from vision import facehead
 from vision.facehead import FaceHead
 from vision.facereader import INPUT
@@ -41,12 +44,58 @@ def colours(crops: list[np.ndarray]) -> np.ndarray:
     return out
 
 
-def fit(features: np.ndarray, dice: list[str]) -> FaceHead:
-    """The colour head for :func:`colours` of views labelled with their ``dice`` (two dice or more)."""
-    return facehead.fit(features, [(d, ANY_FACE) for d in dice])
+def colour_group(die: str, face: str) -> str:
+    """The colour class of face ``face`` of ``die``: the colour its artwork is printed in, as
+    ``#rrggbb``, when the die's look (``companion/data/looks.toml``) prints its faces in more than
+    one colour; ``ANY_FACE`` otherwise (one colour, or a die of the player's own, whose look is not
+    known).
+
+    >>> colour_group("disco", "blue"), colour_group("std-white", "3"), colour_group("my-die", "3")
+    ('#2364c8', '', '')
+    """
+    look = all_looks().get(die)
+    if look is None or face not in look.labels:
+        return ANY_FACE
+    inks = {label: _ink(look, label) for label in look.labels}
+    return inks[face] if len(set(inks.values())) > 1 else ANY_FACE
+
+
+def _ink(look: DieLook, label: str) -> str:
+    art = look.art_for(label)
+    if art.kind == "disco":
+        return art.value.lower()
+    return "#{:02x}{:02x}{:02x}".format(*look.ink_for(label))
+
+
+def groups(labels: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The colour classes of views labelled ``(die, face)``: ``(die, colour_group(die, face))``."""
+    return [(die, colour_group(die, face)) for die, face in labels]
+
+
+def fit(features: np.ndarray, labels: list[tuple[str, str]]) -> FaceHead | None:
+    """The colour head for :func:`colours` of views labelled ``(die, face)``; None when they fall in
+    fewer than two colour classes (one die printed in one colour: colour tells nothing)."""
+    classes = groups(labels)
+    if len(set(classes)) < 2:
+        return None
+    return facehead.fit(features, classes)
+
+
+def chances(head: FaceHead, features: np.ndarray, faces: tuple[tuple[str, str], ...]) -> np.ndarray:
+    """For one die's :func:`colours` (shaped (1, ``FEATURES``)), the chance of each of ``faces``
+    ((die, face) pairs) by colour: its colour class's (a head fitted before faces had colour classes
+    names dice alone, ``(die, "")``); 0 for a die the head does not know."""
+    p = head.probabilities(features[None])[0]
+    at = {c: float(q) for c, q in zip(head.classes, p, strict=True)}
+    got = [at.get((d, colour_group(d, f)), at.get((d, ANY_FACE), 0.0)) for d, f in faces]
+    return np.array(got, np.float64)
 
 
 def die_chances(head: FaceHead, features: np.ndarray) -> dict[str, float]:
-    """The chance of each of the head's dice for one die's :func:`colours` (shaped (1, ``FEATURES``))."""
+    """The chance of each of the head's dice (whatever the colour of its face) for one die's
+    :func:`colours` (shaped (1, ``FEATURES``))."""
     p = head.probabilities(features[None])[0]
-    return {die: float(q) for (die, _), q in zip(head.classes, p, strict=True)}
+    out: dict[str, float] = {}
+    for (die, _), q in zip(head.classes, p, strict=True):
+        out[die] = out.get(die, 0.0) + float(q)
+    return out

@@ -80,8 +80,7 @@ def fuse(
             z += np.log(glyph_p / glyph_p.sum() + 1e-9)
     colour_p = None
     if gallery.colour is not None:
-        dice = diecolour.die_chances(gallery.colour, diecolour.colours([crop])[0])
-        colour_p = np.array([dice.get(die, 0.0) for die, _ in classes], np.float64)
+        colour_p = diecolour.chances(gallery.colour, diecolour.colours([crop])[0], classes)
         z += np.log(colour_p + 1e-9)
     p = np.exp(z - z.max())
     p /= p.sum()

@@ -77,9 +77,9 @@ def enrol_folder(
 ) -> Gallery:
     """A gallery of ``folder/<die>/<face>/*.jpg|png`` (or of several such folders, as one set): each
     photo's surest die, embedded, and the set's own classifiers fitted on it seen ``AUGMENTED`` more
-    ways a photo (of its faces when the set has two or more, of its dice by colour when it has two or
-    more; seeded, so enrolling the same photos gives the same set). Photos in which no die is found
-    are listed in ``skipped``."""
+    ways a photo (of its faces when the set has two or more, of its dice and faces by colour when they
+    come in two colours or more: :func:`vision.diecolour.colour_group`; seeded, so enrolling the same
+    photos gives the same set). Photos in which no die is found are listed in ``skipped``."""
     gallery = Gallery()
     folders = [folder] if isinstance(folder, Path) else list(folder)
     photos = sorted(
@@ -109,8 +109,8 @@ def enrol_folder(
         labels += [(die, face)] * len(seen)
     if len(set(labels)) >= 2:
         gallery.head = facehead.fit(np.stack(descriptors), labels)
-    if len({die for die, _ in labels}) >= 2:
-        gallery.colour = diecolour.fit(np.concatenate(colours), [die for die, _ in labels])
+    if colours:
+        gallery.colour = diecolour.fit(np.concatenate(colours), labels)
     return gallery
 
 
@@ -156,10 +156,11 @@ def views(
 
 def lacks_classifier(gallery: Gallery) -> bool:
     """Whether ``gallery`` is a set saved without the classifiers it would have now (by a version
-    before sets had them: of its faces when it has two or more, of its dice by colour when it has two
-    or more): enrolling its photos again gives them."""
-    faces = len(set(zip(gallery.dice, gallery.faces, strict=True)))
-    return (gallery.head is None and faces >= 2) or (gallery.colour is None and len(set(gallery.dice)) >= 2)
+    before sets had them: of its faces when it has two or more, by colour when its dice or its faces
+    come in two colours or more): enrolling its photos again gives them."""
+    faces = set(zip(gallery.dice, gallery.faces, strict=True))
+    colours = set(diecolour.groups(sorted(faces)))
+    return (gallery.head is None and len(faces) >= 2) or (gallery.colour is None and len(colours) >= 2)
 
 
 def learn(
