@@ -111,6 +111,10 @@ def test_a_die_whose_faces_differ_by_colour_is_told_by_colour_too():
     head = diecolour.fit(np.concatenate(features), labels)
     assert head is not None and len(head.classes) == 2
     assert diecolour.fit(np.concatenate(features), [("std-white", "3")] * len(labels)) is None  # one colour
+    # a head that knows the die but not this face's colour (the look edited since): the die's chance
+    blue = facereader.cut(disco(balls["blue"]), (80.0, 60.0), 42.0)
+    whole = diecolour.chances(head, diecolour.colours([blue])[0], (("disco", "any"),))
+    assert whole[0] == pytest.approx(1.0)
     faces = (("disco", "blue"), ("disco", "green"))
     g = Gallery(head=head_of(faces, [1.0, 1.0]), colour=head)  # the face classifier cannot say which
     for face, ball in balls.items():

@@ -83,11 +83,13 @@ def fit(features: np.ndarray, labels: list[tuple[str, str]]) -> FaceHead | None:
 
 def chances(head: FaceHead, features: np.ndarray, faces: tuple[tuple[str, str], ...]) -> np.ndarray:
     """For one die's :func:`colours` (shaped (1, ``FEATURES``)), the chance of each of ``faces``
-    ((die, face) pairs) by colour: its colour class's (a head fitted before faces had colour classes
-    names dice alone, ``(die, "")``); 0 for a die the head does not know."""
+    ((die, face) pairs) by colour: its colour class's; where the head has no such class (fitted
+    before faces had colour classes, or before the die's look was edited), its die's, whatever the
+    colour; 0 for a die the head does not know."""
     p = head.probabilities(features[None])[0]
     at = {c: float(q) for c, q in zip(head.classes, p, strict=True)}
-    got = [at.get((d, colour_group(d, f)), at.get((d, ANY_FACE), 0.0)) for d, f in faces]
+    dice = die_chances(head, features)
+    got = [at.get((d, colour_group(d, f)), dice.get(d, 0.0)) for d, f in faces]
     return np.array(got, np.float64)
 
 
