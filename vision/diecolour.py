@@ -13,6 +13,8 @@ differ by colour (the disco die's five balls, the Rollers ZAP), where the colour
 
 from __future__ import annotations
 
+from functools import cache
+
 import cv2
 import numpy as np
 
@@ -44,6 +46,7 @@ def colours(crops: list[np.ndarray]) -> np.ndarray:
     return out
 
 
+@cache
 def colour_group(die: str, face: str) -> str:
     """The colour class of face ``face`` of ``die``: the colour its artwork is printed in, as
     ``#rrggbb``, when the die's look (``companion/data/looks.toml``) prints its faces in more than
@@ -52,7 +55,9 @@ def colour_group(die: str, face: str) -> str:
 
     >>> colour_group("disco", "blue"), colour_group("std-white", "3"), colour_group("my-die", "3")
     ('#2364c8', '', '')
-    """
+
+    Worked out once per face (the looks are read once, :func:`companion.looks.all_looks`): every die
+    read weighs every face of its set by it."""
     look = all_looks().get(die)
     if look is None or face not in look.labels:
         return ANY_FACE
@@ -86,18 +91,24 @@ def chances(head: FaceHead, features: np.ndarray, faces: tuple[tuple[str, str], 
     ((die, face) pairs) by colour: its colour class's; where the head has no such class (fitted
     before faces had colour classes, or before the die's look was edited), its die's, whatever the
     colour; 0 for a die the head does not know."""
-    p = head.probabilities(features[None])[0]
-    at = {c: float(q) for c, q in zip(head.classes, p, strict=True)}
-    dice = die_chances(head, features)
-    got = [at.get((d, colour_group(d, f)), dice.get(d, 0.0)) for d, f in faces]
-    return np.array(got, np.float64)
+    at = _class_chances(head, features)
+    dice = _by_die(at)
+    return np.array([at.get((d, colour_group(d, f)), dice.get(d, 0.0)) for d, f in faces], np.float64)
 
 
 def die_chances(head: FaceHead, features: np.ndarray) -> dict[str, float]:
     """The chance of each of the head's dice (whatever the colour of its face) for one die's
     :func:`colours` (shaped (1, ``FEATURES``))."""
+    return _by_die(_class_chances(head, features))
+
+
+def _class_chances(head: FaceHead, features: np.ndarray) -> dict[tuple[str, str], float]:
     p = head.probabilities(features[None])[0]
+    return {c: float(q) for c, q in zip(head.classes, p, strict=True)}
+
+
+def _by_die(chances: dict[tuple[str, str], float]) -> dict[str, float]:
     out: dict[str, float] = {}
-    for (die, _), q in zip(head.classes, p, strict=True):
-        out[die] = out.get(die, 0.0) + float(q)
+    for (die, _), q in chances.items():
+        out[die] = out.get(die, 0.0) + q
     return out
