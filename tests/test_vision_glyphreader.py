@@ -14,7 +14,7 @@ from companion.looks import Art
 from tests.test_vision_reader import unit
 from vision import glyphreader, locator
 from vision.evaluate import throwbench
-from vision.facereader import Match, Seen, cut
+from vision.facereader import Match, Seen
 from vision.glyphreader import GlyphSay, face_glyph, glyph_of
 from vision.imagefile import decode_image_file
 from vision.reader import judge
@@ -61,7 +61,7 @@ def test_a_glyph_reader_without_its_names_is_refused_with_the_reason(tmp_path, c
     model = copy("no-names")
     with caplog.at_level(logging.WARNING):
         assert glyphreader.load(model) is None  # no glyph_reader.json beside it
-    assert "glyph names are not usable" in caplog.text
+    assert "glyph_reader.json" not in caplog.text and "no-names.json is not usable" in caplog.text
     model = copy("garbled")
     model.with_suffix(".json").write_text("{not json")
     assert glyphreader.load(model) is None
@@ -69,17 +69,28 @@ def test_a_glyph_reader_without_its_names_is_refused_with_the_reason(tmp_path, c
     model = copy("short")
     model.with_suffix(".json").write_text(json.dumps({"glyphs": names[:-1]}))
     assert glyphreader.load(model) is None  # one name short of the network's outputs
+    shipped = json.loads(glyphreader.MODEL.with_suffix(".json").read_text())
+    spans = shipped.get("spans", [1.0, 0.55])
+    for case, wrong in (("one-view-short", spans[:-1]), ("no-size", [*spans[:-1], 0.0]), ("words", "wide")):
+        model = copy(case)
+        model.with_suffix(".json").write_text(json.dumps({**shipped, "spans": wrong}))
+        assert glyphreader.load(model) is None, case  # views the network was not made for
+    channels = 3 * len(spans)
+    assert f"it takes input nx{channels}x48x48, not 4x{channels - 3}x48x48" in caplog.text  # dnn would not say
     model = copy("whole")
-    model.with_suffix(".json").write_text(json.dumps({"glyphs": names}))
-    assert glyphreader.load(model) is not None  # the same files, whole, load
+    model.with_suffix(".json").write_text(json.dumps(shipped))
+    whole = glyphreader.load(model)  # the same files, whole, load
+    assert whole is not None and whole.spans == tuple(spans)
+    image = np.zeros((120, 160, 3), np.uint8)
+    assert whole.cut(image, (80.0, 60.0), 40.0).shape == (48, 48, 3 * len(spans))
     assert glyphreader.load(tmp_path / "missing.onnx") is None
 
 
 @pytest.fixture(scope="module")
 def flat_dice(shared):
     """(crop, label) of every flat die of the shared rendered throws, cut where the locator finds it."""
-    net = locator.load()
-    if net is None or glyphreader.load() is None:
+    net, glyphs = locator.load(), glyphreader.load()
+    if net is None or glyphs is None:
         pytest.skip("the dice models are missing")
     out = []
     for name in ("throwbench-dev", "throwbench-dev-poly"):
@@ -91,7 +102,7 @@ def flat_dice(shared):
                 if lab.crooked or not near:
                     continue
                 s = min(near, key=lambda s: math.dist(s.center, lab.center))
-                out.append((cut(image, s.center, s.size), lab))
+                out.append((glyphs.cut(image, s.center, s.size), lab))
     return out
 
 

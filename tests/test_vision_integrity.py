@@ -46,6 +46,22 @@ def test_a_changed_model_is_not_loaded_and_the_reader_falls_back(tmp_path, caplo
     assert locator.load(elsewhere) is not None
 
 
+def test_a_model_made_for_other_input_or_no_model_at_all_is_refused_by_name(tmp_path, caplog):
+    """OpenCV's dnn runs a network on input it was not made for and answers garbage: the loader reads
+    the input the file declares and refuses the wrong model before any die is read with it."""
+    if not (MODELS / "dice_locator.onnx").is_file():
+        pytest.skip("the dice models are not shipped")
+    wrong = tmp_path / "face_reader.onnx"  # the locator where the face reader belongs
+    shutil.copy(MODELS / "dice_locator.onnx", wrong)
+    garbage = tmp_path / "locator.onnx"
+    garbage.write_bytes(bytes(range(256)) * 40)
+    with caplog.at_level(logging.WARNING):
+        assert facereader.load(wrong) is None
+        assert locator.load(garbage) is None
+    assert "it takes input 1x3x240x320, not 4x6x48x48" in caplog.text
+    assert "locator.onnx not usable (not an ONNX file" in caplog.text
+
+
 def _saved_set(folder: Path, name: str) -> Path:
     gallery = Gallery()
     gallery.add("dosh-red", "7", np.eye(EMBED, dtype=np.float32)[:2])

@@ -21,10 +21,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import os
 import sys
 import time
-from multiprocessing import Pool
 from pathlib import Path
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
@@ -153,7 +153,7 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.time()
     dice = 0
     done = 0
-    with Pool(args.workers) as pool:
+    with _workers(args.workers) as pool:
         for n in pool.imap_unordered(render_one, jobs, chunksize=1 if args.engine == "cycles" else 4):
             dice += n
             done += 1
@@ -162,6 +162,27 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{done}/{args.scenes} scenes, {dice} new dice, {rate:.2f} s/scene", flush=True)
     print(f"done: {args.scenes} scenes in {args.out}, {dice} new dice, {time.time() - t0:.0f} s", flush=True)
     return 0
+
+
+class _InProcess:
+    """One worker: the jobs run in this process, in order."""
+
+    def __enter__(self) -> _InProcess:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def imap_unordered(self, fn, jobs, chunksize: int = 1):
+        return map(fn, jobs)
+
+
+def _workers(count: int):
+    """``count`` worker processes, started afresh (``spawn``): a forked copy of a process that runs
+    threads (a test session's, Blender's) can inherit a lock some thread held, and wait forever."""
+    if count <= 1:
+        return _InProcess()
+    return multiprocessing.get_context("spawn").Pool(count)
 
 
 if __name__ == "__main__":

@@ -205,11 +205,15 @@ def coarsen(rng: np.random.Generator, crop: np.ndarray) -> np.ndarray:
 
 
 def augment(
-    rng: np.random.Generator, crop: np.ndarray, top: np.ndarray, shift: np.ndarray
+    rng: np.random.Generator,
+    crop: np.ndarray,
+    top: np.ndarray,
+    shift: np.ndarray,
+    spans: tuple[float, ...] = (SPAN, TOP_SPAN),
 ) -> np.ndarray:
     """One training view of a stored crop, as :func:`vision.facereader.cut` shows a die (the whole die
-    and its top face close up, both centred ``shift`` px from its top face, which lies ``top`` px from
-    the crop's centre): turned, scaled, relit, blurred, noisy."""
+    and its top face close up, or the ``spans`` given, all centred ``shift`` px from its top face,
+    which lies ``top`` px from the crop's centre): turned, scaled, relit, blurred, noisy."""
     if rng.random() < 0.5:
         crop = coarsen(rng, crop)
     # the locator's size is off by up to a fifth of the die now and then
@@ -217,14 +221,14 @@ def augment(
     c = CROP / 2 + top + shift
     turn = float(rng.uniform(0, 360))
     views = []
-    for span in (SPAN, TOP_SPAN):
+    for span in spans:
         side = CROP * span / CROP_SPAN * jitter
         m = cv2.getRotationMatrix2D((float(c[0]), float(c[1])), turn, INPUT / side)
         m[:, 2] += np.array([INPUT / 2, INPUT / 2]) - c
         flags = {"flags": cv2.INTER_LINEAR, "borderMode": cv2.BORDER_REFLECT}
         views.append(cv2.warpAffine(crop, m, (INPUT, INPUT), **flags))
     x = np.dstack(views).astype(np.float32) / 255.0
-    gain = rng.uniform(0.6, 1.4) * np.tile(1 + rng.normal(0, 0.05, 3), 2)
+    gain = rng.uniform(0.6, 1.4) * np.tile(1 + rng.normal(0, 0.05, 3), len(spans))
     x = x * gain[None, None, :] + rng.normal(0, 0.05)
     x = np.clip(x, 0, 1) ** rng.uniform(0.75, 1.3)
     if rng.random() < 0.3:
@@ -247,12 +251,13 @@ def beside(rng: np.random.Generator, crop: np.ndarray, other: np.ndarray, angle:
 
 
 def batch(
-    rng, crops, top, idx, aside_share: float = ASIDE_SHARE
+    rng, crops, top, idx, aside_share: float = ASIDE_SHARE, spans: tuple[float, ...] = (SPAN, TOP_SPAN)
 ) -> tuple[torch.Tensor, np.ndarray, np.ndarray]:
-    """A batch of training views of the dice ``idx``; whether each view is centred on its die's top
-    face (1), cut aside (0) or in between (0.5, not taught); and which views show a die to read
-    (the ones not cut aside; ``aside_share`` of them are). Views cut aside go towards a pasted
-    neighbour half the time: the locator's worst point lies between two touching dice."""
+    """A batch of training views (of ``spans``: :func:`augment`) of the dice ``idx``; whether each
+    view is centred on its die's top face (1), cut aside (0) or in between (0.5, not taught); and
+    which views show a die to read (the ones not cut aside; ``aside_share`` of them are). Views cut
+    aside go towards a pasted neighbour half the time: the locator's worst point lies between two
+    touching dice."""
     d = CROP * SPAN / CROP_SPAN  # a die's size in a stored crop
     views, centred = [], []
     for i in idx:
@@ -272,7 +277,7 @@ def batch(
             shift = rng.normal(0, CENTRE_JITTER * d, 2)
         off = float(np.hypot(*shift)) / d
         centred.append(1.0 if off <= CENTRED_WITHIN else 0.0 if off >= ASIDE_FROM else 0.5)
-        views.append(augment(rng, c, top[i], shift))
+        views.append(augment(rng, c, top[i], shift, spans))
     xs = np.stack(views)
     x = torch.from_numpy(((xs - 0.5) / 0.25).transpose(0, 3, 1, 2).copy())
     centred = np.array(centred, np.float32)

@@ -66,7 +66,15 @@ def cut(image: np.ndarray, center: tuple[float, float], size: float) -> np.ndarr
     """The network's view of the die of ``size`` px whose top face is at ``center``: ``INPUT`` px square,
     six channels, the whole die (``SPAN`` times its size, BGR) and its top face close up (``TOP_SPAN``,
     BGR), both centred on the top face."""
-    return np.dstack([_square(image, center, SPAN * size), _square(image, center, TOP_SPAN * size)])
+    return views(image, center, size, (SPAN, TOP_SPAN))
+
+
+def views(
+    image: np.ndarray, center: tuple[float, float], size: float, spans: tuple[float, ...]
+) -> np.ndarray:
+    """Square BGR views of ``INPUT`` px centred at ``center``, one for each of ``spans`` (times ``size``),
+    stacked channel-wise (:func:`cut`'s two, or the glyph reader's)."""
+    return np.dstack([_square(image, center, span * size) for span in spans])
 
 
 def _square(image: np.ndarray, center: tuple[float, float], side: float) -> np.ndarray:
@@ -77,7 +85,7 @@ def _square(image: np.ndarray, center: tuple[float, float], side: float) -> np.n
 
 
 def blob(views: list[np.ndarray]) -> np.ndarray:
-    """The networks' input for crops as :func:`cut` cuts them (six-channel uint8): scaled, centred,
+    """The networks' input for crops as :func:`cut` or :func:`views` cuts them (uint8): scaled, centred,
     channels first."""
     x = np.stack(views).astype(np.float32) / 255.0
     return np.ascontiguousarray(((x - 0.5) / 0.25).transpose(0, 3, 1, 2))

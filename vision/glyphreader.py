@@ -5,7 +5,8 @@ views; the glyph reader (``vision/models/glyph_reader.onnx``, trained from scrat
 ``tools/train_glyph_reader.py``) names the artwork itself (``pips:4``, ``text:11``, ``curve``,
 ``disco:#2fa84a``), whatever the die. A face whose artwork is known (a look of
 ``companion/data/looks.toml``, or a plain pip die) is ``ok`` only when both agree: their errors are
-their own. Input: the face reader's crops (:func:`vision.facereader.cut`).
+their own. Input: views of the die centred on its top face (:meth:`Glyphs.cut`), of the sizes the
+model's ``<model>.json`` names (``spans``; without them the face reader's two, ``facereader.cut``).
 """
 
 from __future__ import annotations
@@ -20,12 +21,15 @@ import numpy as np
 
 from companion.looks import Art, all_looks
 from vision import integrity
-from vision.facereader import CHANNELS, INPUT, PLAIN_DIE, blob
+from vision.facereader import INPUT, PLAIN_DIE, SPAN, TOP_SPAN, blob, views
 from vision.onnxnet import NetCache
 
 log = logging.getLogger(__name__)
 
 MODEL = Path(__file__).with_name("models") / "glyph_reader.onnx"
+#: the views a glyph reader trained now looks at, as die sizes: the whole die, its top face whole
+#: (a d6's corner pips lie 0.33 of its size out along a diagonal), and the face reader's close-up
+SPANS = (SPAN, 0.8, TOP_SPAN)
 
 
 def glyph_of(shape: str, art: Art) -> str:
@@ -69,16 +73,21 @@ class GlyphSay:
 
 
 class Glyphs:
-    """A loaded glyph reader: its network and the names of its outputs."""
+    """A loaded glyph reader: its network, the names of its outputs and the views it looks at
+    (``spans``, as die sizes)."""
 
-    def __init__(self, net: object, names: list[str]) -> None:
-        self.net, self.names = net, names
+    def __init__(self, net: object, names: list[str], spans: tuple[float, ...] = (SPAN, TOP_SPAN)) -> None:
+        self.net, self.names, self.spans = net, names, spans
         self.index = {n: i for i, n in enumerate(names)}
 
+    def cut(self, image: np.ndarray, center: tuple[float, float], size: float) -> np.ndarray:
+        """Its input for the die of ``size`` px whose top face is at ``center`` of the BGR ``image``."""
+        return views(image, center, size, self.spans)
+
     def probabilities(self, crops: list[np.ndarray]) -> np.ndarray:
-        """Per crop (as :func:`vision.facereader.cut` cuts it), the chance of each glyph. One view a
-        crop: averaging its four quarter turns, as the face reader does, named no more right (344
-        against 345 of the shared throws' 387 flat dice) for four times the time."""
+        """Per crop (as :meth:`cut` cuts it), the chance of each glyph. One view a crop: averaging its
+        four quarter turns, as the face reader does, named no more right (344 against 345 of the
+        shared throws' 387 flat dice) for four times the time."""
         if not crops:
             return np.zeros((0, len(self.names)), np.float32)
         x = blob(crops)
@@ -100,7 +109,7 @@ class Glyphs:
 
 _NETS = NetCache(
     MODEL,
-    (4, CHANNELS, INPUT, INPUT),
+    (4, 3 * len(SPANS), INPUT, INPUT),
     lambda shape: None if len(shape) == 2 and shape[0] == 4 else f"output {shape}, expected (4, glyphs)",
     "glyph reader",
     "faces are read by the face reader alone",
@@ -117,21 +126,37 @@ def load(path: str | Path | None = None) -> Glyphs | None:
 @cache
 def _load(key: str) -> Glyphs | None:
     path = Path(key)
-    net = _NETS.load(path)
+    described = _description(path) if path.is_file() else ([], SPANS)
+    if described is None:
+        return None
+    names, spans = described
+    net = _NETS.load(path, (4, 3 * len(spans), INPUT, INPUT))  # a missing file: logged there
     if net is None:
         return None
+    with _NETS.lock:
+        net.setInput(np.zeros((1, 3 * len(spans), INPUT, INPUT), np.float32))  # type: ignore[attr-defined]
+        width = net.forward().shape[1]  # type: ignore[attr-defined]
+    if width != len(names):
+        log.warning("glyph reader %s: %d names for %d outputs", path, len(names), width)
+        return None
+    return Glyphs(net, names, spans)
+
+
+def _description(path: Path) -> tuple[list[str], tuple[float, ...]] | None:
+    """The glyph names and views (``spans``) of the model at ``path``, from ``<model>.json``; None
+    (logged) if that file is missing or not usable."""
+    names_file = path.with_suffix(".json")
     try:
-        names_file = path.with_suffix(".json")
         integrity.check(names_file, required=(path.parent / integrity.SUMS).exists())
-        names = json.loads(names_file.read_text())["glyphs"]
+        described = json.loads(names_file.read_text())
+        names, spans = described["glyphs"], described.get("spans", [SPAN, TOP_SPAN])
         if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
             raise ValueError("not a list of names")
-        with _NETS.lock:
-            net.setInput(np.zeros((1, CHANNELS, INPUT, INPUT), np.float32))  # type: ignore[attr-defined]
-            width = net.forward().shape[1]  # type: ignore[attr-defined]
-        if width != len(names):
-            raise ValueError(f"{len(names)} names for {width} outputs")
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        log.warning("glyph reader %s: its glyph names are not usable (%s)", path, exc)
+        if not isinstance(spans, list) or not 1 <= len(spans) <= 4:
+            raise ValueError(f"spans {spans!r}: one to four die sizes")
+        if not all(isinstance(s, (int, float)) and 0.2 <= s <= 2 for s in spans):
+            raise ValueError(f"spans {spans}: die sizes from 0.2 to 2")
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        log.warning("glyph reader %s: its description %s is not usable (%s)", path, names_file.name, exc)
         return None
-    return Glyphs(net, list(names))
+    return list(names), tuple(float(s) for s in spans)

@@ -134,7 +134,9 @@ class LearntReader:
                     match, seen = self.gallery.read(again), again
             looks.append((spot, crop, seen, match))
         crops = [look[1] for look in looks]
-        chances = self.glyphs.probabilities(crops) if self.glyphs is not None and crops else None
+        chances = None
+        if self.glyphs is not None and looks:
+            chances = self.glyphs.probabilities([self.glyphs.cut(image, s.center, s.size) for s, *_ in looks])
         out, kept = [], []
         for i, (spot, _, seen, match) in enumerate(looks):
             glyph_chances = None if chances is None else chances[i]
