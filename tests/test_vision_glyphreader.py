@@ -75,8 +75,8 @@ def test_a_glyph_reader_without_its_names_is_refused_with_the_reason(tmp_path, c
         model = copy(case)
         model.with_suffix(".json").write_text(json.dumps({**shipped, "spans": wrong}))
         assert glyphreader.load(model) is None, case  # views the network was not made for
-    channels = 3 * len(spans)
-    assert f"it takes input nx{channels}x48x48, not 4x{channels - 3}x48x48" in caplog.text  # dnn would not say
+    channels = 3 * len(spans)  # OpenCV's dnn would run it on one view short and not say
+    assert f"it takes input nx{channels}x48x48, not 4x{channels - 3}x48x48" in caplog.text
     model = copy("whole")
     model.with_suffix(".json").write_text(json.dumps(shipped))
     whole = glyphreader.load(model)  # the same files, whole, load

@@ -41,7 +41,7 @@ from dicerender.designs import random_design  # noqa: E402
 from train_face_reader import batch, load  # noqa: E402
 
 from companion.looks import all_looks  # noqa: E402
-from vision.facereader import INPUT, SPAN, TOP_SPAN  # noqa: E402
+from vision.facereader import INPUT  # noqa: E402
 from vision.glyphreader import SPANS, glyph_of  # noqa: E402
 
 CHANNELS = 3 * len(SPANS)
@@ -94,34 +94,12 @@ class GlyphNet(nn.Module):
         return self.head(x.mean(dim=(2, 3)))
 
 
-def widen_stem(path: Path, net: GlyphNet, spans: tuple[float, ...]) -> None:
-    """Start the stem of a network looking at ``SPANS`` from a checkpoint's that looked at ``spans``:
-    each view both have keeps its weights, a new view starts at zero (the network starts out as the
-    checkpoint's, and learns what the new view adds)."""
-    if tuple(spans) == SPANS:
-        return
-    theirs = torch.load(path, weights_only=False)["net"]["stem.0.weight"]
-    if theirs.shape[1] != 3 * len(spans):
-        raise SystemExit(f"{path}: its stem takes {theirs.shape[1]} channels, not {3 * len(spans)} "
-                         f"(--init-spans {' '.join(map(str, spans))})")
-    w = torch.zeros_like(net.stem[0].weight)
-    for j, span in enumerate(spans):
-        if span in SPANS:
-            i = SPANS.index(span)
-            w[:, 3 * i : 3 * i + 3] = theirs[:, 3 * j : 3 * j + 3]
-    with torch.no_grad():
-        net.stem[0].weight.copy_(w)
-    print(f"stem: views {spans} of {path} placed among {SPANS}", flush=True)
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = training.arguments(__doc__.splitlines()[0], "glyph", "glyph_reader.onnx", 14, 128, 3e-3)
     ap.add_argument("--renders", type=Path, nargs="+", default=[training.CACHE / "renders"])
     ap.add_argument("--width", type=int, default=32)
     ap.add_argument("--photo-repeat", type=int, default=3, help="times an epoch shows each photo's die")
     ap.add_argument("--smoothing", type=float, default=0.1, help="label smoothing")
-    ap.add_argument("--init-spans", type=float, nargs="+", default=[SPAN, TOP_SPAN],
-                    help="the views the --init checkpoint looked at (default: the face reader's two)")
     args = ap.parse_args(argv)
     training.begin(args.seed, args.threads, args.work)
     t0 = time.time()
@@ -136,7 +114,6 @@ def main(argv: list[str] | None = None) -> int:
     modules = {"net": net}
     if args.init is not None:
         training.init_from(args.init, modules, glyphs)
-        widen_stem(args.init, net, tuple(args.init_spans))
     steps = math.ceil(len(crops) / args.batch)
     opt, sched = training.one_cycle(list(net.parameters()), args.lr, steps * args.epochs)
     ckpt = args.work / "last.pt"

@@ -13,7 +13,8 @@ does), so dice that touch stay apart.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+import statistics
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -28,6 +29,8 @@ STRIDE = 4
 SHAPES = ("d4", "d6", "d8", "d10", "d12", "d20")
 HEADS = 1 + 1 + 2 + len(SHAPES)  # heat, log size, offset x/y, shape logits
 PEAK = 0.3  # heat at which a local maximum is a die
+LIKE_SIZES = 3  # dice of one shape in a frame from which their median size stands for each one's
+SIZE_APART = 1.5  # a peak this many times larger or smaller than that median is not one of them
 MODEL = Path(__file__).with_name("models") / "dice_locator.onnx"
 
 _NETS = NetCache(
@@ -91,3 +94,33 @@ def locate(net: object, image: np.ndarray, peak: float = PEAK) -> list[Spot]:
         net.setInput(blob(image))  # type: ignore[attr-defined]
         out = net.forward()  # type: ignore[attr-defined]
     return decode(out[0], image.shape[:2], peak)
+
+
+def agree_sizes(spots: list[Spot]) -> list[Spot]:
+    """The spots, each die's size made the median size of the frame's dice of its shape when there
+    are ``LIKE_SIZES`` or more of them and its own is within ``SIZE_APART`` of that median.
+
+    A set's dice of one shape are one size and lie at one distance from the camera, while one die's
+    size is the locator's noisiest guess: a shadow or a touching neighbour taken in makes it up to
+    half as large again (throwbench-dev 0009's purple 2: 1.2 times its fellows' median, 2.2 times
+    its labelled size), and a crop that large shows the face too small to read. The median of
+    several is not fooled by one. A peak much larger than its fellows is not one of them but the
+    tray between dice (0009: 1.9 times): cut at a die's size it could pass for a face. Measured on
+    the shared throws (every die, enrolled from three / two photos a face): 371 / 372 of 399 right
+    and ``ok`` against 367 / 367 with each die's own size (373 with every d6 cut at its labelled
+    size), none wrong ``ok`` and no ``ok`` reading at no die.
+
+    >>> d6 = [Spot((0.0, 0.0), size, 0.9, "d6", 0.9) for size in (40.0, 42.0, 58.0, 100.0)]
+    >>> [s.size for s in agree_sizes(d6)], [s.size for s in agree_sizes(d6[1:3])]
+    ([50.0, 50.0, 50.0, 100.0], [42.0, 58.0])
+    """
+    by_shape: dict[str, list[float]] = {}
+    for s in spots:
+        by_shape.setdefault(s.shape, []).append(s.size)
+    median = {shape: statistics.median(v) for shape, v in by_shape.items() if len(v) >= LIKE_SIZES}
+    return [
+        replace(s, size=median[s.shape])
+        if s.shape in median and 1 / SIZE_APART <= s.size / median[s.shape] <= SIZE_APART
+        else s
+        for s in spots
+    ]

@@ -122,6 +122,9 @@ class LearntReader:
         return self.read_spots(image, spots)
 
     def read_spots(self, image: np.ndarray, spots: list[locator.Spot]) -> list[DieReading]:
+        """Every die of the BGR ``image`` at the locator's ``spots`` (sizes agreed first:
+        :func:`vision.locator.agree_sizes`), each with its face and trust."""
+        spots = locator.agree_sizes(spots)
         crops = [facereader.cut(image, s.center, s.size) for s in spots]
         looks = []
         for spot, crop, seen in zip(spots, crops, facereader.embed(self.face_net, crops), strict=True):
