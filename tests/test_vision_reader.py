@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 
 from vision import facereader, locator
+from vision.facehead import FaceHead
 from vision.facereader import EMBED, VIEWS, Gallery, Match, Seen
-from vision.reader import BEST_OK, CENTRED_OK, LEAN_OK, MARGIN_OK, judge
+from vision.reader import BEST_OK, CENTRED_OK, LEAN_OK, MARGIN_OK, LearntReader, judge
 from vision.types import CROOKED, OK, UNCERTAIN
 
 
@@ -201,3 +202,31 @@ def test_one_die_found_twice_is_ok_once_whatever_each_peak_reads():
     assert [r.face for r in side] == ["2", "4"]  # each keeps its reading, for the table to ask
     far = [spot(100, 0.6), spot(100 + SAME_DIE * 60 + 1, 0.8)]
     assert [r.status for r in _one_per_die([reading("2", 100), reading("2", 125)], far)] == [OK, OK]
+
+
+def _head(*dice: str) -> FaceHead:
+    classes = tuple((d, "1") for d in dice)
+    n, d = len(classes), 4
+    return FaceHead(classes, np.zeros(d), np.ones(d), np.zeros((d, n)), np.zeros(n))
+
+
+@pytest.mark.parametrize(
+    ("dice", "shape"),
+    [
+        (("rollers-purple", "rollers-black"), "d6"),  # Rollers: every die a d6
+        (("std-white", "club", "d6"), "d6"),  # a plain pip die is a d6 too
+        (("dosh-red", "dosh-blue"), "d12"),
+        (("roll-in-one-putter", "roll-in-one-wood"), None),  # a d4 and a d20: sizes by the locator's shapes
+        (("rollers-purple", "my-own-die"), None),  # a die of the player's own: its shape is not known
+    ],
+)
+def test_the_sizes_of_a_frame_agree_over_every_die_when_the_set_has_one_shape(dice, shape):
+    """The locator's shape head takes about one d6 in eight for a d12 (docs/benchmarks.md): where
+    every die that can lie there has one shape, sizes agree over all the frame's dice, not by it."""
+    gallery = Gallery()
+    for die in dice:
+        gallery.add(die, "1", unit(1))
+    gallery.head = _head(*dice)
+    reader = LearntReader(gallery, None, None, glyphs=None)
+    assert reader._one_shape() == shape
+    assert LearntReader(Gallery(), None, None, glyphs=None)._one_shape() is None  # no die at all

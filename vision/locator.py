@@ -96,9 +96,11 @@ def locate(net: object, image: np.ndarray, peak: float = PEAK) -> list[Spot]:
     return decode(out[0], image.shape[:2], peak)
 
 
-def agree_sizes(spots: list[Spot]) -> list[Spot]:
+def agree_sizes(spots: list[Spot], shape: str | None = None) -> list[Spot]:
     """The spots, each die's size made the median size of the frame's dice of its shape when there
-    are ``LIKE_SIZES`` or more of them and its own is within ``SIZE_APART`` of that median.
+    are ``LIKE_SIZES`` or more of them and its own is within ``SIZE_APART`` of that median. With
+    ``shape`` (every die that can lie there has that shape: a set of d6), every spot is taken to be
+    of it, whatever the locator's shape head says (it takes 39 of 304 d6 for d12s).
 
     A set's dice of one shape are one size and lie at one distance from the camera, while one die's
     size is the locator's noisiest guess: a shadow or a touching neighbour taken in makes it up to
@@ -106,21 +108,28 @@ def agree_sizes(spots: list[Spot]) -> list[Spot]:
     its labelled size), and a crop that large shows the face too small to read. The median of
     several is not fooled by one. A peak much larger than its fellows is not one of them but the
     tray between dice (0009: 1.9 times): cut at a die's size it could pass for a face. Measured on
-    the shared throws (every die, enrolled from three / two photos a face): 371 / 372 of 399 right
-    and ``ok`` against 367 / 367 with each die's own size (373 with every d6 cut at its labelled
-    size), none wrong ``ok`` and no ``ok`` reading at no die.
+    the shared throws (every die, enrolled from three / two photos a face): 373 / 372 of 399 right
+    and ``ok`` against 367 / 367 with each die's own size, none wrong ``ok`` and no ``ok`` reading
+    at no die (371 / 372 grouped by the locator's shape alone; 373 with every d6 cut at its
+    labelled size).
 
     >>> d6 = [Spot((0.0, 0.0), size, 0.9, "d6", 0.9) for size in (40.0, 42.0, 58.0, 100.0)]
     >>> [s.size for s in agree_sizes(d6)], [s.size for s in agree_sizes(d6[1:3])]
     ([50.0, 50.0, 50.0, 100.0], [42.0, 58.0])
+    >>> taken_for_d12 = [*d6[:2], Spot((0.0, 0.0), 60.0, 0.5, "d12", 0.6)]
+    >>> [s.size for s in agree_sizes(taken_for_d12)], [s.size for s in agree_sizes(taken_for_d12, "d6")]
+    ([40.0, 42.0, 60.0], [42.0, 42.0, 42.0])
     """
+    def group(s: Spot) -> str:
+        return shape or s.shape
+
     by_shape: dict[str, list[float]] = {}
     for s in spots:
-        by_shape.setdefault(s.shape, []).append(s.size)
-    median = {shape: statistics.median(v) for shape, v in by_shape.items() if len(v) >= LIKE_SIZES}
+        by_shape.setdefault(group(s), []).append(s.size)
+    median = {k: statistics.median(v) for k, v in by_shape.items() if len(v) >= LIKE_SIZES}
     return [
-        replace(s, size=median[s.shape])
-        if s.shape in median and 1 / SIZE_APART <= s.size / median[s.shape] <= SIZE_APART
+        replace(s, size=median[group(s)])
+        if group(s) in median and 1 / SIZE_APART <= s.size / median[group(s)] <= SIZE_APART
         else s
         for s in spots
     ]

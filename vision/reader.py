@@ -33,7 +33,7 @@ import numpy as np
 from companion.dice import all_kinds
 from companion.looks import all_looks
 from vision import facereader, fusion, glyphreader, locator
-from vision.facereader import Gallery, Match, Seen
+from vision.facereader import PLAIN_DIE, Gallery, Match, Seen
 from vision.fusion import FUSED_OK, RULED_OUT, Fused
 from vision.glyphreader import GlyphSay
 from vision.types import CROOKED, OK, UNCERTAIN, DieReading, VisionError
@@ -124,7 +124,7 @@ class LearntReader:
     def read_spots(self, image: np.ndarray, spots: list[locator.Spot]) -> list[DieReading]:
         """Every die of the BGR ``image`` at the locator's ``spots`` (sizes agreed first:
         :func:`vision.locator.agree_sizes`), each with its face and trust."""
-        spots = locator.agree_sizes(spots)
+        spots = locator.agree_sizes(spots, self._one_shape())
         crops = [facereader.cut(image, s.center, s.size) for s in spots]
         looks = []
         for spot, crop, seen in zip(spots, crops, facereader.embed(self.face_net, crops), strict=True):
@@ -158,6 +158,16 @@ class LearntReader:
                                   rival))
             kept.append((spot, seen.centred))
         return _one_per_die(out, kept)
+
+    def _one_shape(self) -> str | None:
+        """The shape every die that can lie there has (the enrolled set's dice, else the gallery's),
+        if they share one (a Rollers set, plain pip dice: d6); None for dice of several shapes or of
+        the player's own (their shape is not known)."""
+        head = self.gallery.head
+        dice = head.dice if head is not None else set(self.gallery.dice)
+        looks = all_looks()
+        shapes = {looks[d].shape if d in looks else "d6" if d == PLAIN_DIE else None for d in dice}
+        return shapes.pop() if len(shapes) == 1 and None not in shapes else None
 
     def _recentre(
         self, image: np.ndarray, spot: locator.Spot, crop: np.ndarray, seen: Seen
