@@ -1,7 +1,8 @@
 """Reading a throw with the learnt models: locate every die, embed its crop, name its nearest face.
 
-Stages, each on one image: :mod:`vision.locator` finds the dice (centre, size, shape);
-:func:`vision.facereader.cut` cuts each die out; :func:`vision.facereader.embed` turns the crops
+Stages, each on one image: :mod:`vision.locator` finds the dice (centre, size, shape), and their
+sizes are agreed across the frame (:func:`vision.locator.agree_sizes`); :func:`vision.facereader.cut`
+cuts each die out; :func:`vision.facereader.embed` turns the crops
 into embeddings and lean chances; a :class:`vision.facereader.Gallery` of enrolled faces names the
 nearest face; :func:`judge` says how sure the reading is.
 
