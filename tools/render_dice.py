@@ -20,6 +20,7 @@ face reader's training). The JSON is written last, so a scene with a JSON is com
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import multiprocessing
 import os
@@ -153,8 +154,14 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.time()
     dice = 0
     done = 0
-    with _workers(args.workers) as pool:
-        for n in pool.imap_unordered(render_one, jobs, chunksize=1 if args.engine == "cycles" else 4):
+    with contextlib.ExitStack() as stack:
+        results = map(render_one, jobs)  # one worker: in this process, in order
+        if args.workers > 1:
+            # started afresh (spawn): a forked copy of a process that runs threads (a test session's,
+            # Blender's) can inherit a lock some thread held, and wait forever
+            pool = stack.enter_context(multiprocessing.get_context("spawn").Pool(args.workers))
+            results = pool.imap_unordered(render_one, jobs, chunksize=1 if args.engine == "cycles" else 4)
+        for n in results:
             dice += n
             done += 1
             if done % 100 == 0:
@@ -162,27 +169,6 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{done}/{args.scenes} scenes, {dice} new dice, {rate:.2f} s/scene", flush=True)
     print(f"done: {args.scenes} scenes in {args.out}, {dice} new dice, {time.time() - t0:.0f} s", flush=True)
     return 0
-
-
-class _InProcess:
-    """One worker: the jobs run in this process, in order."""
-
-    def __enter__(self) -> _InProcess:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        return None
-
-    def imap_unordered(self, fn, jobs, chunksize: int = 1):
-        return map(fn, jobs)
-
-
-def _workers(count: int):
-    """``count`` worker processes, started afresh (``spawn``): a forked copy of a process that runs
-    threads (a test session's, Blender's) can inherit a lock some thread held, and wait forever."""
-    if count <= 1:
-        return _InProcess()
-    return multiprocessing.get_context("spawn").Pool(count)
 
 
 if __name__ == "__main__":

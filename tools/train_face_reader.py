@@ -45,7 +45,7 @@ sys.path.insert(0, str(ROOT / "tools"))
 import training  # noqa: E402
 from render_dice import CROP, CROP_SPAN, crop  # noqa: E402  (the stored crops: side and span)
 
-from vision.facereader import CHANNELS, EMBED, INPUT, PLAIN_D6, SPAN, TOP_SPAN, Gallery  # noqa: E402
+from vision.facereader import CHANNELS, EMBED, INPUT, PLAIN_D6, SPAN, SPANS, Gallery  # noqa: E402
 
 
 class FaceNet(nn.Module):
@@ -209,7 +209,7 @@ def augment(
     crop: np.ndarray,
     top: np.ndarray,
     shift: np.ndarray,
-    spans: tuple[float, ...] = (SPAN, TOP_SPAN),
+    spans: tuple[float, ...] = SPANS,
 ) -> np.ndarray:
     """One training view of a stored crop, as :func:`vision.facereader.cut` shows a die (the whole die
     and its top face close up, or the ``spans`` given, all centred ``shift`` px from its top face,
@@ -251,7 +251,7 @@ def beside(rng: np.random.Generator, crop: np.ndarray, other: np.ndarray, angle:
 
 
 def batch(
-    rng, crops, top, idx, aside_share: float = ASIDE_SHARE, spans: tuple[float, ...] = (SPAN, TOP_SPAN)
+    rng, crops, top, idx, aside_share: float = ASIDE_SHARE, spans: tuple[float, ...] = SPANS
 ) -> tuple[torch.Tensor, np.ndarray, np.ndarray]:
     """A batch of training views (of ``spans``: :func:`augment`) of the dice ``idx``; whether each
     view is centred on its die's top face (1), cut aside (0) or in between (0.5, not taught); and

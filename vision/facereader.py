@@ -33,7 +33,8 @@ log = logging.getLogger(__name__)
 INPUT = 48  # network input side, pixels
 SPAN = 1.0  # the whole-die view spans this many die sizes (the diameter of the circle round its outline)
 TOP_SPAN = 0.55  # the close-up of the top face spans this many: twice the detail on a d12's or d20's numeral
-CHANNELS = 6
+SPANS = (SPAN, TOP_SPAN)  # the views :func:`cut` stacks
+CHANNELS = 3 * len(SPANS)
 EMBED = 64  # embedding size
 DESCRIPTOR = 288  # descriptor size: the last feature map's mean and centre cell (vision/facehead.py)
 VIEWS = 3  # an enrolled face's nearness: the mean cosine of its this many nearest views
@@ -66,7 +67,7 @@ def cut(image: np.ndarray, center: tuple[float, float], size: float) -> np.ndarr
     """The network's view of the die of ``size`` px whose top face is at ``center``: ``INPUT`` px square,
     six channels, the whole die (``SPAN`` times its size, BGR) and its top face close up (``TOP_SPAN``,
     BGR), both centred on the top face."""
-    return views(image, center, size, (SPAN, TOP_SPAN))
+    return views(image, center, size, SPANS)
 
 
 def views(

@@ -20,8 +20,8 @@ from pathlib import Path
 import numpy as np
 
 from companion.looks import Art, all_looks
-from vision import integrity
-from vision.facereader import INPUT, PLAIN_DIE, SPAN, TOP_SPAN, blob, views
+from vision import facereader, integrity
+from vision.facereader import INPUT, PLAIN_DIE, blob, views
 from vision.onnxnet import NetCache
 
 log = logging.getLogger(__name__)
@@ -30,7 +30,7 @@ MODEL = Path(__file__).with_name("models") / "glyph_reader.onnx"
 #: the views a glyph reader trained now looks at, as die sizes: the face reader's two (a third, the
 #: top face whole at 0.8, named as many dice right, 353 against 351 of the shared throws' 387 flat
 #: dice, and kept as many `ok`: docs/models.md)
-SPANS = (SPAN, TOP_SPAN)
+SPANS = facereader.SPANS
 
 
 def glyph_of(shape: str, art: Art) -> str:

@@ -120,16 +120,13 @@ def agree_sizes(spots: list[Spot], shape: str | None = None) -> list[Spot]:
     >>> [s.size for s in agree_sizes(taken_for_d12)], [s.size for s in agree_sizes(taken_for_d12, "d6")]
     ([40.0, 42.0, 60.0], [42.0, 42.0, 42.0])
     """
-    def group(s: Spot) -> str:
-        return shape or s.shape
-
-    by_shape: dict[str, list[float]] = {}
-    for s in spots:
-        by_shape.setdefault(group(s), []).append(s.size)
-    median = {k: statistics.median(v) for k, v in by_shape.items() if len(v) >= LIKE_SIZES}
-    return [
-        replace(s, size=median[group(s)])
-        if group(s) in median and 1 / SIZE_APART <= s.size / median[group(s)] <= SIZE_APART
-        else s
-        for s in spots
-    ]
+    groups = [shape or s.shape for s in spots]
+    sizes: dict[str, list[float]] = {}
+    for group, s in zip(groups, spots, strict=True):
+        sizes.setdefault(group, []).append(s.size)
+    median = {g: statistics.median(v) for g, v in sizes.items() if len(v) >= LIKE_SIZES}
+    out = []
+    for group, s in zip(groups, spots, strict=True):
+        m = median.get(group)
+        out.append(replace(s, size=m) if m is not None and 1 / SIZE_APART <= s.size / m <= SIZE_APART else s)
+    return out

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
+from functools import cache
 
 import numpy as np
 
@@ -140,7 +141,9 @@ class LearntReader:
         crops = [look[1] for look in looks]
         chances = None
         if self.glyphs is not None and looks:
-            chances = self.glyphs.probabilities([self.glyphs.cut(image, s.center, s.size) for s, *_ in looks])
+            same = self.glyphs.spans == facereader.SPANS  # the face reader's views: cut once for both
+            views = crops if same else [self.glyphs.cut(image, s.center, s.size) for s, *_ in looks]
+            chances = self.glyphs.probabilities(views)
         out, kept = [], []
         for i, (spot, _, seen, match) in enumerate(looks):
             glyph_chances = None if chances is None else chances[i]
@@ -162,13 +165,9 @@ class LearntReader:
 
     def _one_shape(self) -> str | None:
         """The shape every die that can lie there has (the enrolled set's dice, else the gallery's),
-        if they share one (a Rollers set, plain pip dice: d6); None for dice of several shapes or of
-        the player's own (their shape is not known)."""
+        if they share one: :func:`one_shape`."""
         head = self.gallery.head
-        dice = head.dice if head is not None else set(self.gallery.dice)
-        looks = all_looks()
-        shapes = {looks[d].shape if d in looks else "d6" if d == PLAIN_DIE else None for d in dice}
-        return shapes.pop() if len(shapes) == 1 and None not in shapes else None
+        return one_shape(head.dice if head is not None else frozenset(self.gallery.dice))
 
     def _recentre(
         self, image: np.ndarray, spot: locator.Spot, crop: np.ndarray, seen: Seen
@@ -202,6 +201,16 @@ class LearntReader:
                 status, confidence = UNCERTAIN, min(confidence, 0.6)
                 notes = [*notes, f"die {rival} looks almost as much like it"]
         return status, confidence, notes, match.die, match.face, rival
+
+
+@cache
+def one_shape(dice: frozenset[str]) -> str | None:
+    """The shape all of ``dice`` have, if they share one (a Rollers set, plain pip dice: d6); None
+    for dice of several shapes or of the player's own (their shape is not known). Worked out once
+    per set of dice, not at every read."""
+    looks = all_looks()
+    shapes = {looks[d].shape if d in looks else "d6" if d == PLAIN_DIE else None for d in dice}
+    return shapes.pop() if len(shapes) == 1 and None not in shapes else None
 
 
 def _foreign(match: Match) -> bool:
