@@ -219,21 +219,32 @@ def _foreign(match: Match) -> bool:
 
 
 def _one_per_die(readings: list[DieReading], spots: list[tuple[locator.Spot, float]]) -> list[DieReading]:
-    """``readings`` with at most one ``ok`` per die: of two readings at locator points closer than
-    ``SAME_DIE`` of the smaller die, the one less centred on a top face is not ``ok``, whatever each
-    reads. Two peaks on one die are one die counted twice, as wrong as a face misread, and the second
-    peak may read another face (a leaning d12's side as its 3, throwbench-dev-poly 0002); two flat
-    dice so close are rare (two touching d6 whose points the locator drew together: 0044), and one
-    of them asked for costs a tap, not a wrong score."""
+    """``readings`` with at most one ``ok`` per die. Two readings at locator points closer than
+    ``SAME_DIE`` of the smaller die are one die counted twice, as wrong as a face misread: when they
+    read the same face, the one less centred on a top face is not ``ok``; when they read two faces,
+    neither is, since which of them is up is open however centred either looks (a die seen aslant,
+    its side's 4 more centred than its top's 2: webcam ``Train/two_29.jpg``; a leaning d12's side
+    read as its 3: throwbench-dev-poly 0002). Two flat dice so close are rare (two touching d6 whose
+    points the locator drew together: throwbench-dev 0044), and one of them asked for costs a tap,
+    not a wrong score."""
     for i, (a, ca) in enumerate(spots):
         for j, (b, cb) in enumerate(spots[:i]):
             if math.dist(a.center, b.center) >= SAME_DIE * min(a.size, b.size):
                 continue
-            loser = readings[i] if ca <= cb else readings[j]
-            if loser.status == OK:
-                loser.status, loser.confidence = UNCERTAIN, min(loser.confidence, 0.5)
-                loser.notes = [*loser.notes, "another reading lies on the same die"]
+            first, second = readings[i], readings[j]
+            if (first.die, first.face) != (second.die, second.face):
+                for one, other in ((first, second), (second, first)):
+                    _unsure(one, f"another reading on the same die sees {other.die}:{other.face}")
+            else:
+                _unsure(first if ca <= cb else second, "another reading lies on the same die")
     return readings
+
+
+def _unsure(reading: DieReading, why: str) -> None:
+    """``reading`` made uncertain (if it was ``ok``), saying ``why``."""
+    if reading.status == OK:
+        reading.status, reading.confidence = UNCERTAIN, min(reading.confidence, 0.5)
+        reading.notes = [*reading.notes, why]
 
 
 def face_value(die: str, face: str | None) -> int | None:
