@@ -31,6 +31,7 @@ from vision.types import VisionError
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 NO_MODELS = "the dice models are missing from vision/models (reinstall Dice Companion)"
 SCALES = (0.92, 1.0, 1.08)  # each photo's die kept at these sizes, as views of its face
+TOP_WASHED = 0.3  # share of those views whose top face alone is washed pale, as a lamp's gloss does
 AUGMENTED = 24  # views of each photo's die, seen another way each, that teach the set's classifier
 
 
@@ -123,8 +124,9 @@ def views(
 ) -> list[np.ndarray]:
     """``count`` crops (as :func:`facereader.cut`) of the die of ``size`` px at ``center``, each seen
     another way: any turn, the centre off by 7% of the die and the size by up to 12% (the
-    locator's errors), gain, colour balance and gamma, a sheen washing part of it, blur, sensor
-    noise, JPEG."""
+    locator's errors), gain, colour balance and gamma, a sheen washing part of it, the top face
+    alone washed pale (``TOP_WASHED`` of them: a lamp's gloss on the top, the rim keeping the body's
+    colour, as the shared renders' lavender purple dice show), blur, sensor noise, JPEG."""
     half = int(2 * size) + 2
     pad = cv2.copyMakeBorder(image, half, half, half, half, cv2.BORDER_REFLECT)
     x0, y0 = int(center[0]), int(center[1])
@@ -141,6 +143,11 @@ def views(
             sheen = cv2.getRotationMatrix2D(c, rng.uniform(0, 360), 1.0)
             wash = cv2.warpAffine(ramp, sheen, side, borderMode=cv2.BORDER_REFLECT)[..., None]
             a = rng.uniform(0.1, 0.4) * wash
+            p = p * (1 - a) + 255 * a
+        if rng.random() < TOP_WASHED:
+            top = np.zeros(p.shape[:2], np.float32)
+            cv2.circle(top, (round(c[0]), round(c[1])), max(1, round(rng.uniform(0.3, 0.45) * size)), 1.0, -1)
+            a = rng.uniform(0.2, 0.6) * cv2.GaussianBlur(top, (0, 0), 0.08 * size)[..., None]
             p = p * (1 - a) + 255 * a
         p = 255 * (np.clip(p, 0, 255) / 255) ** rng.uniform(0.8, 1.25)
         if rng.random() < 0.5:
