@@ -3,7 +3,7 @@
 ``enroll/`` photos; the held-out half of the real webcam photos read with the default gallery's
 plain d6; and the time to read a settled 640x480 throw on one core.
 
-    .venv/bin/python bench/bench_learnt.py [--locator FILE] [--face FILE]
+    .venv/bin/python bench/bench_learnt.py [--locator FILE] [--face FILE] [--glyph FILE] [--enrol-seed N]
 
 Sets come from ../shared (or $DICE_COMPANION_SHARED); without them only the timing runs (on a
 rendered throw of tools/render_dice.py's kind drawn here).
@@ -39,6 +39,9 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--locator", type=Path, default=locator.MODEL)
     ap.add_argument("--face", type=Path, default=facereader.MODEL)
     ap.add_argument("--glyph", type=Path, default=glyphreader.MODEL)
+    ap.add_argument("--enrol-seed", type=int, default=None,
+                    help="seed of enrolment's augmented views (default: the one enrolment uses); "
+                    "one seed moves the total by a few dice, so compare a change over several")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     loc, face, glyphs = locator.load(args.locator), facereader.load(args.face), glyphreader.load(args.glyph)
@@ -47,7 +50,7 @@ def main(argv: list[str]) -> int:
         return 0
     shared = Path(os.environ.get("DICE_COMPANION_SHARED", ROOT.parent / "shared"))
     t0 = time.perf_counter()
-    readers = set_readers(shared, loc, face)
+    readers = set_readers(shared, loc, face, seed=args.enrol_seed)
     for reader in readers.values():
         reader.glyphs = glyphs
     if readers:

@@ -42,6 +42,22 @@ def test_an_enrolled_set_is_read_with_its_own_faces_first(shared, tmp_path, nets
     assert (reading.die, reading.face, reading.value) == ("rollers-purple", "star", None)
 
 
+def test_enrolling_the_same_photos_gives_the_same_set_and_another_seed_other_views(shared, tmp_path, nets):
+    # bench_learnt --enrol-seed compares a change over several enrolments: the seed must be the
+    # only thing that moves them
+    import numpy as np
+
+    for face in ("1", "2"):
+        (tmp_path / "rollers-purple" / face).mkdir(parents=True)
+        shutil.copy(shared / "throwbench-dev" / "enroll" / "rollers-purple" / face / "1.jpg",
+                    tmp_path / "rollers-purple" / face / "1.jpg")
+    a, b = (sets.enrol_folder(tmp_path, *nets) for _ in range(2))
+    other = sets.enrol_folder(tmp_path, *nets, seed=sets.SEED + 1)
+    assert np.array_equal(a.head.weights, b.head.weights)
+    assert not np.allclose(a.head.weights, other.head.weights)
+    assert np.array_equal(a.vectors, other.vectors)  # the photos' own views do not depend on it
+
+
 def test_enroll_then_read_from_the_command_line(shared, tmp_path, monkeypatch, capsys):
     import json
 

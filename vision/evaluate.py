@@ -277,15 +277,21 @@ def standard_sets(shared: Path) -> list[tuple[str, Callable[[], Iterator[Item]],
 
 
 def set_readers(
-    shared: Path, locator_net: object, face_net: object, sets: Iterable[str] = THROWBENCH
+    shared: Path,
+    locator_net: object,
+    face_net: object,
+    sets: Iterable[str] = THROWBENCH,
+    seed: int | None = None,
 ) -> dict[str, LearntReader]:
     """For each set present under ``shared``, a reader of its own ``enroll/`` photos beside the
-    shipped faces of every other die, as ``dice-companion enroll --set`` then ``read --set`` reads."""
-    from vision.sets import beside_defaults, enrol_folder
+    shipped faces of every other die, as ``dice-companion enroll --set`` then ``read --set`` reads
+    (enrolled with the views' ``seed``; None: the one enrolment uses)."""
+    from vision.sets import SEED, beside_defaults, enrol_folder
 
     nets = locator_net, face_net
+    seed = SEED if seed is None else seed
     return {
-        name: LearntReader(beside_defaults(enrol_folder(shared / name / "enroll", *nets)), *nets)
+        name: LearntReader(beside_defaults(enrol_folder(shared / name / "enroll", *nets, seed=seed)), *nets)
         for name in sets
         if (shared / name / "enroll").is_dir()
     }

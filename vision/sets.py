@@ -32,6 +32,7 @@ NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 NO_MODELS = "the dice models are missing from vision/models (reinstall Dice Companion)"
 SCALES = (0.92, 1.0, 1.08)  # each photo's die kept at these sizes, as views of its face
 TOP_WASHED = 0.3  # share of those views whose top face alone is washed pale, as a lamp's gloss does
+SEED = 20261130  # the augmented views' seed: the same photos give the same set
 AUGMENTED = 24  # views of each photo's die, seen another way each, that teach the set's classifier
 
 
@@ -75,12 +76,14 @@ def enrol_folder(
     locator_net: object,
     face_net: object,
     skipped: list[str] | None = None,
+    seed: int = SEED,
 ) -> Gallery:
     """A gallery of ``folder/<die>/<face>/*.jpg|png`` (or of several such folders, as one set): each
     photo's surest die, embedded, and the set's own classifiers fitted on it seen ``AUGMENTED`` more
     ways a photo (of its faces when the set has two or more, of its dice and faces by colour when they
-    come in two colours or more: :func:`vision.diecolour.colour_group`; seeded, so enrolling the same
-    photos gives the same set). Photos in which no die is found are listed in ``skipped``."""
+    come in two colours or more: :func:`vision.diecolour.colour_group`; drawn from ``seed``, so
+    enrolling the same photos gives the same set). Photos in which no die is found are listed in
+    ``skipped``."""
     gallery = Gallery()
     folders = [folder] if isinstance(folder, Path) else list(folder)
     photos = sorted(
@@ -90,7 +93,7 @@ def enrol_folder(
     if not photos:
         where = ", ".join(str(f) for f in folders)
         raise VisionError(f"{where}: no photos laid out as <die>/<face>/<photo>")
-    rng = np.random.default_rng(20261130)
+    rng = np.random.default_rng(seed)
     descriptors, colours, labels = [], [], []
     for path in photos:
         image = decode_image_file(str(path))  # checked as every photo read is (vision/imagefile.py)
