@@ -117,3 +117,17 @@ def test_some_enrolment_views_wash_the_top_face_pale_and_leave_the_sides_their_c
         corners = np.concatenate([whole[:4, :4], whole[:4, -4:], whole[-4:, :4], whole[-4:, -4:]])
         washed += whole[20:28, 20:28].mean() > corners.mean() + 25  # the middle far paler than the rim
     assert 0.2 * len(crops) < washed < 0.4 * len(crops)  # about TOP_WASHED of them
+
+
+def test_a_d4s_enrolment_views_are_never_washed_at_the_vertex_where_its_value_is():
+    # a pale-washed vertex erased the putter's value: from two photos a face one enrolment read a
+    # putter's 2 surely as its 3 (throwbench-dev-poly 0019)
+    assert sets._pointed("roll-in-one-putter")
+    assert not sets._pointed("rollers-purple") and not sets._pointed("a-die-of-my-own")
+    image = np.full((160, 200, 3), 200, np.uint8)
+    image[40:120, 60:140] = (25, 200, 240)  # yellow all over the whole view
+    crops = sets.views(image, (100.0, 80.0), 40.0, np.random.default_rng(3), 100, top_washed=0.0)
+    for crop in crops:
+        whole = crop[..., :3].astype(np.float32)
+        corners = np.concatenate([whole[:4, :4], whole[:4, -4:], whole[-4:, :4], whole[-4:, -4:]])
+        assert whole[20:28, 20:28].mean() <= corners.mean() + 25

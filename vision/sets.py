@@ -22,6 +22,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from companion.looks import all_looks
 from vision import diecolour, facehead, facereader, integrity, locator
 from vision.facereader import DEFAULT_GALLERY, PLAIN_D6, PLAIN_DIE, Gallery
 from vision.imagefile import decode_image_file
@@ -103,10 +104,10 @@ def enrol_folder(
                 skipped.append(f"{path}: no die found")
             continue
         s = spots[0]
-        crops = [facereader.cut(image, s.center, s.size * k) for k in SCALES]
-        crops += views(image, s.center, s.size, rng)
-        seen = facereader.embed(face_net, crops)
         die, face = path.parent.parent.name, path.parent.name
+        crops = [facereader.cut(image, s.center, s.size * k) for k in SCALES]
+        crops += views(image, s.center, s.size, rng, top_washed=0.0 if _pointed(die) else TOP_WASHED)
+        seen = facereader.embed(face_net, crops)
         gallery.add(die, face, np.stack([v.embedding for v in seen[: len(SCALES)]]), facereader.VIEWS)
         descriptors += [v.descriptor for v in seen]
         colours.append(diecolour.colours(crops))
@@ -124,11 +125,12 @@ def views(
     size: float,
     rng: np.random.Generator,
     count: int = AUGMENTED,
+    top_washed: float = TOP_WASHED,
 ) -> list[np.ndarray]:
     """``count`` crops (as :func:`facereader.cut`) of the die of ``size`` px at ``center``, each seen
     another way: any turn, the centre off by 7% of the die and the size by up to 12% (the
     locator's errors), gain, colour balance and gamma, a sheen washing part of it, the top face
-    alone washed pale (``TOP_WASHED`` of them: a lamp's gloss on the top, the rim keeping the body's
+    alone washed pale (``top_washed`` of them: a lamp's gloss on the top, the rim keeping the body's
     colour, as the shared renders' lavender purple dice show), blur, sensor noise, JPEG."""
     half = int(2 * size) + 2
     pad = cv2.copyMakeBorder(image, half, half, half, half, cv2.BORDER_REFLECT)
@@ -147,7 +149,7 @@ def views(
             wash = cv2.warpAffine(ramp, sheen, side, borderMode=cv2.BORDER_REFLECT)[..., None]
             a = rng.uniform(0.1, 0.4) * wash
             p = p * (1 - a) + 255 * a
-        if rng.random() < TOP_WASHED:
+        if rng.random() < top_washed:
             top = np.zeros(p.shape[:2], np.float32)
             cv2.circle(top, (round(c[0]), round(c[1])), max(1, round(rng.uniform(0.3, 0.45) * size)), 1.0, -1)
             a = rng.uniform(0.2, 0.6) * cv2.GaussianBlur(top, (0, 0), 0.08 * size)[..., None]
@@ -162,6 +164,13 @@ def views(
         at = (c[0] + rng.normal(0, 0.07 * size), c[1] + rng.normal(0, 0.07 * size))
         out.append(facereader.cut(p, at, size * rng.uniform(0.88, 1.12)))
     return out
+
+
+def _pointed(die: str) -> bool:
+    """Whether ``die`` points up instead of lying on a face (a d4: no top face for a lamp to wash, and
+    its value is printed where a washed top would be, at the vertex)."""
+    look = all_looks().get(die)
+    return look is not None and look.shape == "d4"
 
 
 def lacks_classifier(gallery: Gallery) -> bool:
