@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tests.test_vision_reader import unit
+from tests.test_vision_reader import head_of, unit
 from vision import diecolour, facereader, locator, sets
 from vision.facehead import FaceHead
 from vision.facereader import DESCRIPTOR, Gallery, Seen
@@ -21,13 +21,6 @@ from vision.types import CROOKED, OK, UNCERTAIN
 
 ROLLERS = (("rollers-purple", "2"), ("rollers-purple", "4"), ("rollers-black", "2"), ("rollers-black", "4"))
 PURPLE, BLACK = (150, 40, 110), (30, 30, 30)  # BGR bodies
-
-
-def head_of(classes: tuple[tuple[str, str], ...], logits: np.ndarray) -> FaceHead:
-    """A head whose logits for a descriptor of ones are ``logits`` (the bias; no weights)."""
-    d = DESCRIPTOR
-    return FaceHead(classes, np.zeros(d, np.float32), np.ones(d, np.float32),
-                    np.zeros((d, len(classes)), np.float32), np.asarray(logits, np.float32))
 
 
 def seen() -> Seen:

@@ -7,7 +7,7 @@ import pytest
 
 from vision import facereader, locator
 from vision.facehead import FaceHead
-from vision.facereader import EMBED, VIEWS, Gallery, Match, Seen
+from vision.facereader import DESCRIPTOR, EMBED, VIEWS, Gallery, Match, Seen
 from vision.reader import BEST_OK, CENTRED_OK, LEAN_OK, MARGIN_OK, LearntReader, judge
 from vision.types import CROOKED, OK, UNCERTAIN
 
@@ -16,6 +16,13 @@ def unit(*xs: float) -> np.ndarray:
     v = np.zeros(EMBED, np.float32)
     v[: len(xs)] = xs
     return v / np.linalg.norm(v)
+
+
+def head_of(classes: tuple[tuple[str, str], ...], logits: np.ndarray) -> FaceHead:
+    """A set's face classifier whose logits for any descriptor are ``logits`` (the bias; no weights)."""
+    d = DESCRIPTOR
+    return FaceHead(classes, np.zeros(d, np.float32), np.ones(d, np.float32),
+                    np.zeros((d, len(classes)), np.float32), np.asarray(logits, np.float32))
 
 
 def test_two_touching_dice_are_two_peaks_with_their_own_centre_and_size():
@@ -206,12 +213,6 @@ def test_one_die_found_twice_is_ok_once_and_not_at_all_when_its_peaks_disagree()
     assert [r.status for r in _one_per_die([reading("2", 100), reading("2", 125)], far)] == [OK, OK]
 
 
-def _head(*dice: str) -> FaceHead:
-    classes = tuple((d, "1") for d in dice)
-    n, d = len(classes), 4
-    return FaceHead(classes, np.zeros(d), np.ones(d), np.zeros((d, n)), np.zeros(n))
-
-
 @pytest.mark.parametrize(
     ("dice", "shape"),
     [
@@ -228,7 +229,7 @@ def test_the_sizes_of_a_frame_agree_over_every_die_when_the_set_has_one_shape(di
     gallery = Gallery()
     for die in dice:
         gallery.add(die, "1", unit(1))
-    gallery.head = _head(*dice)
+    gallery.head = head_of(tuple((d, "1") for d in dice), np.zeros(len(dice)))
     reader = LearntReader(gallery, None, None, glyphs=None)
     assert reader._one_shape() == shape
     assert LearntReader(Gallery(), None, None, glyphs=None)._one_shape() is None  # no die at all

@@ -28,6 +28,7 @@ from pathlib import Path
 from vision.facereader import PLAIN_D6
 from vision.imagefile import decode_image_file
 from vision.reader import LearntReader
+from vision.sets import SEED, beside_defaults, enrol_folder
 from vision.types import CROOKED, OK, DieReading
 
 THROWBENCH = ("throwbench-dev", "throwbench-dev-poly")
@@ -281,15 +282,12 @@ def set_readers(
     locator_net: object,
     face_net: object,
     sets: Iterable[str] = THROWBENCH,
-    seed: int | None = None,
+    seed: int = SEED,
 ) -> dict[str, LearntReader]:
     """For each set present under ``shared``, a reader of its own ``enroll/`` photos beside the
     shipped faces of every other die, as ``dice-companion enroll --set`` then ``read --set`` reads
-    (enrolled with the views' ``seed``; None: the one enrolment uses)."""
-    from vision.sets import SEED, beside_defaults, enrol_folder
-
+    (enrolled with the views' ``seed``)."""
     nets = locator_net, face_net
-    seed = SEED if seed is None else seed
     return {
         name: LearntReader(beside_defaults(enrol_folder(shared / name / "enroll", *nets, seed=seed)), *nets)
         for name in sets

@@ -203,13 +203,19 @@ class LearntReader:
         return status, confidence, notes, match.die, match.face, rival
 
 
+def die_shape(die: str) -> str | None:
+    """The shape of ``die``: its look's (``companion/data/looks.toml``), a plain pip die's d6; None
+    for a die of the player's own (its shape is not known)."""
+    looks = all_looks()
+    return looks[die].shape if die in looks else "d6" if die == PLAIN_DIE else None
+
+
 @cache
 def one_shape(dice: frozenset[str]) -> str | None:
     """The shape all of ``dice`` have, if they share one (a Rollers set, plain pip dice: d6); None
-    for dice of several shapes or of the player's own (their shape is not known). Worked out once
-    per set of dice, not at every read."""
-    looks = all_looks()
-    shapes = {looks[d].shape if d in looks else "d6" if d == PLAIN_DIE else None for d in dice}
+    for dice of several shapes or of the player's own. Worked out once per set of dice, not at every
+    read."""
+    shapes = {die_shape(d) for d in dice}
     return shapes.pop() if len(shapes) == 1 and None not in shapes else None
 
 

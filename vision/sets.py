@@ -22,11 +22,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from companion.looks import all_looks
 from vision import diecolour, facehead, facereader, integrity, locator
 from vision.facereader import DEFAULT_GALLERY, PLAIN_D6, PLAIN_DIE, Gallery
 from vision.imagefile import decode_image_file
-from vision.reader import LearntReader
+from vision.reader import LearntReader, die_shape
 from vision.types import VisionError
 
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
@@ -169,8 +168,7 @@ def views(
 def _pointed(die: str) -> bool:
     """Whether ``die`` points up instead of lying on a face (a d4: no top face for a lamp to wash, and
     its value is printed where a washed top would be, at the vertex)."""
-    look = all_looks().get(die)
-    return look is not None and look.shape == "d4"
+    return die_shape(die) == "d4"
 
 
 def lacks_classifier(gallery: Gallery) -> bool:
