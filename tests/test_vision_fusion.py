@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from tests.test_vision_reader import head_of, unit
-from vision import diecolour, facereader, locator, sets
-from vision.facehead import FaceHead
+from vision import diecolour, facereader, fusion, locator, sets
+from vision.facehead import ASIDE, CENTRED, FaceHead
 from vision.facereader import DESCRIPTOR, Gallery, Seen
 from vision.fusion import FUSED_OK, Fused, fuse
 from vision.glyphreader import Glyphs, face_glyph
@@ -144,6 +144,25 @@ def test_a_set_reading_is_ok_only_when_sure_not_ruled_out_flat_and_centred(
     assert "set rollers-purple:2" in notes[0] and "next rollers-black:2" in notes[0]
     if reason:
         assert reason in notes[-1]
+
+
+@pytest.mark.parametrize(
+    ("reader", "own", "weighed"),
+    [
+        (0.2, 0.9, 0.69),  # a top face strange to the face reader, known to the set: centred
+        (0.6, 0.1, 0.14),  # the reader's mild yes does not outweigh the set's clear no
+        (0.4, 0.4, 0.31),  # two doubts stay a doubt
+        (0.9, 0.5, 0.9),  # a set that cannot tell leaves the reader's chance as it was
+    ],
+)
+def test_whether_a_crop_is_centred_is_the_face_readers_and_the_sets_opinions_weighed(reader, own, weighed):
+    s = Seen(unit(1), 0.05, reader, np.ones((4, DESCRIPTOR), np.float32))
+    assert fusion.centred(Gallery(), s) == (reader, None)  # no set classifier: the face reader's alone
+    g = Gallery(centred=head_of((ASIDE, CENTRED), [0.0, math.log(own / (1 - own))]))
+    got, set_says = fusion.centred(g, s)
+    assert set_says == pytest.approx(own, abs=1e-6) and got == pytest.approx(weighed, abs=0.005)
+    other_reader = Seen(unit(1), 0.05, reader, np.ones((4, DESCRIPTOR // 2), np.float32))
+    assert fusion.centred(g, other_reader) == (reader, None)  # fitted on another descriptor
 
 
 def test_the_colour_classifier_tells_the_shared_throws_dice_apart(shared: Path):

@@ -25,7 +25,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.facehead import FaceHead
+from vision.facehead import ASIDE, CENTRED, FaceHead
 from vision.onnxnet import NetCache
 
 log = logging.getLogger(__name__)
@@ -45,6 +45,7 @@ DEFAULT_GALLERY = Path(__file__).with_name("models") / "face_gallery.npz"
 PLAIN_D6 = ("std-white", "std-red")
 PLAIN_DIE = "d6"  # the die the shipped faces name every plain pip die
 COLOUR_PREFIX = "colour_"  # a saved set's colour classifier's arrays (vision/diecolour.py)
+CENTRED_PREFIX = "centred_"  # a saved set's centred classifier's arrays (vision/fusion.py, ``centred``)
 OUTPUTS = ["embedding", "lean", "centred", "descriptor"]  # the network's outputs (all asked for at once)
 
 _NETS = NetCache(
@@ -175,6 +176,7 @@ class Gallery:
     views: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
     head: FaceHead | None = None
     colour: FaceHead | None = None
+    centred: FaceHead | None = None
     _groups: tuple | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -192,6 +194,7 @@ class Gallery:
         """Every face of ``other`` added to this gallery (and its classifiers, if it has them)."""
         self.head = other.head or self.head
         self.colour = other.colour or self.colour
+        self.centred = other.centred or self.centred
         self.dice += other.dice
         self.faces += other.faces
         self.vectors = np.concatenate([self.vectors, other.vectors])
@@ -203,7 +206,8 @@ class Gallery:
         head = None if self.head is None else self.head.only(dice)
         colour = None if self.colour is None else self.colour.only(dice)
         dice_kept, faces_kept = [self.dice[i] for i in keep], [self.faces[i] for i in keep]
-        return Gallery(dice_kept, faces_kept, self.vectors[keep], self.views[keep], head, colour)
+        kept = self.vectors[keep], self.views[keep]
+        return Gallery(dice_kept, faces_kept, *kept, head, colour, self.centred)
 
     def read(self, seen: Seen) -> Match | None:
         """The nearest face and its nearest rivals; None for an empty gallery. A face's nearness is the
@@ -252,8 +256,9 @@ class Gallery:
     def save(self, path: Path) -> None:
         head = self.head.arrays() if self.head is not None else {}
         colour = self.colour.arrays(COLOUR_PREFIX) if self.colour is not None else {}
+        centred = self.centred.arrays(CENTRED_PREFIX) if self.centred is not None else {}
         names = {"dice": np.array(self.dice), "faces": np.array(self.faces)}
-        np.savez(path, **names, vectors=self.vectors, views=self.views, **head, **colour)
+        np.savez(path, **names, vectors=self.vectors, views=self.views, **head, **colour, **centred)
 
     @classmethod
     def load(cls, path: Path) -> Gallery:
@@ -266,4 +271,7 @@ class Gallery:
                 g.views = views
             g.head = FaceHead.from_arrays(z)
             g.colour = FaceHead.from_arrays(z, COLOUR_PREFIX)
+            g.centred = FaceHead.from_arrays(z, CENTRED_PREFIX)
+            if g.centred is not None and set(g.centred.classes) != {CENTRED, ASIDE}:
+                raise ValueError(f"a centred classifier of classes {g.centred.classes}")
             return g

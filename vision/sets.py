@@ -34,6 +34,8 @@ SCALES = (0.92, 1.0, 1.08)  # each photo's die kept at these sizes, as views of 
 TOP_WASHED = 0.3  # share of those views whose top face alone is washed pale, as a lamp's gloss does
 SEED = 20261130  # the augmented views' seed: the same photos give the same set
 AUGMENTED = 24  # views of each photo's die, seen another way each, that teach the set's classifier
+ASIDE = 8  # views of each photo's die cut aside of its top face, that teach the set's centred classifier
+AWAY = (0.25, 0.5)  # how far aside (shares of the die's size) those are cut
 
 
 def data_dir() -> Path:
@@ -94,7 +96,8 @@ def enrol_folder(
         where = ", ".join(str(f) for f in folders)
         raise VisionError(f"{where}: no photos laid out as <die>/<face>/<photo>")
     rng = np.random.default_rng(seed)
-    descriptors, colours, labels = [], [], []
+    rng_aside = np.random.default_rng([seed, 1])  # its own: the faces' views are drawn as without it
+    descriptors, colours, labels, aside = [], [], [], []
     for path in photos:
         image = decode_image_file(str(path))  # checked as every photo read is (vision/imagefile.py)
         spots = locator.locate(locator_net, image)
@@ -105,16 +108,22 @@ def enrol_folder(
         s = spots[0]
         die, face = path.parent.parent.name, path.parent.name
         crops = [facereader.cut(image, s.center, s.size * k) for k in SCALES]
-        crops += views(image, s.center, s.size, rng, top_washed=0.0 if _pointed(die) else TOP_WASHED)
-        seen = facereader.embed(face_net, crops)
+        washed = 0.0 if _pointed(die) else TOP_WASHED
+        crops += views(image, s.center, s.size, rng, top_washed=washed)
+        away = views_aside(image, s.center, s.size, rng_aside, top_washed=washed)
+        seen = facereader.embed(face_net, crops + away)
         gallery.add(die, face, np.stack([v.embedding for v in seen[: len(SCALES)]]), facereader.VIEWS)
-        descriptors += [v.descriptor for v in seen]
+        descriptors += [v.descriptor for v in seen[: len(crops)]]
+        aside += [v.descriptor for v in seen[len(crops) :]]
         colours.append(diecolour.colours(crops))
-        labels += [(die, face)] * len(seen)
+        labels += [(die, face)] * len(crops)
     if len(set(labels)) >= 2:
         gallery.head = facehead.fit(np.stack(descriptors), labels)
     if colours:
         gallery.colour = diecolour.fit(np.concatenate(colours), labels)
+    if aside:
+        on_top = [facehead.CENTRED] * len(descriptors) + [facehead.ASIDE] * len(aside)
+        gallery.centred = facehead.fit(np.stack(descriptors + aside), on_top)
     return gallery
 
 
@@ -165,6 +174,25 @@ def views(
     return out
 
 
+def views_aside(
+    image: np.ndarray,
+    center: tuple[float, float],
+    size: float,
+    rng: np.random.Generator,
+    count: int = ASIDE,
+    top_washed: float = TOP_WASHED,
+) -> list[np.ndarray]:
+    """``count`` crops of the die of ``size`` px at ``center`` cut ``AWAY`` of its size aside, each in a
+    direction of its own and seen another way (as :func:`views`): what a crop not centred on this
+    die's top face looks like (a locator point on its edge), for the set's centred classifier."""
+    out = []
+    for _ in range(count):
+        angle, r = rng.uniform(0, 2 * np.pi), rng.uniform(*AWAY) * size
+        at = (center[0] + r * np.cos(angle), center[1] + r * np.sin(angle))
+        out += views(image, at, size, rng, count=1, top_washed=top_washed)
+    return out
+
+
 def _pointed(die: str) -> bool:
     """Whether ``die`` points up instead of lying on a face (a d4: no top face for a lamp to wash, and
     its value is printed where a washed top would be, at the vertex)."""
@@ -174,9 +202,12 @@ def _pointed(die: str) -> bool:
 def lacks_classifier(gallery: Gallery) -> bool:
     """Whether ``gallery`` is a set saved without the classifiers it would have now (by a version
     before sets had them: of its faces when it has two or more, by colour when its dice or its faces
-    come in two colours or more): enrolling its photos again gives them."""
+    come in two colours or more, of crops centred on its dice always): enrolling its photos again
+    gives them."""
     faces = set(zip(gallery.dice, gallery.faces, strict=True))
     colours = set(diecolour.groups(sorted(faces)))
+    if gallery.centred is None and faces:
+        return True
     return (gallery.head is None and len(faces) >= 2) or (gallery.colour is None and len(colours) >= 2)
 
 
