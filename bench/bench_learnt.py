@@ -50,9 +50,7 @@ def main(argv: list[str]) -> int:
         return 0
     shared = Path(os.environ.get("DICE_COMPANION_SHARED", ROOT.parent / "shared"))
     t0 = time.perf_counter()
-    readers = set_readers(shared, loc, face, seed=args.enrol_seed)
-    for reader in readers.values():
-        reader.glyphs = glyphs
+    readers = set_readers(shared, loc, face, seed=args.enrol_seed, glyphs=glyphs)
     if readers:
         views = sum(len(r.gallery.dice) for r in readers.values())
         print(f"enrolled {len(readers)} sets, {views} views in {time.perf_counter() - t0:.1f} s")

@@ -134,7 +134,7 @@ def test_a_set_kept_without_its_own_classifier_is_learnt_again_from_the_kept_pho
     photos = camera.enrol_photos(tmp_path)
     SimulatedCamera(seed=3).enrolment_photos(photos, ["rollers-black"], per_face=1)
     learnt = camera.load_set(tmp_path)  # no set yet: learnt from the photos
-    assert learnt is not None and learnt.head is not None and learnt.centred is not None
+    assert learnt is not None and learnt.head is not None and learnt.glyph is not None
     old = Gallery(learnt.dice, learnt.faces, learnt.vectors, learnt.views)  # as an older version saved it
     path = sets.gallery_path(camera.SET_NAME, camera.sets_folder(tmp_path))
     old.save(path)
@@ -142,5 +142,5 @@ def test_a_set_kept_without_its_own_classifier_is_learnt_again_from_the_kept_pho
     assert sets.load_set(camera.SET_NAME, camera.sets_folder(tmp_path)).head is None
     again = camera.load_set(tmp_path)
     assert again.head is not None and again.head.classes == learnt.head.classes
-    assert again.centred is not None
+    assert again.glyph is not None and again.glyph.classes == learnt.head.classes
     assert sets.load_set(camera.SET_NAME, camera.sets_folder(tmp_path)).head is not None  # saved

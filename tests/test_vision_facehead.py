@@ -71,23 +71,23 @@ def test_a_gallery_with_a_head_says_how_near_the_sets_own_nearest_face_is(head, 
     assert back.only({"d6"}).head is None  # a gallery without the set's dice drops the set's head
 
 
-def test_a_sets_centred_classifier_is_saved_with_it_and_a_damaged_one_refused(head, tmp_path):
+def test_a_sets_glyph_classifier_is_saved_with_it_and_kept_for_the_dice_kept(head, tmp_path):
+    from vision import glyphreader
+    from vision.fusion import glyph_features
+
     rng = np.random.default_rng(2)
-    x = np.concatenate([descriptors(rng, 0, 30), descriptors(rng, 1, 30)])  # on its top face, aside
-    centred = facehead.fit(x, [facehead.CENTRED] * 30 + [facehead.ASIDE] * 30)
-    g = Gallery(head=head, centred=centred)
-    g.add("club", "2", unit(1), VIEWS)
+    chances = rng.dirichlet(np.ones(5), size=90)
+    glyph = facehead.fit(glyph_features(chances), [f for f in FACES for _ in range(30)])
+    g = Gallery(head=head, glyph=glyph)
+    for face in FACES:
+        g.add(*face, unit(1), VIEWS)
     g.save(tmp_path / "set.npz")
     back = Gallery.load(tmp_path / "set.npz")
-    assert np.array_equal(back.centred.weights, centred.weights)
-    assert back.only({"club"}).centred is not None  # whichever dice are kept, it says where faces are
+    assert back.glyph.classes == glyph.classes and np.array_equal(back.glyph.weights, glyph.weights)
+    assert back.only({"club"}).glyph is not None and back.only({"d6"}).glyph is None
     assert not sets.lacks_classifier(back)
-    back.centred = None  # a set enrolled before sets had one: the app learns it again
-    assert sets.lacks_classifier(back)
-    wrong = facehead.fit(x, [("club", "2")] * 30 + [("club", "curve")] * 30)
-    Gallery(centred=wrong).save(tmp_path / "bad.npz")
-    with pytest.raises(ValueError, match="centred classifier of classes"):
-        Gallery.load(tmp_path / "bad.npz")
+    back.glyph = None  # a set enrolled before sets had one: learnt again, where there is a glyph reader
+    assert sets.lacks_classifier(back) == (glyphreader.load() is not None)
 
 
 def test_a_head_kept_for_some_of_its_dice_reads_among_their_faces_alone(head):

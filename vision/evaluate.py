@@ -25,7 +25,9 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from vision import glyphreader
 from vision.facereader import PLAIN_D6
+from vision.glyphreader import Glyphs
 from vision.imagefile import decode_image_file
 from vision.reader import LearntReader
 from vision.sets import SEED, beside_defaults, enrol_folder
@@ -283,13 +285,20 @@ def set_readers(
     face_net: object,
     sets: Iterable[str] = THROWBENCH,
     seed: int = SEED,
+    glyphs: Glyphs | None = None,
 ) -> dict[str, LearntReader]:
     """For each set present under ``shared``, a reader of its own ``enroll/`` photos beside the
     shipped faces of every other die, as ``dice-companion enroll --set`` then ``read --set`` reads
-    (enrolled with the views' ``seed``)."""
+    (enrolled with the views' ``seed``; enrolled and read with the glyph reader ``glyphs``, default
+    the shipped one)."""
     nets = locator_net, face_net
+    glyphs = glyphs or glyphreader.load()
     return {
-        name: LearntReader(beside_defaults(enrol_folder(shared / name / "enroll", *nets, seed=seed)), *nets)
+        name: LearntReader(
+            beside_defaults(enrol_folder(shared / name / "enroll", *nets, seed=seed, glyphs=glyphs)),
+            *nets,
+            glyphs=glyphs,
+        )
         for name in sets
         if (shared / name / "enroll").is_dir()
     }

@@ -20,8 +20,6 @@ import numpy as np
 L2 = 2e-3  # weight decay: the head stays unsure of what the photos did not show
 STEPS = 400  # full-batch Adam steps (about 2 s for 300 photos on one core)
 RATE = 0.05
-CENTRED = ("", "centred")  # the set's centred classifier: a crop on a die's top face (vision/sets.py)
-ASIDE = ("", "aside")  # and one cut aside of it, half on the tray
 
 
 @dataclass(frozen=True)

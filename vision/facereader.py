@@ -25,7 +25,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.facehead import ASIDE, CENTRED, FaceHead
+from vision.facehead import FaceHead
 from vision.onnxnet import NetCache
 
 log = logging.getLogger(__name__)
@@ -45,7 +45,7 @@ DEFAULT_GALLERY = Path(__file__).with_name("models") / "face_gallery.npz"
 PLAIN_D6 = ("std-white", "std-red")
 PLAIN_DIE = "d6"  # the die the shipped faces name every plain pip die
 COLOUR_PREFIX = "colour_"  # a saved set's colour classifier's arrays (vision/diecolour.py)
-CENTRED_PREFIX = "centred_"  # a saved set's centred classifier's arrays (vision/fusion.py, ``centred``)
+GLYPH_PREFIX = "glyph_"  # a saved set's classifier of the glyph reader's output (vision/fusion.py)
 OUTPUTS = ["embedding", "lean", "centred", "descriptor"]  # the network's outputs (all asked for at once)
 
 _NETS = NetCache(
@@ -168,7 +168,8 @@ class Gallery:
     """Enrolled faces: one row per view, its die id, face label, embedding, and how many of its face's
     nearest views make the face's nearness (``views``: 1 for the shipped class centres, each a look of
     its own; ``VIEWS`` for enrolled photos, several views of one die's face); an enrolled set's own
-    classifier (``head``, None for the shipped faces)."""
+    classifiers (None for the shipped faces): of its faces on the face reader's descriptor (``head``)
+    and on the glyph reader's output (``glyph``), and of its dice and faces by colour (``colour``)."""
 
     dice: list[str] = field(default_factory=list)
     faces: list[str] = field(default_factory=list)
@@ -176,7 +177,7 @@ class Gallery:
     views: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
     head: FaceHead | None = None
     colour: FaceHead | None = None
-    centred: FaceHead | None = None
+    glyph: FaceHead | None = None
     _groups: tuple | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -194,7 +195,7 @@ class Gallery:
         """Every face of ``other`` added to this gallery (and its classifiers, if it has them)."""
         self.head = other.head or self.head
         self.colour = other.colour or self.colour
-        self.centred = other.centred or self.centred
+        self.glyph = other.glyph or self.glyph
         self.dice += other.dice
         self.faces += other.faces
         self.vectors = np.concatenate([self.vectors, other.vectors])
@@ -205,9 +206,10 @@ class Gallery:
         keep = [i for i, d in enumerate(self.dice) if d in dice]
         head = None if self.head is None else self.head.only(dice)
         colour = None if self.colour is None else self.colour.only(dice)
+        glyph = None if self.glyph is None else self.glyph.only(dice)
         dice_kept, faces_kept = [self.dice[i] for i in keep], [self.faces[i] for i in keep]
         kept = self.vectors[keep], self.views[keep]
-        return Gallery(dice_kept, faces_kept, *kept, head, colour, self.centred)
+        return Gallery(dice_kept, faces_kept, *kept, head, colour, glyph)
 
     def read(self, seen: Seen) -> Match | None:
         """The nearest face and its nearest rivals; None for an empty gallery. A face's nearness is the
@@ -256,9 +258,10 @@ class Gallery:
     def save(self, path: Path) -> None:
         head = self.head.arrays() if self.head is not None else {}
         colour = self.colour.arrays(COLOUR_PREFIX) if self.colour is not None else {}
-        centred = self.centred.arrays(CENTRED_PREFIX) if self.centred is not None else {}
+        glyph = self.glyph.arrays(GLYPH_PREFIX) if self.glyph is not None else {}
         names = {"dice": np.array(self.dice), "faces": np.array(self.faces)}
-        np.savez(path, **names, vectors=self.vectors, views=self.views, **head, **colour, **centred)
+        arrays = {**head, **colour, **glyph}
+        np.savez(path, **names, vectors=self.vectors, views=self.views, **arrays)
 
     @classmethod
     def load(cls, path: Path) -> Gallery:
@@ -271,7 +274,5 @@ class Gallery:
                 g.views = views
             g.head = FaceHead.from_arrays(z)
             g.colour = FaceHead.from_arrays(z, COLOUR_PREFIX)
-            g.centred = FaceHead.from_arrays(z, CENTRED_PREFIX)
-            if g.centred is not None and set(g.centred.classes) != {CENTRED, ASIDE}:
-                raise ValueError(f"a centred classifier of classes {g.centred.classes}")
+            g.glyph = FaceHead.from_arrays(z, GLYPH_PREFIX)
             return g

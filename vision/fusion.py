@@ -14,9 +14,9 @@ unknown (a player's own die), the colour classifier none in a set of one die.
 Measured on the shared rendered throws (docs/benchmarks.md): the face classifier alone names 365 of
 387 flat dice right first, the three together 379.
 
-Whether the crop is centred on a die's top face is weighed the same way (:func:`centred`): the face
-reader's chance, learnt on this project's renders, and the set's own centred classifier's, fitted at
-enrolment on the set's dice cut centred and cut aside, their log-odds added.
+The set's glyph classifier (fitted at enrolment on the glyph reader's whole output for the set's
+photos) is a fourth factor, weighed ``GLYPH_SET``: it reads the glyph reader's output a second
+time, as the set's photos showed that reader to see each face, so it is not counted in full.
 """
 
 from __future__ import annotations
@@ -26,11 +26,13 @@ from functools import lru_cache
 
 import numpy as np
 
-from vision import diecolour, facehead
+from vision import diecolour
 from vision.facereader import Gallery, Seen
 from vision.glyphreader import Glyphs, face_glyph
 
 FUSED_OK = 0.95  # the posterior at or above which a face may be ok
+GLYPH_SET = 0.5  # the set's classifier of the glyph reader's output: its log-chance weighed this much
+FLOOR = 1e-4  # the glyph reader's chances are read by that classifier as log(chance + FLOOR)
 RULED_OUT = 0.02  # the glyph reader's chance of a face's artwork under which that face is never ok
 
 
@@ -50,12 +52,15 @@ class Fused:
     glyph_p: float | None
     colour_p: float | None
     glyph_top: str | None = None
+    glyph_set_p: float | None = None
 
     def note(self) -> str:
         """The opinions in words, for the reading's notes."""
         parts = [f"set {self.die}:{self.face} {self.p:.2f} (faces {self.face_p:.2f}"]
         if self.glyph_p is not None:
             parts.append(f", glyph {self.glyph_p:.2f}, seen {self.glyph_top}")
+        if self.glyph_set_p is not None:
+            parts.append(f", glyph as the set saw it {self.glyph_set_p:.2f}")
         if self.colour_p is not None:
             parts.append(f", colour {self.colour_p:.2f}")
         parts.append(")")
@@ -82,6 +87,9 @@ def fuse(
         if (at >= 0).any():
             glyph_p = np.where(at >= 0, chances[at], 1.0 / len(classes)).astype(np.float64)
             z += np.log(glyph_p / glyph_p.sum() + 1e-9)
+    glyph_set_p = None
+    if chances is not None and (glyph_set_p := _glyph_set(gallery, classes, chances)) is not None:
+        z += GLYPH_SET * np.log(glyph_set_p + 1e-9)
     colour_p = None
     if gallery.colour is not None:
         colour_p = diecolour.chances(gallery.colour, diecolour.colours([crop])[0], classes)
@@ -101,29 +109,30 @@ def fuse(
         None if glyph_p is None or at[b] < 0 else float(glyph_p[b]),  # type: ignore[index]
         None if colour_p is None else float(colour_p[b]),
         None if glyph_p is None else glyphs.names[int(np.argmax(chances))],
+        None if glyph_set_p is None else float(glyph_set_p[b]),
     )
 
 
-def centred(gallery: Gallery, seen: Seen) -> tuple[float, float | None]:
-    """The chance that the crop ``seen`` is centred on a die's top face, weighed from the face
-    reader's (``seen.centred``) and the set's centred classifier's (the second value; None without
-    one, and the face reader's alone is the answer): their log-odds added, so either opinion sure
-    enough of its own carries a doubtful other. A top face the face reader finds strange (a pale
-    purple star: 0.2) is known as centred by the set that enrolled it."""
-    head = gallery.centred
-    if head is None or seen.descriptor is None or seen.descriptor.shape[-1] != len(head.mean):
-        return seen.centred, None
-    own = float(head.probabilities(seen.descriptor[None])[0][head.classes.index(facehead.CENTRED)])
-    return float(_logistic(_logit(seen.centred) + _logit(own))), own
+def glyph_features(chances: np.ndarray) -> np.ndarray:
+    """What the set's glyph classifier reads of the glyph reader's chances (crops x glyphs): their
+    logs, floored at ``FLOOR``, shaped (crops, 1, glyphs) as :class:`vision.facehead.FaceHead` takes
+    descriptors."""
+    return np.log(np.asarray(chances, np.float64) + FLOOR)[:, None, :]
 
 
-def _logit(p: float) -> float:
-    p = min(max(p, 1e-6), 1 - 1e-6)
-    return float(np.log(p / (1 - p)))
-
-
-def _logistic(z: float) -> float:
-    return 1.0 / (1.0 + float(np.exp(-z)))
+def _glyph_set(
+    gallery: Gallery, classes: tuple[tuple[str, str], ...], chances: np.ndarray
+) -> np.ndarray | None:
+    """The set's glyph classifier's chance of each of ``classes`` from the glyph reader's ``chances``
+    for the crop (how the set's enrolment photos showed that reader to see each face, systematic
+    misreadings included: a 3 whose centre pip it misses); None without one, or one fitted on another
+    glyph reader's outputs."""
+    head = gallery.glyph
+    if head is None or len(head.mean) != len(chances) or not set(classes) <= set(head.classes):
+        return None
+    p = head.probabilities(glyph_features(chances[None]))[0]
+    p = p[[head.classes.index(c) for c in classes]].astype(np.float64)
+    return p / p.sum()
 
 
 @lru_cache(maxsize=16)

@@ -80,17 +80,10 @@ def judge(
     return OK, max(confidence, 0.8), notes
 
 
-def judge_set(
-    fused: Fused, seen: Seen, reader_centred: float | None = None, set_centred: float | None = None
-) -> tuple[str, float, list[str]]:
+def judge_set(fused: Fused, seen: Seen) -> tuple[str, float, list[str]]:
     """Status, confidence (the posterior; at most 0.6 when not ``ok``, as :func:`judge` gives) and
-    notes for a die of an enrolled set read by its three opinions (``fused``) from a crop ``seen``,
-    whose ``centred`` is the face reader's and the set's opinions weighed (:func:`fusion.centred`;
-    each alone in the notes when given)."""
-    centred = f"centred {seen.centred:.2f}"
-    if reader_centred is not None and set_centred is not None:
-        centred = f"reader centred {reader_centred:.2f}, set centred {set_centred:.2f}, {centred}"
-    notes = [f"{fused.note()}, lean {seen.lean:.2f}, {centred}"]
+    notes for a die of an enrolled set read by its opinions (``fused``) from a crop ``seen``."""
+    notes = [f"{fused.note()}, lean {seen.lean:.2f}, centred {seen.centred:.2f}"]
     if (unread := _not_flat_or_centred(seen, fused.p, notes)) is not None:
         return unread
     if fused.glyph_p is not None and fused.glyph_p < RULED_OUT:
@@ -158,8 +151,7 @@ class LearntReader:
             if match is not None:
                 fused = fusion.fuse(self.gallery, seen, crops[i], self.glyphs, glyph_chances)
             if fused is not None and not _foreign(match):
-                on_top, own = fusion.centred(self.gallery, seen)
-                status, confidence, notes = judge_set(fused, replace(seen, centred=on_top), seen.centred, own)
+                status, confidence, notes = judge_set(fused, seen)
                 die, face = fused.die, fused.face
                 rival = None
                 if fused.rival is not None and fused.rival[0] != die and fused.rival_p >= RIVAL_P:

@@ -22,7 +22,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision import diecolour, facehead, facereader, integrity, locator
+from vision import diecolour, facehead, facereader, fusion, glyphreader, integrity, locator
 from vision.facereader import DEFAULT_GALLERY, PLAIN_D6, PLAIN_DIE, Gallery
 from vision.imagefile import decode_image_file
 from vision.reader import LearntReader, die_shape
@@ -34,8 +34,6 @@ SCALES = (0.92, 1.0, 1.08)  # each photo's die kept at these sizes, as views of 
 TOP_WASHED = 0.3  # share of those views whose top face alone is washed pale, as a lamp's gloss does
 SEED = 20261130  # the augmented views' seed: the same photos give the same set
 AUGMENTED = 24  # views of each photo's die, seen another way each, that teach the set's classifier
-ASIDE = 8  # views of each photo's die cut aside of its top face, that teach the set's centred classifier
-AWAY = (0.25, 0.5)  # how far aside (shares of the die's size) those are cut
 
 
 def data_dir() -> Path:
@@ -79,13 +77,15 @@ def enrol_folder(
     face_net: object,
     skipped: list[str] | None = None,
     seed: int = SEED,
+    glyphs: glyphreader.Glyphs | None = None,
 ) -> Gallery:
     """A gallery of ``folder/<die>/<face>/*.jpg|png`` (or of several such folders, as one set): each
     photo's surest die, embedded, and the set's own classifiers fitted on it seen ``AUGMENTED`` more
     ways a photo (of its faces when the set has two or more, of its dice and faces by colour when they
     come in two colours or more: :func:`vision.diecolour.colour_group`; drawn from ``seed``, so
-    enrolling the same photos gives the same set). Photos in which no die is found are listed in
-    ``skipped``."""
+    enrolling the same photos gives the same set), of its faces on the glyph reader's output (``glyphs``,
+    default the shipped reader; none where it is missing or reads other views than the face
+    reader's). Photos in which no die is found are listed in ``skipped``."""
     gallery = Gallery()
     folders = [folder] if isinstance(folder, Path) else list(folder)
     photos = sorted(
@@ -96,8 +96,10 @@ def enrol_folder(
         where = ", ".join(str(f) for f in folders)
         raise VisionError(f"{where}: no photos laid out as <die>/<face>/<photo>")
     rng = np.random.default_rng(seed)
-    rng_aside = np.random.default_rng([seed, 1])  # its own: the faces' views are drawn as without it
-    descriptors, colours, labels, aside = [], [], [], []
+    glyphs = glyphs or glyphreader.load()
+    if glyphs is not None and glyphs.spans != facereader.SPANS:
+        glyphs = None  # it reads views of its own, which the augmented views are not cut as
+    descriptors, colours, labels, glyph_chances = [], [], [], []
     for path in photos:
         image = decode_image_file(str(path))  # checked as every photo read is (vision/imagefile.py)
         spots = locator.locate(locator_net, image)
@@ -108,22 +110,20 @@ def enrol_folder(
         s = spots[0]
         die, face = path.parent.parent.name, path.parent.name
         crops = [facereader.cut(image, s.center, s.size * k) for k in SCALES]
-        washed = 0.0 if _pointed(die) else TOP_WASHED
-        crops += views(image, s.center, s.size, rng, top_washed=washed)
-        away = views_aside(image, s.center, s.size, rng_aside, top_washed=washed)
-        seen = facereader.embed(face_net, crops + away)
+        crops += views(image, s.center, s.size, rng, top_washed=0.0 if _pointed(die) else TOP_WASHED)
+        seen = facereader.embed(face_net, crops)
         gallery.add(die, face, np.stack([v.embedding for v in seen[: len(SCALES)]]), facereader.VIEWS)
-        descriptors += [v.descriptor for v in seen[: len(crops)]]
-        aside += [v.descriptor for v in seen[len(crops) :]]
+        descriptors += [v.descriptor for v in seen]
         colours.append(diecolour.colours(crops))
+        if glyphs is not None:
+            glyph_chances.append(glyphs.probabilities(crops))
         labels += [(die, face)] * len(crops)
     if len(set(labels)) >= 2:
         gallery.head = facehead.fit(np.stack(descriptors), labels)
+        if glyph_chances:
+            gallery.glyph = facehead.fit(fusion.glyph_features(np.concatenate(glyph_chances)), labels)
     if colours:
         gallery.colour = diecolour.fit(np.concatenate(colours), labels)
-    if aside:
-        on_top = [facehead.CENTRED] * len(descriptors) + [facehead.ASIDE] * len(aside)
-        gallery.centred = facehead.fit(np.stack(descriptors + aside), on_top)
     return gallery
 
 
@@ -174,25 +174,6 @@ def views(
     return out
 
 
-def views_aside(
-    image: np.ndarray,
-    center: tuple[float, float],
-    size: float,
-    rng: np.random.Generator,
-    count: int = ASIDE,
-    top_washed: float = TOP_WASHED,
-) -> list[np.ndarray]:
-    """``count`` crops of the die of ``size`` px at ``center`` cut ``AWAY`` of its size aside, each in a
-    direction of its own and seen another way (as :func:`views`): what a crop not centred on this
-    die's top face looks like (a locator point on its edge), for the set's centred classifier."""
-    out = []
-    for _ in range(count):
-        angle, r = rng.uniform(0, 2 * np.pi), rng.uniform(*AWAY) * size
-        at = (center[0] + r * np.cos(angle), center[1] + r * np.sin(angle))
-        out += views(image, at, size, rng, count=1, top_washed=top_washed)
-    return out
-
-
 def _pointed(die: str) -> bool:
     """Whether ``die`` points up instead of lying on a face (a d4: no top face for a lamp to wash, and
     its value is printed where a washed top would be, at the vertex)."""
@@ -202,11 +183,11 @@ def _pointed(die: str) -> bool:
 def lacks_classifier(gallery: Gallery) -> bool:
     """Whether ``gallery`` is a set saved without the classifiers it would have now (by a version
     before sets had them: of its faces when it has two or more, by colour when its dice or its faces
-    come in two colours or more, of crops centred on its dice always): enrolling its photos again
-    gives them."""
+    come in two colours or more, of its faces on the glyph reader's output when it has two or more
+    and there is a glyph reader): enrolling its photos again gives them."""
     faces = set(zip(gallery.dice, gallery.faces, strict=True))
     colours = set(diecolour.groups(sorted(faces)))
-    if gallery.centred is None and faces:
+    if gallery.glyph is None and len(faces) >= 2 and glyphreader.load() is not None:
         return True
     return (gallery.head is None and len(faces) >= 2) or (gallery.colour is None and len(colours) >= 2)
 
