@@ -129,19 +129,20 @@ def enrol_photos(data_dir: Path) -> Path:
 
 
 def load_set(data_dir: Path) -> Gallery | None:
-    """The app's enrolled faces, or None (none yet, or damaged: logged and ignored). Photos enrolled
-    without a set of faces, or into a set of two faces or more without its own classifier (older
-    versions kept such sets), are learnt again here."""
+    """The app's enrolled faces, or None (none yet). Photos enrolled without a set of faces, into a
+    set without the classifiers sets have now (older versions kept such sets), or into a set that is
+    damaged or was enrolled with other models (an update brought new ones), are learnt again here;
+    a set that cannot be learnt again is used as it was if it loads, else none (logged)."""
     folder = sets_folder(data_dir)
     kept = None
     if sets.gallery_path(SET_NAME, folder).exists():
         try:
             kept = sets.load_set(SET_NAME, folder)
-        except VisionError as exc:
+        except VisionError as exc:  # damaged, or enrolled with other models: learnt again below
             log.warning("enrolled set ignored", extra={"event": "camera", "reason": str(exc)})
-            return None
-        if not sets.lacks_classifier(kept):
-            return kept
+        else:
+            if not sets.lacks_classifier(kept):
+                return kept
     photos = enrol_photos(data_dir)
     if not photos.is_dir() or not any(photos.glob("*/*/*")):
         return kept

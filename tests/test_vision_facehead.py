@@ -78,7 +78,7 @@ def test_a_sets_glyph_classifier_is_saved_with_it_and_kept_for_the_dice_kept(hea
     rng = np.random.default_rng(2)
     chances = rng.dirichlet(np.ones(5), size=90)
     glyph = facehead.fit(glyph_features(chances), [f for f in FACES for _ in range(30)])
-    g = Gallery(head=head, glyph=glyph)
+    g = Gallery(head=head, glyph=glyph, models=sets.shipped_models())
     for face in FACES:
         g.add(*face, unit(1), VIEWS)
     g.save(tmp_path / "set.npz")

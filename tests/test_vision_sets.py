@@ -85,6 +85,28 @@ def test_a_set_never_enrolled_is_named(tmp_path):
         sets.reader_for("never-enrolled", sets=tmp_path)
 
 
+def test_a_set_enrolled_with_other_models_is_refused_and_the_app_learns_it_again(tmp_path, nets):
+    # a set's embeddings and classifiers are the models' own: after an update brings new ones, the
+    # old set would be read wrong, surely. Its record says which models fitted it.
+    from dice_companion import camera
+    from vision import integrity
+    from vision.simcam import SimulatedCamera
+
+    SimulatedCamera(seed=3).enrolment_photos(camera.enrol_photos(tmp_path), ["rollers-black"], per_face=1)
+    learnt = camera.load_set(tmp_path)
+    assert learnt.models == sets.shipped_models() and learnt.models[0].startswith("face_reader.onnx:")
+    folder = camera.sets_folder(tmp_path)
+    path = sets.gallery_path(camera.SET_NAME, folder)
+    learnt.models = ("face_reader.onnx:0123456789ab", learnt.models[1])  # as a set from before an update
+    learnt.save(path)
+    integrity.record(path)
+    with pytest.raises(VisionError, match=r"enrolled with other dice models.*enrol it again"):
+        sets.load_set(camera.SET_NAME, folder)
+    again = camera.load_set(tmp_path)  # the app keeps the photos and learns them again
+    assert again.models == sets.shipped_models()
+    assert sets.load_set(camera.SET_NAME, folder).models == sets.shipped_models()  # and saves it
+
+
 def test_a_damaged_set_file_is_named(tmp_path):
     path = sets.gallery_path("broken", tmp_path)
     path.parent.mkdir()

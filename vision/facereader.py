@@ -178,6 +178,9 @@ class Gallery:
     head: FaceHead | None = None
     colour: FaceHead | None = None
     glyph: FaceHead | None = None
+    #: the models the set was enrolled with (``sets.shipped_models``: name and SHA-256 each); empty
+    #: for the shipped faces and for sets saved before sets recorded them
+    models: tuple[str, ...] = ()
     _groups: tuple | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -261,6 +264,8 @@ class Gallery:
         glyph = self.glyph.arrays(GLYPH_PREFIX) if self.glyph is not None else {}
         names = {"dice": np.array(self.dice), "faces": np.array(self.faces)}
         arrays = {**head, **colour, **glyph}
+        if self.models:
+            arrays["models"] = np.array(self.models)
         np.savez(path, **names, vectors=self.vectors, views=self.views, **arrays)
 
     @classmethod
@@ -275,4 +280,6 @@ class Gallery:
             g.head = FaceHead.from_arrays(z)
             g.colour = FaceHead.from_arrays(z, COLOUR_PREFIX)
             g.glyph = FaceHead.from_arrays(z, GLYPH_PREFIX)
+            if "models" in z.files:
+                g.models = tuple(map(str, z["models"]))
             return g

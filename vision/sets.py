@@ -180,6 +180,16 @@ def _pointed(die: str) -> bool:
     return die_shape(die) == "d4"
 
 
+def shipped_models() -> tuple[str, ...]:
+    """The shipped models a set enrolled now is fitted with, as ``<file>:<SHA-256>``: its faces'
+    embeddings and its face classifier are the face reader's, its glyph classifier the glyph
+    reader's, and a set enrolled with other files is read wrong by these."""
+    return tuple(
+        f"{model.name}:{integrity.recorded(model) or 'unrecorded'}"
+        for model in (facereader.MODEL, glyphreader.MODEL)
+    )
+
+
 def lacks_classifier(gallery: Gallery) -> bool:
     """Whether ``gallery`` is a set saved without the classifiers it would have now (by a version
     before sets had them: of its faces when it has two or more, by colour when its dice or its faces
@@ -189,6 +199,8 @@ def lacks_classifier(gallery: Gallery) -> bool:
     colours = set(diecolour.groups(sorted(faces)))
     if gallery.glyph is None and len(faces) >= 2 and glyphreader.load() is not None:
         return True
+    if not gallery.models:
+        return True  # saved before sets recorded their models: which ones fitted it is not known
     return (gallery.head is None and len(faces) >= 2) or (gallery.colour is None and len(colours) >= 2)
 
 
@@ -201,6 +213,7 @@ def learn(
     if nets is None:
         raise VisionError(NO_MODELS)
     gallery = enrol_folder(Path(folder), *nets, skipped=skipped)
+    gallery.models = shipped_models()
     if not gallery.dice:
         raise VisionError(f"{folder}: no die found on any photo")
     path = gallery_path(name, sets)
@@ -239,9 +252,15 @@ def load_set(name: str, sets: Path | None = None) -> Gallery:
         raise VisionError(f"no enrolled set {name!r} (enrol it: dice-companion enroll --set {name} DIR)")
     try:
         integrity.check(path, required=False)
-        return Gallery.load(path)
+        gallery = Gallery.load(path)
     except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
         raise VisionError(f"set {name!r}: {path.name} is damaged ({exc}); enrol it again") from None
+    if gallery.models and gallery.models != shipped_models():
+        raise VisionError(
+            f"set {name!r} was enrolled with other dice models ({', '.join(gallery.models)}) than these "
+            f"({', '.join(shipped_models())}); enrol it again"
+        )
+    return gallery
 
 
 def reader_for(name: str | None, sets: Path | None = None, own: Gallery | None = None) -> LearntReader:
