@@ -23,6 +23,7 @@ from ui.app import LANDSCAPE, PORTRAIT, App
 from ui.driver import Driver
 from ui.reader import NoCamera, Progress, SimulatedReader, SimulatedSetup
 from ui.settings import Settings
+from vision import sets
 from vision.simcam import SimulatedCamera
 from vision.sources import LiveSource
 
@@ -318,7 +319,7 @@ def test_every_calibration_picture_is_in_screen_colours(tmp_path):
 def test_photos_enrolled_without_a_set_of_faces_are_learnt_at_start(tmp_path, caplog):
     """A data folder from an older version holds the enrolment photos but another kind of set: the
     reader learns the photos again at start, so the die enrolled is still read. A damaged set file is
-    ignored with a warning, never a crash."""
+    set aside with a warning, never a crash, and learnt again from the photos kept."""
     kind = "roll-in-one-wedge"
     SimulatedCamera(seed=5).enrolment_photos(tmp_path / "enrol", [kind], per_face=2)
     src = TraySource(seed=2)
@@ -330,4 +331,5 @@ def test_photos_enrolled_without_a_set_of_faces_are_learnt_at_start(tmp_path, ca
     with caplog.at_level("WARNING"):
         damaged = CameraReader(lambda: src, data_dir=tmp_path)
     assert any("enrolled set ignored" in r.getMessage() for r in caplog.records)
-    assert all(d.kind != kind for d in damaged.read(ONE).dice)
+    assert [(d.kind, d.face, d.status) for d in damaged.read(ONE).dice] == [(kind, "triangle", "ok")]
+    sets.load_set(SET_NAME, sets_folder(tmp_path))  # saved again whole
