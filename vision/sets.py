@@ -5,10 +5,11 @@
 read with :class:`LearntReader` against the shipped default gallery (the games' dice as rendered,
 plain pip dice) plus that set. A set's own faces replace the default gallery's faces of the same
 die (and of the plain ``d6`` when the set has a plain pip die of its own), so a player's photos of
-their copy win. Enrolment also fits the set's own classifiers, of its faces (:mod:`vision.facehead`)
-and of its dice by colour (:mod:`vision.diecolour`), on each photo's die seen many ways
-(:func:`views`). Each set's SHA-256 is kept beside it and checked before
-it is loaded.
+their copy win. Enrolment also fits the set's own classifiers, of its faces (:mod:`vision.facehead`:
+on the face reader's descriptor, and on the glyph reader's output) and of its dice by colour
+(:mod:`vision.diecolour`), on each photo's die seen many ways (:func:`views`). Each set's SHA-256 is
+kept beside it and checked before it is loaded, and a set records the models that fitted it
+(:func:`shipped_models`): one fitted by others is refused.
 """
 
 from __future__ import annotations
