@@ -6,6 +6,7 @@ import math
 import shutil
 
 import cv2
+import numpy as np
 import pytest
 
 from vision import sets
@@ -45,8 +46,6 @@ def test_an_enrolled_set_is_read_with_its_own_faces_first(shared, tmp_path, nets
 def test_enrolling_the_same_photos_gives_the_same_set_and_another_seed_other_views(shared, tmp_path, nets):
     # bench_learnt --enrol-seed compares a change over several enrolments: the seed must be the
     # only thing that moves them
-    import numpy as np
-
     for face in ("1", "2"):
         (tmp_path / "rollers-purple" / face).mkdir(parents=True)
         shutil.copy(shared / "throwbench-dev" / "enroll" / "rollers-purple" / face / "1.jpg",

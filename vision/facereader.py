@@ -211,8 +211,9 @@ class Gallery:
         colour = None if self.colour is None else self.colour.only(dice)
         glyph = None if self.glyph is None else self.glyph.only(dice)
         dice_kept, faces_kept = [self.dice[i] for i in keep], [self.faces[i] for i in keep]
-        kept = self.vectors[keep], self.views[keep]
-        return Gallery(dice_kept, faces_kept, *kept, head, colour, glyph)
+        return Gallery(
+            dice_kept, faces_kept, self.vectors[keep], self.views[keep], head=head, colour=colour, glyph=glyph
+        )
 
     def read(self, seen: Seen) -> Match | None:
         """The nearest face and its nearest rivals; None for an empty gallery. A face's nearness is the

@@ -123,16 +123,15 @@ def glyph_features(chances: np.ndarray) -> np.ndarray:
 def _glyph_set(
     gallery: Gallery, classes: tuple[tuple[str, str], ...], chances: np.ndarray
 ) -> np.ndarray | None:
-    """The set's glyph classifier's chance of each of ``classes`` from the glyph reader's ``chances``
-    for the crop (how the set's enrolment photos showed that reader to see each face, systematic
-    misreadings included: a 3 whose centre pip it misses); None without one, or one fitted on another
-    glyph reader's outputs."""
+    """The set's glyph classifier's chance of each of ``classes`` (the face classifier's: both are
+    fitted on the same views and cut to the same dice) from the glyph reader's ``chances`` for the
+    crop, as the set's enrolment photos showed that reader to see each face, systematic misreadings
+    included (a 3 whose centre pip it misses); None without one, or one fitted on another glyph
+    reader's outputs."""
     head = gallery.glyph
-    if head is None or len(head.mean) != len(chances) or not set(classes) <= set(head.classes):
+    if head is None or head.classes != classes or len(head.mean) != len(chances):
         return None
-    p = head.probabilities(glyph_features(chances[None]))[0]
-    p = p[[head.classes.index(c) for c in classes]].astype(np.float64)
-    return p / p.sum()
+    return head.probabilities(glyph_features(chances[None]))[0].astype(np.float64)
 
 
 @lru_cache(maxsize=16)

@@ -256,10 +256,11 @@ def load_set(name: str, sets: Path | None = None) -> Gallery:
         gallery = Gallery.load(path)
     except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
         raise VisionError(f"set {name!r}: {path.name} is damaged ({exc}); enrol it again") from None
-    if gallery.models and gallery.models != shipped_models():
+    now = shipped_models()
+    if gallery.models and gallery.models != now:
         raise VisionError(
             f"set {name!r} was enrolled with other dice models ({', '.join(gallery.models)}) than these "
-            f"({', '.join(shipped_models())}); enrol it again"
+            f"({', '.join(now)}); enrol it again"
         )
     return gallery
 
