@@ -36,6 +36,23 @@ def test_a_reading_between_two_dice_is_scored_for_the_nearer() -> None:
     assert (score.right, score.wrong, score.silent, score.missed) == (1, 0, 0, 1)
 
 
+def test_a_die_found_twice_is_judged_by_its_ok_reading() -> None:
+    """Phone dice_370 (odd half): a close-up 3 found twice, 8 px apart; the reading less centred is
+    not ``ok`` and lies nearer the box's centre. Judged by it, the die was unsure and the ``ok`` 3
+    counted as an ``ok`` reading at no die; the ``ok`` reading is the claim the table acts on. The
+    same pairing catches a wrong ``ok`` beside an unsure right reading."""
+    three = Label(None, "3", (347.0, 462.0), 115.0)
+    unsure = DieReading("d6", "3", 3, 0.5, (342.0, 453.0), UNCERTAIN)
+    sure = DieReading("d6", "3", 3, 0.99, (340.0, 445.0), OK)
+    score = Score("x")
+    score_item(Item(Path("dice_370.jpg"), [three]), [unsure, sure], score)
+    assert (score.right, score.uncertain, score.extra, score.extra_ok) == (1, 0, 1, 0)
+    wrong = DieReading("d6", "5", 5, 0.99, (340.0, 445.0), OK)
+    score = Score("x")
+    score_item(Item(Path("dice_370.jpg"), [three]), [unsure, wrong], score)
+    assert (score.right, score.silent, score.extra_ok) == (0, 1, 0)
+
+
 def test_the_crooked_flag_is_weighed_by_what_it_costs_and_what_it_catches() -> None:
     """A flat die read right but flagged ``crooked`` is uncertain, counted as the flag's cost; a die
     the labels mark as leaning counts as caught when read with any flag, missed or ``ok`` when not."""

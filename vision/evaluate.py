@@ -1,7 +1,8 @@
 """Score the reader on labelled photos: right / uncertain / wrong / missed / extra / silent errors.
 
 Matching is by centre point (the webcam set's boxes enclose the pips, not the die): a reading
-matches the nearest unmatched label whose centre is within that label's radius.
+matches the nearest unmatched label whose centre is within that label's radius, ``ok`` readings
+first (the claim the table acts on is the one judged).
 
 * right: matched, correct die and face, status ``ok``
 * uncertain: matched, correct but flagged ``uncertain``/``crooked``, or flagged with no face at all
@@ -217,16 +218,18 @@ def _match(item: Item, readings: list[DieReading]) -> dict[int, DieReading]:
     """Each label's reading (by its index): pairs of a label and a reading within its radius (any
     distance for a crop holding one die), nearest first, each label and reading in one pair at most.
     Taken label by label instead, a reading between two dice went to the first listed (phone dice_435:
-    a 2's reading, at its top face, 20 px from its box's centre, went to the 1 behind it, 35 px)."""
+    a 2's reading, at its top face, 20 px from its box's centre, went to the 1 behind it, 35 px).
+    ``ok`` readings are paired first: of a die found twice (a die close up in a phone photo, at its
+    top and its side) the reading the table acts on is judged, and the other is the extra."""
     pairs = sorted(
-        (math.dist(r.center, lab.center), i, j)
+        (readings[j].status != OK, math.dist(r.center, lab.center), i, j)
         for i, lab in enumerate(item.labels)
         for j, r in enumerate(readings)
         if item.single or math.dist(r.center, lab.center) <= lab.radius
     )
     matched: dict[int, DieReading] = {}
     taken: set[int] = set()
-    for _, i, j in pairs:
+    for *_, i, j in pairs:
         if i not in matched and j not in taken:
             matched[i] = readings[j]
             taken.add(j)
