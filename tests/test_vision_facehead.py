@@ -73,21 +73,40 @@ def test_a_gallery_with_a_head_says_how_near_the_sets_own_nearest_face_is(head, 
 
 def test_a_sets_glyph_classifier_is_saved_with_it_and_kept_for_the_dice_kept(head, tmp_path):
     from vision import glyphreader
-    from vision.fusion import glyph_features
+    from vision.fusion import glyph_features, habits
 
     rng = np.random.default_rng(2)
     chances = rng.dirichlet(np.ones(5), size=90)
-    glyph = facehead.fit(glyph_features(chances), [f for f in FACES for _ in range(30)])
-    g = Gallery(head=head, glyph=glyph, models=sets.shipped_models())
+    labels = [f for f in FACES for _ in range(30)]
+    glyph = facehead.fit(glyph_features(chances), labels)
+    names = ["pips:1", "pips:2", "pips:3", "curve", "text:2"]
+    g = Gallery(head=head, glyph=glyph, habits=habits(chances, labels, names), models=sets.shipped_models())
     for face in FACES:
         g.add(*face, unit(1), VIEWS)
     g.save(tmp_path / "set.npz")
     back = Gallery.load(tmp_path / "set.npz")
     assert back.glyph.classes == glyph.classes and np.array_equal(back.glyph.weights, glyph.weights)
+    assert back.habits == g.habits and {h[:2] for h in back.habits} == set(FACES)
     assert back.only({"club"}).glyph is not None and back.only({"d6"}).glyph is None
+    assert {h[0] for h in back.only({"club"}).habits} == {"club"}
     assert not sets.lacks_classifier(back)
+    back.habits = None  # a set enrolled before sets learnt the glyph reader's habits: learnt again
+    assert sets.lacks_classifier(back) == (glyphreader.load() is not None)
     back.glyph = None  # a set enrolled before sets had one: learnt again, where there is a glyph reader
     assert sets.lacks_classifier(back) == (glyphreader.load() is not None)
+
+
+def test_the_glyph_readers_habits_are_the_glyphs_it_named_first_for_a_tenth_of_a_faces_views():
+    """A golf club die's two large dots that the glyph reader sees as ``pips:3`` in 4 of 20 of the
+    face's enrolment views: ``pips:3`` is a habit of that face; a glyph named first once is not."""
+    from vision.fusion import HABIT, habits
+
+    names = ["dots:2", "pips:3", "pips:2"]
+    top = [0] * 15 + [1] * 4 + [2]
+    chances = np.eye(3)[top] * 0.9 + 0.1 / 3
+    got = habits(chances, [("9-iron", "dots2")] * 20, names)
+    assert got == {("9-iron", "dots2", "dots:2"), ("9-iron", "dots2", "pips:3")}
+    assert 1 / 20 < HABIT <= 4 / 20
 
 
 def test_a_head_kept_for_some_of_its_dice_reads_among_their_faces_alone(head):

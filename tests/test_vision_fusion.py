@@ -148,20 +148,24 @@ def test_no_set_classifier_no_fused_reading():
 
 
 @pytest.mark.parametrize(
-    ("p", "glyph", "lean", "centred", "status", "reason"),
+    ("p", "glyph", "habit", "lean", "centred", "status", "reason"),
     [
-        (0.99, 0.5, 0.05, 0.9, OK, None),
-        (0.99, None, 0.05, 0.9, OK, None),  # a face of unknown artwork: the glyph reader has no say
-        (0.9, 0.5, 0.05, 0.9, UNCERTAIN, "do not agree surely"),
-        (0.99, 0.01, 0.05, 0.9, UNCERTAIN, "glyph reader sees curve"),  # sure, but ruled out
-        (0.99, 0.5, 0.8, 0.9, CROOKED, "leans"),
-        (0.99, 0.5, 0.05, 0.3, UNCERTAIN, "not centred"),
+        (0.99, 0.5, False, 0.05, 0.9, OK, None),
+        (0.99, None, False, 0.05, 0.9, OK, None),  # a face of unknown artwork: the glyph reader has no say
+        (0.9, 0.5, False, 0.05, 0.9, UNCERTAIN, "do not agree surely"),
+        (0.99, 0.01, False, 0.05, 0.9, UNCERTAIN, "glyph reader sees curve"),  # sure, but ruled out
+        (0.99, 0.01, True, 0.05, 0.9, OK, None),  # what it sees, it saw this face as at enrolment
+        (0.9, 0.01, True, 0.05, 0.9, UNCERTAIN, "do not agree surely"),
+        (0.99, 0.5, False, 0.8, 0.9, CROOKED, "leans"),
+        (0.99, 0.5, False, 0.05, 0.3, UNCERTAIN, "not centred"),
     ],
 )
 def test_a_set_reading_is_ok_only_when_sure_not_ruled_out_flat_and_centred(
-    p, glyph, lean, centred, status, reason
+    p, glyph, habit, lean, centred, status, reason
 ):
-    fused = Fused("rollers-purple", "2", p, ("rollers-black", "2"), 1 - p, 0.9, glyph, 0.9, "curve")
+    fused = Fused(
+        "rollers-purple", "2", p, ("rollers-black", "2"), 1 - p, 0.9, glyph, 0.9, "curve", habit=habit
+    )
     got, confidence, notes = judge_set(fused, Seen(unit(1), lean, centred))
     assert got == status
     assert confidence == pytest.approx(p) if status == OK else confidence <= 0.6

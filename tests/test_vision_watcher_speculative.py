@@ -5,8 +5,10 @@ the networks (the reader's and the locator's) never run on the thread that feeds
 from __future__ import annotations
 
 import threading
+from concurrent.futures import Future
 from dataclasses import replace
 
+import cv2
 import numpy as np
 import pytest
 
@@ -14,7 +16,9 @@ from vision import facereader, locator
 from vision.sets import reader_for
 from vision.simcam import SimDie, SimulatedCamera
 from vision.tray import TrayModel
-from vision.watcher import Settle, ThrowWatcher
+from vision.types import OK
+from vision.watcher import Guess, Settle, ThrowWatcher
+from vision.watcher import Seen as WorkerSeen
 
 
 @pytest.fixture(scope="module")
@@ -104,6 +108,34 @@ def test_a_change_too_slow_to_be_motion_drops_the_speculative_read(reader, tray:
     assert w.guesses_used == 0
 
 
+def _settle_with_guess(reader, first: np.ndarray, settled: np.ndarray) -> Settle:
+    """A settle whose speculative read (by ``reader``) read ``first``; ``settled`` settled the throw."""
+    future: Future = Future()
+    future.set_result(WorkerSeen(None, reader.read(first), reader))
+    small = np.zeros((120, 160, 3), np.uint8)
+    return Settle(20, 14, settled, None, None, Guess(14, small, first, None, future, 14))
+
+
+def test_a_speculative_reading_in_doubt_is_read_again_on_the_settled_frame(reader) -> None:
+    """The first still frame may show a die still trembling (here: blurred): its reading is in doubt,
+    so the frame that settled the throw is read too and the reading with more dice ``ok`` kept; a
+    speculative reading sure of every die is handed out as it is, the settled frame not read."""
+    cam = SimulatedCamera(seed=34)
+    dice = [SimDie("d6", "3", 200.0, 200.0, 10.0), SimDie("d6", "5", 420.0, 300.0, 30.0)]
+    sharp = cam.render(dice)
+    blurred = cv2.GaussianBlur(sharp, (0, 0), 5)
+    assert not all(d.status == OK for d in reader.read(blurred))
+    assert all(d.status == OK for d in reader.read(sharp))
+    again = _settle_with_guess(reader, blurred, sharp).read(reader)
+    assert again.image is not None and np.array_equal(again.image, sharp)
+    assert sorted(d.face for d in again.dice if d.status == OK) == ["3", "5"]
+    kept = _settle_with_guess(reader, sharp, blurred)  # the settled frame would read worse: not read
+    throw = kept.read(reader)
+    assert throw.image is kept.guess.image and sorted(d.face for d in throw.dice) == ["3", "5"]
+    worse = _settle_with_guess(reader, blurred, cv2.GaussianBlur(sharp, (0, 0), 9)).read(reader)
+    assert sum(d.status == OK for d in worse.dice) == sum(d.status == OK for d in reader.read(blurred))
+
+
 class Seen:
     """Stands in for a network's lock (every forward pass and load of the shipped networks holds it)
     and notes the thread that asked."""
@@ -122,8 +154,13 @@ class Seen:
 
 @pytest.mark.parametrize(
     ("defer", "block", "tray"),
-    [(True, True, True), (True, True, False), (True, False, False), (False, True, True),
-     (False, True, False)],
+    [
+        (True, True, True),
+        (True, True, False),
+        (True, False, False),
+        (False, True, True),
+        (False, True, False),
+    ],
 )
 def test_feeding_frames_never_runs_a_network_on_the_callers_thread(
     monkeypatch: pytest.MonkeyPatch, defer: bool, block: bool, tray: bool

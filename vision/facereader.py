@@ -178,6 +178,10 @@ class Gallery:
     head: FaceHead | None = None
     colour: FaceHead | None = None
     glyph: FaceHead | None = None
+    #: the glyphs the glyph reader named first for a face in ``fusion.HABIT`` or more of its enrolment
+    #: views, as (die, face, glyph): its habits with these dice (None: not learnt, as for the shipped
+    #: faces; vision/fusion.py)
+    habits: frozenset[tuple[str, str, str]] | None = None
     #: the models the set was enrolled with (``sets.shipped_models``: name and SHA-256 each); empty
     #: for the shipped faces and for sets saved before sets recorded them
     models: tuple[str, ...] = ()
@@ -199,6 +203,7 @@ class Gallery:
         self.head = other.head or self.head
         self.colour = other.colour or self.colour
         self.glyph = other.glyph or self.glyph
+        self.habits = other.habits if other.habits is not None else self.habits
         self.dice += other.dice
         self.faces += other.faces
         self.vectors = np.concatenate([self.vectors, other.vectors])
@@ -210,9 +215,17 @@ class Gallery:
         head = None if self.head is None else self.head.only(dice)
         colour = None if self.colour is None else self.colour.only(dice)
         glyph = None if self.glyph is None else self.glyph.only(dice)
+        habits = None if self.habits is None else frozenset(h for h in self.habits if h[0] in dice)
         dice_kept, faces_kept = [self.dice[i] for i in keep], [self.faces[i] for i in keep]
         return Gallery(
-            dice_kept, faces_kept, self.vectors[keep], self.views[keep], head=head, colour=colour, glyph=glyph
+            dice_kept,
+            faces_kept,
+            self.vectors[keep],
+            self.views[keep],
+            head=head,
+            colour=colour,
+            glyph=glyph,
+            habits=habits,
         )
 
     def read(self, seen: Seen) -> Match | None:
@@ -265,6 +278,10 @@ class Gallery:
         glyph = self.glyph.arrays(GLYPH_PREFIX) if self.glyph is not None else {}
         names = {"dice": np.array(self.dice), "faces": np.array(self.faces)}
         arrays = {**head, **colour, **glyph}
+        if self.habits is not None:
+            habits = sorted(self.habits)
+            for i, key in enumerate(("habit_dice", "habit_faces", "habit_glyphs")):
+                arrays[key] = np.array([h[i] for h in habits], np.str_)
         if self.models:
             arrays["models"] = np.array(self.models)
         np.savez(path, **names, vectors=self.vectors, views=self.views, **arrays)
@@ -281,6 +298,9 @@ class Gallery:
             g.head = FaceHead.from_arrays(z)
             g.colour = FaceHead.from_arrays(z, COLOUR_PREFIX)
             g.glyph = FaceHead.from_arrays(z, GLYPH_PREFIX)
+            if "habit_glyphs" in z.files:
+                parts = (map(str, z[k]) for k in ("habit_dice", "habit_faces", "habit_glyphs"))
+                g.habits = frozenset(zip(*parts, strict=True))
             if "models" in z.files:
                 g.models = tuple(map(str, z["models"]))
             return g

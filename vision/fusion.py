@@ -8,7 +8,9 @@ of the die that bears it). Their product, normalised over the set's faces, is th
 posterior: the face read is its largest. The die is ``ok`` only when that posterior is
 ``FUSED_OK`` or more and the glyph reader does not all but rule the face's artwork out (a chance
 under ``RULED_OUT``: a product can still be sure of a face two opinions find unlikely, if the third
-is sure enough of it) (``vision/reader.py``). The glyph reader has no say on a face whose artwork is
+is sure enough of it) (``vision/reader.py``), unless the glyph it sees is one of its habits with
+that face: a glyph it named first for ``HABIT`` or more of the face's enrolment views (a golf
+club die's two large dots, seen as ``pips:3``). The glyph reader has no say on a face whose artwork is
 unknown (a player's own die), the colour classifier none in a set of one die.
 
 Measured on the shared rendered throws (docs/benchmarks.md): the face classifier alone names 365 of
@@ -34,6 +36,7 @@ FUSED_OK = 0.95  # the posterior at or above which a face may be ok
 GLYPH_SET = 0.5  # the set's classifier of the glyph reader's output: its log-chance weighed this much
 FLOOR = 1e-4  # the glyph reader's chances are read by that classifier as log(chance + FLOOR)
 RULED_OUT = 0.02  # the glyph reader's chance of a face's artwork under which that face is never ok
+HABIT = 0.1  # a glyph the glyph reader named first for this share of a face's enrolment views
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,12 +56,16 @@ class Fused:
     colour_p: float | None
     glyph_top: str | None = None
     glyph_set_p: float | None = None
+    #: ``glyph_top`` is a habit of the glyph reader's with the face read (``Gallery.habits``)
+    habit: bool = False
 
     def note(self) -> str:
         """The opinions in words, for the reading's notes."""
         parts = [f"set {self.die}:{self.face} {self.p:.2f} (faces {self.face_p:.2f}"]
         if self.glyph_p is not None:
             parts.append(f", glyph {self.glyph_p:.2f}, seen {self.glyph_top}")
+            if self.habit:
+                parts.append(", as at enrolment")
         if self.glyph_set_p is not None:
             parts.append(f", glyph as the set saw it {self.glyph_set_p:.2f}")
         if self.colour_p is not None:
@@ -99,6 +106,8 @@ def fuse(
     order = np.argsort(-p)
     b = int(order[0])
     r = int(order[1]) if len(order) > 1 else None
+    top = None if glyph_p is None else glyphs.names[int(np.argmax(chances))]
+    habits = gallery.habits or frozenset()
     return Fused(
         classes[b][0],
         classes[b][1],
@@ -108,9 +117,29 @@ def fuse(
         float(face_p[b]),
         None if glyph_p is None or at[b] < 0 else float(glyph_p[b]),  # type: ignore[index]
         None if colour_p is None else float(colour_p[b]),
-        None if glyph_p is None else glyphs.names[int(np.argmax(chances))],
+        top,
         None if glyph_set_p is None else float(glyph_set_p[b]),
+        (*classes[b], top) in habits,
     )
+
+
+def habits(
+    chances: np.ndarray, labels: list[tuple[str, str]], names: tuple[str, ...] | list[str]
+) -> frozenset[tuple[str, str, str]]:
+    """The glyph reader's habits with a set's faces, from its ``chances`` for the enrolment views
+    (views x glyphs, one (die, face) label a view): (die, face, glyph) for each glyph it named first
+    for ``HABIT`` or more of that face's views."""
+    top = np.argmax(chances, axis=1)
+    out = set()
+    for key in set(labels):
+        named = top[[i for i, label in enumerate(labels) if label == key]]
+        glyph, times = np.unique(named, return_counts=True)
+        out |= {
+            (*key, names[g])
+            for g, n in zip(glyph.tolist(), times.tolist(), strict=True)
+            if n >= HABIT * len(named)
+        }
+    return frozenset(out)
 
 
 def glyph_features(chances: np.ndarray) -> np.ndarray:

@@ -53,9 +53,7 @@ AIM = 0.15  # how far aside (share of the die's size) each second look is cut
 _AROUND = [(1, 0), (0, 1), (-1, 0), (0, -1)]  # the directions of the second looks
 
 
-def judge(
-    match: Match | None, seen: Seen, glyph: GlyphSay | None = None
-) -> tuple[str, float, list[str]]:
+def judge(match: Match | None, seen: Seen, glyph: GlyphSay | None = None) -> tuple[str, float, list[str]]:
     """Status, confidence (0-1) and notes for a die read by its nearest face: its crop was ``seen``
     and matched ``match``; ``glyph``: the glyph reader's say on that face (None: it has none)."""
     if match is None:
@@ -86,7 +84,7 @@ def judge_set(fused: Fused, seen: Seen) -> tuple[str, float, list[str]]:
     notes = [f"{fused.note()}, lean {seen.lean:.2f}, centred {seen.centred:.2f}"]
     if (unread := _not_flat_or_centred(seen, fused.p, notes)) is not None:
         return unread
-    if fused.glyph_p is not None and fused.glyph_p < RULED_OUT:
+    if fused.glyph_p is not None and fused.glyph_p < RULED_OUT and not fused.habit:
         ruled_out = f"the glyph reader sees {fused.glyph_top}, not this face"
         return UNCERTAIN, min(fused.p, 0.6), [*notes, ruled_out]
     if fused.p < FUSED_OK:
@@ -158,8 +156,9 @@ class LearntReader:
                     rival = fused.rival[0]
             else:
                 status, confidence, notes, die, face, rival = self._nearest(match, seen, glyph_chances)
-            out.append(DieReading(die, face, face_value(die, face), confidence, spot.center, status, notes,
-                                  rival))
+            out.append(
+                DieReading(die, face, face_value(die, face), confidence, spot.center, status, notes, rival)
+            )
             kept.append((spot, seen.centred))
         return _one_per_die(out, kept)
 

@@ -122,7 +122,9 @@ def enrol_folder(
     if len(set(labels)) >= 2:
         gallery.head = facehead.fit(np.stack(descriptors), labels)
         if glyph_chances:
-            gallery.glyph = facehead.fit(fusion.glyph_features(np.concatenate(glyph_chances)), labels)
+            chances = np.concatenate(glyph_chances)
+            gallery.glyph = facehead.fit(fusion.glyph_features(chances), labels)
+            gallery.habits = fusion.habits(chances, labels, glyphs.names)
     if colours:
         gallery.colour = diecolour.fit(np.concatenate(colours), labels)
     return gallery
@@ -198,7 +200,11 @@ def lacks_classifier(gallery: Gallery) -> bool:
     and there is a glyph reader): enrolling its photos again gives them."""
     faces = set(zip(gallery.dice, gallery.faces, strict=True))
     colours = set(diecolour.groups(sorted(faces)))
-    if gallery.glyph is None and len(faces) >= 2 and glyphreader.load() is not None:
+    if (
+        (gallery.glyph is None or gallery.habits is None)
+        and len(faces) >= 2
+        and glyphreader.load() is not None
+    ):
         return True
     if not gallery.models:
         return True  # saved before sets recorded their models: which ones fitted it is not known

@@ -60,7 +60,7 @@ import numpy as np
 
 from vision import lighting, locator
 from vision.tray import TrayModel, small_copy
-from vision.types import DieReading
+from vision.types import OK, DieReading
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -155,10 +155,11 @@ class Guess:
 
 @dataclass(slots=True)
 class Settle:
-    """A throw that came to rest, not read yet: the frame kept, its index, the first still frame, the
-    empty tray to read it against (None: read alone, as a single photo; a copy: the watcher goes on
-    adapting its own), where the tray changed since the last read (160-px copy; None: all new), and
-    the speculative read of this scene that still holds (``image`` is then the frame it read)."""
+    """A throw that came to rest, not read yet: the frame that settled it, its index, the first still
+    frame, the empty tray to read it against (None: read alone, as a single photo; a copy: the
+    watcher goes on adapting its own), where the tray changed since the last read (160-px copy;
+    None: all new), and the speculative read of this scene that still holds (it read an earlier
+    frame of the same still scene, ``guess.image``)."""
 
     frame: int
     settled_frame: int
@@ -174,18 +175,26 @@ class Settle:
 
     def read(self, reader: LearntReader) -> Throw:
         """The dice (any thread: it touches nothing of the watcher's): the speculative reading when it
-        was read with ``reader``, else ``reader`` reads the frame now."""
-        dice = None
+        was read with ``reader`` and is sure of every die; else ``reader`` reads the frame that
+        settled the throw now, and of the two readings the one with more dice ``ok`` is kept (the
+        first still frame may catch a die still trembling or a blur the settled frame has not)."""
+        guessed = None
         if self.guess is not None:
             try:
                 seen = self.guess.future.result()
             except CancelledError:  # the worker was shut down
                 seen = None
-            if seen is not None and seen.reader is reader:
-                dice = seen.dice
-        if dice is None:
-            dice = reader.read(self.image, background=self.background)
-        return Throw(self.frame, self.settled_frame, dice, self.image, [self.moved(d) for d in dice])
+            if seen is not None and seen.reader is reader and seen.dice is not None:
+                guessed = seen.dice
+        if guessed is not None and all(d.status == OK for d in guessed):
+            return self._throw(guessed, self.guess.image)
+        dice = reader.read(self.image, background=self.background)
+        if guessed is not None and sum(d.status == OK for d in guessed) > sum(d.status == OK for d in dice):
+            return self._throw(guessed, self.guess.image)
+        return self._throw(dice, self.image)
+
+    def _throw(self, dice: list[DieReading], image: np.ndarray) -> Throw:
+        return Throw(self.frame, self.settled_frame, dice, image, [self.moved(d) for d in dice])
 
     def moved(self, die: DieReading) -> bool:
         """Whether the die lies where the tray changed (a die thrown this time)."""
@@ -469,8 +478,11 @@ class ThrowWatcher:
     def _holds(self, guess: Guess | None, small: np.ndarray) -> bool:
         """Whether ``guess`` belongs to this still scene and the frame is unchanged since, by the
         watcher's measure of motion."""
-        return (guess is not None and guess.streak == self._first_still
-                and np.count_nonzero(self._moving(small, guess.small, self._threshold())) <= 2)
+        return (
+            guess is not None
+            and guess.streak == self._first_still
+            and np.count_nonzero(self._moving(small, guess.small, self._threshold())) <= 2
+        )
 
     def _moving(self, small: np.ndarray, before: np.ndarray, thr: float) -> np.ndarray:
         """Where ``small`` differs from ``before`` beyond the light's change: the watcher's motion."""
@@ -682,9 +694,7 @@ class ThrowWatcher:
             guess = None  # not read (the look saw no new die where this decision sees one): read afresh
         if guess is not None:
             self.guesses_used += guess.index == guess.streak
-            settle = Settle(self.index, self._first_still, guess.image, guess.tray, changed, guess)
-        else:
-            settle = Settle(self.index, self._first_still, frame.copy(), tray, changed)
+        settle = Settle(self.index, self._first_still, frame.copy(), tray, changed, guess)
         if self.defer:  # read later, maybe on another thread: the tray keeps adapting meanwhile
             return WatchEvent(self.index, READ, settle=settle, hand=hand)
         # the networks run on the worker, never on the thread feeding frames
@@ -726,5 +736,7 @@ def new_dice(centres: list[tuple[float, float]], changed: np.ndarray | None, sha
         return True
     grown = cv2.dilate(changed, np.ones((2 * MOVED_REACH + 1,) * 2, np.uint8))
     scale = changed.shape[1] / shape[1]
-    return any(grown[min(grown.shape[0] - 1, int(y * scale)), min(grown.shape[1] - 1, int(x * scale))]
-               for x, y in centres)
+    return any(
+        grown[min(grown.shape[0] - 1, int(y * scale)), min(grown.shape[1] - 1, int(x * scale))]
+        for x, y in centres
+    )
