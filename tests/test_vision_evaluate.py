@@ -93,3 +93,23 @@ def test_the_table_counts_each_kind_and_flags_a_wrong_face_read_ok() -> None:
     # dice, right, share, wrong ok, wrong flagged
     assert rows["dosh-red"][1:6] == ["1", "0", "0.0%", "1", "0"]
     assert rows["all"][1:7] == ["2", "0", "0.0%", "1", "0", "1"]  # ... and unsure
+
+
+def test_the_table_counts_a_leaning_die_flagged_as_handled_but_not_as_read_right() -> None:
+    """A leaning die has no top face: flagged, it is what the table needs (the last column), though
+    no face was read (``right`` stays for faces read ``ok``); read ``ok`` as a wrong face, it is not."""
+    labels = [
+        Label("std-red", "4", (100.0, 100.0), 20.0, crooked=True),
+        Label("std-red", "2", (200.0, 100.0), 20.0, crooked=True),
+        Label("std-red", "6", (300.0, 100.0), 20.0),
+    ]
+    readings = [
+        DieReading("std-red", "4", 4, 0.5, (101.0, 100.0), CROOKED),
+        DieReading("std-red", "5", 5, 0.99, (201.0, 100.0), OK),
+        DieReading("std-red", "6", 6, 0.99, (301.0, 100.0), OK),
+    ]
+    kinds = {"all": Score("all")}
+    score_item(Item(Path("t.jpg"), labels), readings, kinds["all"])
+    row = table(kinds).splitlines()[1].split()
+    assert row[1:5] == ["3", "1", "33.3%", "1"]  # dice, right, share, wrong ok
+    assert row[-2:] == ["1/2", "66.7%"]  # leaning flagged of leaning; right or flagged

@@ -134,6 +134,9 @@ def test_a_speculative_reading_in_doubt_is_read_again_on_the_settled_frame(reade
     assert throw.image is kept.guess.image and sorted(d.face for d in throw.dice) == ["3", "5"]
     worse = _settle_with_guess(reader, blurred, cv2.GaussianBlur(sharp, (0, 0), 9)).read(reader)
     assert sum(d.status == OK for d in worse.dice) == sum(d.status == OK for d in reader.read(blurred))
+    same = _settle_with_guess(reader, blurred, sharp)
+    same.guess.index = same.frame  # read at settle (no speculation): that frame is not read twice
+    assert same.read(reader).image is same.guess.image
 
 
 class Seen:

@@ -322,17 +322,22 @@ def score_sets(shared: Path, readers: dict[str, LearntReader]) -> dict[str, Scor
 
 def table(kinds: dict[str, Score]) -> str:
     """The per-kind scores as a text table: right, wrong ok, wrong flagged, flagged, missed; readings
-    at no labelled die (extra) for all kinds together (a kind's own row would count the others')."""
+    at no labelled die (extra) for all kinds together (a kind's own row would count the others');
+    the leaning dice flagged (not ``ok``: part of unsure) of those the labels mark as leaning, and
+    the share of dice either read right or, leaning, flagged: a leaning die has no top face to read,
+    and flagging it is what the table needs."""
     rows = [
         f"{'die kind':<22}{'dice':>6}{'right':>8}{'share':>8}{'wrong ok':>10}{'wrong flag':>11}"
-        f"{'unsure':>8}{'missed':>8}{'extra':>7}"
+        f"{'unsure':>8}{'missed':>8}{'extra':>7}{'leaning':>9}{'or flagged':>11}"
     ]
     for k, s in sorted(kinds.items(), key=lambda kv: (kv[0] == "all", kv[0])):
         wrong_flagged = s.wrong - s.silent
         share = 100.0 * s.right / s.labelled if s.labelled else 0.0
+        handled = 100.0 * (s.right + s.leaning_flagged) / s.labelled if s.labelled else 0.0
         extra = str(s.extra) if k == "all" else "-"
+        leaning = f"{s.leaning_flagged}/{s.leaning}" if s.leaning else "-"
         rows.append(
             f"{k:<22}{s.labelled:>6}{s.right:>8}{share:>7.1f}%{s.silent:>10}{wrong_flagged:>11}"
-            f"{s.uncertain:>8}{s.missed:>8}{extra:>7}"
+            f"{s.uncertain:>8}{s.missed:>8}{extra:>7}{leaning:>9}{handled:>10.1f}%"
         )
     return "\n".join(rows)

@@ -175,9 +175,10 @@ class Settle:
 
     def read(self, reader: LearntReader) -> Throw:
         """The dice (any thread: it touches nothing of the watcher's): the speculative reading when it
-        was read with ``reader`` and is sure of every die; else ``reader`` reads the frame that
-        settled the throw now, and of the two readings the one with more dice ``ok`` is kept (the
-        first still frame may catch a die still trembling or a blur the settled frame has not)."""
+        was read with ``reader`` and is sure of every die, or read the frame that settled the throw;
+        else ``reader`` reads that frame now, and of the two readings the one with more dice ``ok``
+        is kept (the first still frame may catch a die still trembling or a blur the settled frame
+        has not)."""
         guessed = None
         if self.guess is not None:
             try:
@@ -186,7 +187,7 @@ class Settle:
                 seen = None
             if seen is not None and seen.reader is reader and seen.dice is not None:
                 guessed = seen.dice
-        if guessed is not None and all(d.status == OK for d in guessed):
+        if guessed is not None and (self.guess.index == self.frame or all(d.status == OK for d in guessed)):
             return self._throw(guessed, self.guess.image)
         dice = reader.read(self.image, background=self.background)
         if guessed is not None and sum(d.status == OK for d in guessed) > sum(d.status == OK for d in dice):
