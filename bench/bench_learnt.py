@@ -2,7 +2,8 @@
 (right, wrong with status ok, wrong but flagged, unsure, missed) after enrolling each set's
 ``enroll/`` photos; the held-out half of the real webcam photos read with the default gallery's
 plain d6; the photos unlike the tray (phone photos at an angle, casino-die crops: held-out halves)
-read the same way, for their wrong ``ok`` readings; and the time to read a settled 640x480 throw on one core.
+read the same way, for their wrong ``ok`` readings; and the time to read a settled 640x480 throw on
+one core.
 
     .venv/bin/python bench/bench_learnt.py [--locator FILE] [--face FILE] [--glyph FILE] [--enrol-seed N]
 

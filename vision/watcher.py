@@ -158,8 +158,8 @@ class Settle:
     """A throw that came to rest, not read yet: the frame that settled it, its index, the first still
     frame, the empty tray to read it against (None: read alone, as a single photo; a copy: the
     watcher goes on adapting its own), where the tray changed since the last read (160-px copy;
-    None: all new), and the speculative read of this scene that still holds (it read an earlier
-    frame of the same still scene, ``guess.image``)."""
+    None: all new), and the speculative read of this scene that still holds (of ``guess.image``: an
+    earlier frame of the same still scene, or this one when reads start at settle)."""
 
     frame: int
     settled_frame: int
@@ -177,8 +177,8 @@ class Settle:
         """The dice (any thread: it touches nothing of the watcher's): the speculative reading when it
         was read with ``reader`` and is sure of every die, or read the frame that settled the throw;
         else ``reader`` reads that frame now, and of the two readings the one with more dice ``ok``
-        is kept (the first still frame may catch a die still trembling or a blur the settled frame
-        has not)."""
+        is kept (the first still frame may show a die still trembling, which the settled frame does
+        not)."""
         guessed = None
         if self.guess is not None:
             try:
