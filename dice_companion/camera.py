@@ -140,9 +140,8 @@ def load_set(data_dir: Path) -> Gallery | None:
             kept = sets.load_set(SET_NAME, folder)
         except VisionError as exc:  # damaged, or enrolled with other models: learnt again below
             log.warning("enrolled set ignored", extra={"event": "camera", "reason": str(exc)})
-        else:
-            if not sets.lacks_classifier(kept):
-                return kept
+        if kept is not None and not sets.lacks_classifier(kept):
+            return kept
     photos = enrol_photos(data_dir)
     if not photos.is_dir() or not any(photos.glob("*/*/*")):
         return kept

@@ -23,6 +23,7 @@ time, as the set's photos showed that reader to see each face, so it is not coun
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -129,17 +130,9 @@ def habits(
     """The glyph reader's habits with a set's faces, from its ``chances`` for the enrolment views
     (views x glyphs, one (die, face) label a view): (die, face, glyph) for each glyph it named first
     for ``HABIT`` or more of that face's views."""
-    top = np.argmax(chances, axis=1)
-    out = set()
-    for key in set(labels):
-        named = top[[i for i, label in enumerate(labels) if label == key]]
-        glyph, times = np.unique(named, return_counts=True)
-        out |= {
-            (*key, names[g])
-            for g, n in zip(glyph.tolist(), times.tolist(), strict=True)
-            if n >= HABIT * len(named)
-        }
-    return frozenset(out)
+    views = Counter(labels)
+    named = Counter(zip(labels, np.argmax(chances, axis=1).tolist(), strict=True))
+    return frozenset((*key, names[g]) for (key, g), n in named.items() if n >= HABIT * views[key])
 
 
 def glyph_features(chances: np.ndarray) -> np.ndarray:

@@ -187,10 +187,10 @@ class Settle:
                 seen = None
             if seen is not None and seen.reader is reader and seen.dice is not None:
                 guessed = seen.dice
-        if guessed is not None and (self.guess.index == self.frame or all(d.status == OK for d in guessed)):
+        if guessed is not None and (self.guess.index == self.frame or _sure(guessed) == len(guessed)):
             return self._throw(guessed, self.guess.image)
         dice = reader.read(self.image, background=self.background)
-        if guessed is not None and sum(d.status == OK for d in guessed) > sum(d.status == OK for d in dice):
+        if guessed is not None and _sure(guessed) > _sure(dice):
             return self._throw(guessed, self.guess.image)
         return self._throw(dice, self.image)
 
@@ -207,6 +207,11 @@ class Settle:
         r = MOVED_REACH
         patch = self.changed[max(0, y - r) : y + r + 1, max(0, x - r) : x + r + 1]
         return bool(patch.any())
+
+
+def _sure(dice: list[DieReading]) -> int:
+    """How many of ``dice`` are read ``ok``."""
+    return sum(d.status == OK for d in dice)
 
 
 @dataclass(slots=True)
