@@ -34,7 +34,7 @@ import numpy as np
 
 from companion.dice import all_kinds
 from companion.looks import all_looks
-from vision import facereader, fusion, glyphreader, locator
+from vision import facereader, fusion, glyphreader, locator, specks
 from vision.facereader import PLAIN_DIE, Gallery, Match, Seen
 from vision.fusion import FUSED_OK, RULED_OUT, Fused
 from vision.glyphreader import GlyphSay
@@ -51,6 +51,7 @@ RIVAL_P = 0.1  # a set's runner-up on another die at this posterior or more: whi
 RECENTRE = 0.5  # a crop less centred than this on a top face is looked at again a little aside
 AIM = 0.15  # how far aside (share of the die's size) each second look is cut
 _AROUND = [(1, 0), (0, 1), (-1, 0), (0, -1)]  # the directions of the second looks
+SPECK_DIE = 50  # a die under this many px across (at vision.specks.SIDE) in a speckled picture: not ok
 
 
 def judge(match: Match | None, seen: Seen, glyph: GlyphSay | None = None) -> tuple[str, float, list[str]]:
@@ -160,7 +161,7 @@ class LearntReader:
                 DieReading(die, face, face_value(die, face), confidence, spot.center, status, notes, rival)
             )
             kept.append((spot, seen.centred))
-        return _one_per_die(out, kept)
+        return _small_in_specks(image, _one_per_die(out, kept), [spot for spot, _ in kept])
 
     def _one_shape(self) -> str | None:
         """The shape every die that can lie there has (the enrolled set's dice, else the gallery's),
@@ -242,6 +243,23 @@ def _one_per_die(readings: list[DieReading], spots: list[tuple[locator.Spot, flo
                     _unsure(one, f"another reading on the same die sees {other.die}:{other.face}")
             else:
                 _unsure(first if ca <= cb else second, "another reading lies on the same die")
+    return readings
+
+
+def _small_in_specks(
+    image: np.ndarray, readings: list[DieReading], spots: list[locator.Spot]
+) -> list[DieReading]:
+    """``readings`` with no ``ok`` on a die under ``SPECK_DIE`` px across when the picture is speckled
+    (:mod:`vision.specks`): a speck among a small die's pips reads as one more (phone photos with
+    salt-and-pepper noise, ``epanemu-roboflow-d6``: three dice 20-28 px wide, 5s read as 6s, sure)."""
+    if not any(r.status == OK for r in readings):
+        return readings
+    if (found := specks.density(image)) < specks.SPECKLED:
+        return readings
+    f = specks.scale(image)
+    for reading, spot in zip(readings, spots, strict=True):
+        if spot.size * f < SPECK_DIE:
+            _unsure(reading, f"a speckled picture ({found:.0f} specks per 10,000 px): its pips may be specks")
     return readings
 
 
