@@ -65,7 +65,7 @@ def test_a_scene_is_a_function_of_its_seed_and_index(tmp_path):
 
     for out in (tmp_path / "a", tmp_path / "b"):
         (out / "scenes").mkdir(parents=True)
-        assert render_dice.render_one((out, 5, 3, (320, 240), "throws", "raster", ())) > 0
+        assert render_dice.render_one((out, 5, 3, (320, 240), "throws", "raster", (), 0.1)) > 0
     a = (tmp_path / "a" / "scenes" / "000003.jpg").read_bytes()
     b = (tmp_path / "b" / "scenes" / "000003.jpg").read_bytes()
     assert a == b
@@ -78,7 +78,7 @@ def test_a_scene_is_a_function_of_its_seed_and_index(tmp_path):
         assert d["class"] == f"{d['kind']}/{d['face']}"
         assert d["crooked"] == (d["tilt"] > 12)
     # a scene already on disk is kept, not rendered again
-    assert render_dice.render_one((tmp_path / "a", 5, 3, (320, 240), "throws", "raster", ())) == 0
+    assert render_dice.render_one((tmp_path / "a", 5, 3, (320, 240), "throws", "raster", (), 0.1)) == 0
 
 
 def test_random_designs_have_distinct_faces_and_readable_ink():
@@ -111,13 +111,45 @@ def test_a_game_die_keeps_its_face_layout_unless_shuffled():
     )
 
 
+def test_a_leaning_die_tips_towards_the_die_it_touches_or_the_wall_and_is_labelled_crooked():
+    from dicerender.render import Camera, place_dice
+
+    d6 = next(d for d in game_designs() if d.shape == "d6")
+    radius = np.linalg.norm(solid("d6", d6.size_mm).vertices, axis=1).max()
+    cam = Camera(f=800.0, cx=320.0, cy=240.0, R=np.diag([1.0, -1.0, -1.0]), C=np.array([0.0, 0.0, 450.0]))
+    rect = np.array([40.0, 30.0, 600.0, 450.0])  # the floor seen, walls round it
+
+    def tip(p: Placed) -> np.ndarray:
+        """Where the top face's normal leans, on the floor."""
+        normals = np.array([p.R @ p.solid.normal(k) for k in range(len(p.solid.faces))])
+        return normals[int(np.argmax(normals[:, 2]))][:2]
+
+    flat = [place_dice(np.random.default_rng(i), [d6, d6], cam, rect, lean=0.0) for i in range(10)]
+    assert all(top_label(p)[1] < 1e-6 for dice in flat for p in dice)
+    on_die = on_wall = 0
+    for i in range(30):
+        first, second = place_dice(np.random.default_rng(i), [d6, d6], cam, rect, lean=1.0, walls=True)
+        assert all(14 - 1e-6 <= top_label(p)[1] <= 40 + 1e-6 for p in (first, second))  # all crooked
+        apart = second.t[:2] - first.t[:2]
+        u, v = cam.project(second.t[None])[0]
+        edges = {(-1, 0): u - rect[0], (1, 0): rect[2] - u, (0, -1): v - rect[1], (0, 1): rect[3] - v}
+        side, gap = min(edges.items(), key=lambda e: e[1])
+        if np.linalg.norm(apart) < 2 * radius:  # resting on the first die: tipped towards it
+            assert tip(second) @ -apart > 0, i
+            on_die += 1
+        elif gap < 2 * radius * cam.f / cam.C[2]:  # by a wall: tipped towards it (y flips on the floor)
+            assert tip(second) @ np.array([side[0], -side[1]]) > 0, i
+            on_wall += 1
+    assert on_die >= 5 and on_wall >= 5
+
+
 def test_patches_show_one_to_a_few_game_dice_at_the_tray_cameras_scale(tmp_path):
     import render_dice
 
     (tmp_path / "scenes").mkdir()
     sizes = []
     for i in range(6):
-        assert render_dice.render_one((tmp_path, 2, i, (640, 480), "patches", "raster", ())) > 0
+        assert render_dice.render_one((tmp_path, 2, i, (640, 480), "patches", "raster", (), 0.1)) > 0
         doc = json.loads((tmp_path / "scenes" / f"{i:06d}.json").read_text())
         assert doc["group"] == "patch"
         assert 1 <= len(doc["dice"]) <= 4

@@ -45,7 +45,7 @@ def test_a_die_is_drawn_where_its_label_says_with_its_body_colour():
 
 def test_a_scene_is_a_function_of_its_seed(tmp_path):
     (tmp_path / "scenes").mkdir()
-    job = (tmp_path, 5, 3, (160, 160), "patches", "cycles", ())
+    job = (tmp_path, 5, 3, (160, 160), "patches", "cycles", (), 0.1)
     assert render_dice.render_one(job) > 0
     first = cv2.imread(str(tmp_path / "scenes" / "000003.jpg"))
     doc = json.loads((tmp_path / "scenes" / "000003.json").read_text())

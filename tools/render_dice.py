@@ -86,8 +86,8 @@ def crop(image: np.ndarray, disc: list[float], border: int = cv2.BORDER_REFLECT)
     return cv2.warpAffine(image, m, (CROP, CROP), flags=cv2.INTER_AREA, borderMode=border)
 
 
-def render_one(args: tuple[Path, int, int, tuple[int, int], str, str, tuple[str, ...]]) -> int:
-    out, seed, i, size, kind, engine, only = args
+def render_one(args: tuple[Path, int, int, tuple[int, int], str, str, tuple[str, ...], float]) -> int:
+    out, seed, i, size, kind, engine, only, lean = args
     stem = out / "scenes" / f"{i:06d}"
     if stem.with_suffix(".json").exists():
         return 0
@@ -98,9 +98,9 @@ def render_one(args: tuple[Path, int, int, tuple[int, int], str, str, tuple[str,
     if engine == "cycles":  # Blender's path tracer, from .venv-render (make render-env)
         from dicerender import cycles
 
-        scene = cycles.render_scene(rng, designs, kind_size or size, die_px, shuffle)
+        scene = cycles.render_scene(rng, designs, kind_size or size, die_px, shuffle, lean)
     else:
-        scene = render_scene(rng, designs, kind_size or size, die_px, shuffle)
+        scene = render_scene(rng, designs, kind_size or size, die_px, shuffle, lean)
     cv2.imwrite(str(stem.with_suffix(".jpg")), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 95])
     crops = (
         np.stack([crop(scene.image, d["disc"]) for d in scene.labels])
@@ -143,14 +143,24 @@ def main(argv: list[str] | None = None) -> int:
         help="comma-separated game dice (looks of companion/data/looks.toml) to draw instead of all: "
         "more views of the dice a model reads worst",
     )
+    ap.add_argument(
+        "--lean",
+        type=float,
+        default=0.1,
+        help="chance each die leans on a neighbour or the floor's edge (labelled crooked past 12 degrees): "
+        "the lean reader's renders draw more",
+    )
     args = ap.parse_args(argv)
+    if not 0.0 <= args.lean <= 1.0:
+        ap.error(f"--lean: a chance from 0 to 1, not {args.lean}")
     only = tuple(n for n in args.dice.split(",") if n)
     names = {d.id for d in game_designs()}
     if unknown := sorted(set(only) - names):
         ap.error(f"--dice: no game die named {', '.join(unknown)} (known: {', '.join(sorted(names))})")
     w, h = (int(v) for v in args.size.split("x"))
     (args.out / "scenes").mkdir(parents=True, exist_ok=True)
-    jobs = [(args.out, args.seed, i, (w, h), args.kind, args.engine, only) for i in range(args.scenes)]
+    job = (args.kind, args.engine, only, args.lean)
+    jobs = [(args.out, args.seed, i, (w, h), *job) for i in range(args.scenes)]
     t0 = time.time()
     dice = 0
     done = 0

@@ -131,12 +131,17 @@ def load(
     return np.stack(crops), y, np.array(lean, np.float32), classes, np.array(top, np.float32)
 
 
-def photo_dice(shared: Path, locator_model: Path | None = None) -> tuple[list[np.ndarray], list[str]]:
+PHOTO_SETS = ("webcam", "phone", "casino")
+
+
+def photo_dice(
+    shared: Path, locator_model: Path | None = None, sets: tuple[str, ...] = PHOTO_SETS
+) -> tuple[list[np.ndarray], list[str]]:
     """Crops of real pip dice (class ``photo-d6/<face>``) from the even-indexed photos of the shared
-    sets (the odd halves stay held out): the top-down webcam set (cut
+    ``sets`` (the odd halves stay held out): the top-down webcam set (cut
     where the locator finds each labelled die, as the reader will: its boxes hold the pips, not the
-    die), epanemu (boxes round whole dice, many colours) and chase (one translucent casino die per
-    crop). Cut as the renders are."""
+    die), epanemu's phone photos (boxes round whole dice, many colours) and chase's casino crops (one
+    translucent die per crop). Cut as the renders are."""
     from vision import locator
     from vision.evaluate import crops as crop_items
     from vision.evaluate import epanemu, matteop65
@@ -148,7 +153,7 @@ def photo_dice(shared: Path, locator_model: Path | None = None) -> tuple[list[np
 
     net = locator.load(locator_model)
     w = shared / "dice-photos" / "matteop65-webcam-d6" / "Train"
-    if w.is_dir() and net is not None:
+    if "webcam" in sets and w.is_dir() and net is not None:
         for i, item in enumerate(matteop65(w)):
             if i % 2:
                 continue
@@ -162,7 +167,7 @@ def photo_dice(shared: Path, locator_model: Path | None = None) -> tuple[list[np
                     names.append(f"photo-d6/{lab.face}")
     photos = shared / "dice-photos"
     e = photos / "epanemu-roboflow-d6" / "train_one_per_source"
-    if e.is_dir():
+    if "phone" in sets and e.is_dir():
         for i, item in enumerate(epanemu(e)):
             if i % 2:
                 continue
@@ -171,7 +176,7 @@ def photo_dice(shared: Path, locator_model: Path | None = None) -> tuple[list[np
                 out.append(cut(image, lab.center, 1.15 * lab.size))
                 names.append(f"photo-d6/{lab.face}")
     c = photos / "chase-d6-crops" / "train"
-    if c.is_dir():
+    if "casino" in sets and c.is_dir():
         for i, item in enumerate(crop_items(c)):
             if i % 2:
                 continue

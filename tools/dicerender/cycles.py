@@ -330,6 +330,7 @@ def render_scene(
     size: tuple[int, int] = (640, 480),
     die_px_range: tuple[float, float] = (22.0, 64.0),
     shuffle: float = 0.0,
+    lean: float = 0.1,
     threads: int = 1,
 ) -> Scene:
     """A path-traced picture of ``designs`` thrown on a random surface, and each die's label: the same
@@ -338,7 +339,7 @@ def render_scene(
     die_px, cam, walls, rect = scene_frame(rng, size, die_px_range)
     cam.k1 = 0.0  # Cycles' perspective camera has no barrel distortion
     floor_img, kind = surface(rng, h, w)
-    dice = place_dice(rng, designs, cam, rect, shuffle)
+    dice = place_dice(rng, designs, cam, rect, shuffle, lean, walls)
     bpy.ops.wm.read_factory_settings(use_empty=True)
     drawn = _settings(rng, w, h, threads)
     _camera_object(cam, w)

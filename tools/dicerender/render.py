@@ -316,12 +316,19 @@ def _rest_pose(rng: np.random.Generator, s: Solid) -> np.ndarray:
 
 
 def place_dice(
-    rng: np.random.Generator, designs: list[Design], cam: Camera, rect: np.ndarray, shuffle: float = 0.0
+    rng: np.random.Generator,
+    designs: list[Design],
+    cam: Camera,
+    rect: np.ndarray,
+    shuffle: float = 0.0,
+    lean: float = 0.1,
+    walls: bool = False,
 ) -> list[Placed]:
     """Dice at rest on the floor seen in image rectangle ``rect`` (x0, y0, x1, y1): apart, touching or
-    leaning on a neighbour. A random design's faces are laid out at random; a game die's with chance
-    ``shuffle`` (real dice of one look differ in which face sits next to which, so a model must read
-    the top face rather than learn its neighbours)."""
+    leaning (each die with chance ``lean``: tilted towards the die it touches, against the tray's
+    wall at the rectangle's edge if ``walls`` show, or any way). A random design's faces are laid out
+    at random; a game die's with chance ``shuffle`` (real dice of one look differ in which face sits
+    next to which, so a model must read the top face rather than learn its neighbours)."""
     placed: list[Placed] = []
     for d in designs:
         s = solid(d.shape, d.size_mm)
@@ -338,33 +345,57 @@ def place_dice(
             f = rng.standard_normal((16, 16)).astype(np.float32)
             style["marble_field"] = cv2.resize(f, (TEX, TEX), interpolation=cv2.INTER_CUBIC) * 0.5
         R = _rest_pose(rng, s)
-        lean = rng.random() < 0.1
+        leans = rng.random() < lean
         for _ in range(60):
-            if placed and rng.random() < 0.35:
+            towards = None  # the direction of the die it touches
+            if placed and (rng.random() < 0.35 or (leans and rng.random() < 0.6)):
                 # touch (or lean on) a die already placed
                 other = placed[int(rng.integers(len(placed)))]
                 orad = np.linalg.norm(other.solid.vertices, axis=1).max()
                 ang = rng.uniform(0, 2 * np.pi)
                 gap = (radius + orad) * rng.uniform(0.72, 0.95)
                 xy = other.t[:2] + gap * np.array([np.cos(ang), np.sin(ang)])
+                towards = ang + np.pi
+            elif leans and walls and rng.random() < 0.7:
+                xy, towards = _by_wall(rng, cam, rect, radius)
             else:
                 m = radius * cam.f / cam.C[2] * 1.1
                 m = min(m, (rect[2] - rect[0]) / 2 - 1, (rect[3] - rect[1]) / 2 - 1)  # a small picture
                 uv = np.array([rng.uniform(rect[0] + m, rect[2] - m), rng.uniform(rect[1] + m, rect[3] - m)])
                 xy = cam.ground(uv)[:2]
             Rl = R
-            if lean:
-                axis = np.array([-np.sin(rng.uniform(0, 2 * np.pi)), np.cos(rng.uniform(0, 2 * np.pi)), 0])
+            if leans:
+                # the top tips towards the direction ``a``: at the die it rests on, if any
+                a = rng.uniform(0, 2 * np.pi) if towards is None else towards + rng.normal(0, 0.3)
+                axis = np.array([-np.sin(a), np.cos(a), 0])
                 Rl = rot_axis(axis, np.radians(rng.uniform(14, 40))) @ R
             v = s.vertices @ Rl.T
             t = np.array([xy[0], xy[1], -v[:, 2].min()])
-            if lean:
+            if leans:
                 t[2] += rng.uniform(0, 0.25) * radius
             cand = Placed(d, s, Rl, t, perm, style)
             if all(_apart(cand, q) for q in placed):
                 placed.append(cand)
                 break
     return placed
+
+
+def _by_wall(
+    rng: np.random.Generator, cam: Camera, rect: np.ndarray, radius: float
+) -> tuple[np.ndarray, float]:
+    """A floor point by one of the walls at the edges of picture rectangle ``rect``, a die's
+    ``radius`` (mm) in from it, and the direction (radians, on the floor) towards that wall."""
+    x0, y0, x1, y1 = rect
+    inset = radius * cam.f / cam.C[2] * rng.uniform(0.6, 0.9)
+    side = int(rng.integers(4))
+    along = rng.uniform(0.1, 0.9)
+    edge = [(x0, y0 + along * (y1 - y0)), (x1, y0 + along * (y1 - y0)),
+            (x0 + along * (x1 - x0), y0), (x0 + along * (x1 - x0), y1)][side]
+    inward = [(1, 0), (-1, 0), (0, 1), (0, -1)][side]
+    at_wall = cam.ground(np.array(edge, float))[:2]
+    xy = cam.ground(np.array(edge, float) + inset * np.array(inward, float))[:2]
+    out = at_wall - xy
+    return xy, float(np.arctan2(out[1], out[0]))
 
 
 def _apart(a: Placed, b: Placed) -> bool:
@@ -400,9 +431,10 @@ def render_scene(
     size: tuple[int, int] = (640, 480),
     die_px_range: tuple[float, float] = (22.0, 64.0),
     shuffle: float = 0.0,
+    lean: float = 0.1,
 ) -> Scene:
     """A picture of ``designs`` thrown on a random surface, and each die's label. ``die_px_range``:
-    how wide a 16 mm die may look (drawn log-uniformly); ``shuffle``: see :func:`place_dice`."""
+    how wide a 16 mm die may look (drawn log-uniformly); ``shuffle``, ``lean``: see :func:`place_dice`."""
     w, h = size
     W, H = w * SCALE, h * SCALE
     die_px, cam, walls, rect = scene_frame(rng, size, die_px_range)
@@ -421,7 +453,7 @@ def render_scene(
     g = rng.normal(0, 0.25, 2)
     falloff = 1 + g[0] * (xx / W - 0.5) + g[1] * (yy / H - 0.5)
     img *= ((ambient + key * L[2]) * falloff)[..., None] * tint[None, None, ::-1]
-    dice = place_dice(rng, designs, cam, rect, shuffle)
+    dice = place_dice(rng, designs, cam, rect, shuffle, lean, walls)
     # shadows first, on the surface: each die's cast shadow, and a thin dark line of contact shadow
     # where it meets the floor
     shadow = np.zeros((H, W), np.uint8)
