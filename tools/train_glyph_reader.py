@@ -100,12 +100,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--width", type=int, default=32)
     ap.add_argument("--photo-repeat", type=int, default=3, help="times an epoch shows each photo's die")
     ap.add_argument("--smoothing", type=float, default=0.1, help="label smoothing")
+    ap.add_argument("--init-onnx", type=Path, default=None,
+                    help="start from this exported model of the same glyphs (its batch norms stay frozen)")
     args = ap.parse_args(argv)
     training.begin(args.seed, args.threads, args.work)
     t0 = time.time()
     crops, y, _, classes, top = load(args.renders, args.limit, args.photos, None, args.photo_repeat)
     glyph_names = [class_glyph(c) for c in classes]
     glyphs = sorted(set(glyph_names))
+    if args.init_onnx is not None:  # its outputs, in its order: the renders may not show every one
+        described = json.loads(args.init_onnx.with_suffix(".json").read_text())["glyphs"]
+        if unknown := set(glyphs) - set(described):
+            raise SystemExit(f"{args.init_onnx} does not know the glyphs {sorted(unknown)[:5]}: use --init")
+        glyphs = described
     index = {g: i for i, g in enumerate(glyphs)}
     g = np.array([index[glyph_names[c]] for c in y])
     print(f"{len(crops)} dice, {len(classes)} classes, {len(glyphs)} glyphs, loaded in "
@@ -114,6 +121,8 @@ def main(argv: list[str] | None = None) -> int:
     modules = {"net": net}
     if args.init is not None:
         training.init_from(args.init, modules, glyphs)
+    if args.init_onnx is not None:
+        training.init_from_onnx(args.init_onnx, net)
     steps = math.ceil(len(crops) / args.batch)
     opt, sched = training.one_cycle(list(net.parameters()), args.lr, steps * args.epochs)
     ckpt = args.work / "last.pt"
@@ -121,7 +130,7 @@ def main(argv: list[str] | None = None) -> int:
     for epoch in range(start, args.epochs):
         rng = np.random.default_rng([args.seed, epoch])
         order = rng.permutation(len(crops))
-        net.train()
+        training.train_mode(net, frozen_norms=args.init_onnx is not None)
         losses, right, t1 = [], 0, time.time()
         for b in range(steps):
             idx = order[b * args.batch : (b + 1) * args.batch]

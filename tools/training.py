@@ -142,6 +142,12 @@ def init_from_onnx(path: Path, net: nn.Module) -> None:
     mine = [m for m in layers if isinstance(m, nn.Conv2d)]
     if len(convs) != len(mine):
         raise ValueError(f"{path}: {len(convs)} convolutions, the network has {len(mine)}")
+    # by the module each node was exported from (``/stem/stem.0/Conv``: ``stem.0``), where the names
+    # say it: the order of execution is not the order of definition when stages and blocks alternate
+    named_modules = dict(net.named_modules())
+    by_name = [named_modules.get(n.name.rsplit("/", 2)[-2]) if n.name.count("/") > 1 else None for n in convs]
+    if all(isinstance(m, nn.Conv2d) for m in by_name) and len({id(m) for m in by_name}) == len(mine):
+        mine = by_name
     with torch.no_grad():
         for node, conv in zip(convs, mine, strict=True):
             w = weights[node.input[1]]
