@@ -43,6 +43,7 @@ from train_face_reader import batch, load  # noqa: E402
 from companion.looks import all_looks  # noqa: E402
 from vision.facereader import INPUT  # noqa: E402
 from vision.glyphreader import SPANS, glyph_of  # noqa: E402
+from vision.glyphreader import load as load_glyphs  # noqa: E402
 
 CHANNELS = 3 * len(SPANS)
 
@@ -101,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--photo-repeat", type=int, default=3, help="times an epoch shows each photo's die")
     ap.add_argument("--smoothing", type=float, default=0.1, help="label smoothing")
     ap.add_argument("--init-onnx", type=Path, default=None,
-                    help="start from this exported model of the same glyphs (its batch norms stay frozen)")
+                    help="start from this exported model, keeping its glyphs (its batch norms stay frozen)")
     args = ap.parse_args(argv)
     training.begin(args.seed, args.threads, args.work)
     t0 = time.time()
@@ -109,10 +110,12 @@ def main(argv: list[str] | None = None) -> int:
     glyph_names = [class_glyph(c) for c in classes]
     glyphs = sorted(set(glyph_names))
     if args.init_onnx is not None:  # its outputs, in its order: the renders may not show every one
-        described = json.loads(args.init_onnx.with_suffix(".json").read_text())["glyphs"]
-        if unknown := set(glyphs) - set(described):
+        shipped = load_glyphs(args.init_onnx)  # its description read and checked as the reader does
+        if shipped is None:
+            raise SystemExit(f"{args.init_onnx} or its .json is not usable (see the warning above)")
+        if unknown := set(glyphs) - set(shipped.names):
             raise SystemExit(f"{args.init_onnx} does not know the glyphs {sorted(unknown)[:5]}: use --init")
-        glyphs = described
+        glyphs = list(shipped.names)
     index = {g: i for i, g in enumerate(glyphs)}
     g = np.array([index[glyph_names[c]] for c in y])
     print(f"{len(crops)} dice, {len(classes)} classes, {len(glyphs)} glyphs, loaded in "
