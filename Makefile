@@ -6,11 +6,13 @@ STAMP := $(VENV)/.installed
 
 .PHONY: run test lint bench fuzz clean screenshots render-env
 
-$(STAMP): pyproject.toml
+# The runtime dependencies at the versions of constraints.txt (the ones the Pi installs), so the
+# suite and the benches run on what ships and the figures of docs/ can be measured again.
+$(STAMP): pyproject.toml constraints.txt
 	@$(PYTHON) -c 'import venv' 2>/dev/null || { echo "python3-venv is missing: sudo apt-get install python3-venv"; exit 1; }
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV_FLAGS) $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install --quiet --constraint constraints.txt -e '.[dev]'
 	@touch $(STAMP)
 
 run: $(STAMP)

@@ -147,8 +147,8 @@ def main(argv: list[str] | None = None) -> int:
         "--lean",
         type=float,
         default=0.1,
-        help="chance each die leans on a neighbour or the floor's edge (labelled crooked past 12 degrees): "
-        "the lean reader's renders draw more",
+        help="chance each die leans on a neighbour or the floor's edge (labelled crooked past 12 degrees); "
+        "more gives a model of leaning dice more examples",
     )
     args = ap.parse_args(argv)
     if not 0.0 <= args.lean <= 1.0:

@@ -22,6 +22,7 @@ Checkpoints go to ``--work`` after every epoch; a stopped run resumes from the l
 
 from __future__ import annotations
 
+import argparse
 import json
 import math
 import os
@@ -189,6 +190,8 @@ def photo_dice(
 
 #: the locator's centre is off by this share of the die (standard deviation); ``--centre-jitter``
 CENTRE_JITTER = 0.1
+#: the locator's size is off by a factor in this range (log-uniform); ``--size-jitter``
+SIZE_JITTER = (0.8, 1.25)
 #: a crop centred this near a die's top face (share of the die) is centred on it ...
 CENTRED_WITHIN = 0.15
 #: ... and one this far or farther is not: beside it, on its edge, or between two touching dice
@@ -221,8 +224,7 @@ def augment(
     which lies ``top`` px from the crop's centre): turned, scaled, relit, blurred, noisy."""
     if rng.random() < 0.5:
         crop = coarsen(rng, crop)
-    # the locator's size is off by up to a fifth of the die now and then
-    jitter = float(np.exp(rng.uniform(np.log(0.8), np.log(1.25))))
+    jitter = float(np.exp(rng.uniform(*np.log(SIZE_JITTER))))  # the locator's size errs
     c = CROP / 2 + top + shift
     turn = float(rng.uniform(0, 360))
     views = []
@@ -253,6 +255,13 @@ def beside(rng: np.random.Generator, crop: np.ndarray, other: np.ndarray, angle:
     cv2.circle(mask, (round(CROP / 2 + shift[0]), round(CROP / 2 + shift[1])), round(0.45 * d), 1.0, -1)
     mask = cv2.GaussianBlur(mask, (0, 0), 1.5)[..., None]
     return (crop * (1 - mask) + moved * mask).astype(np.uint8)
+
+
+def size_jitter_argument(ap: argparse.ArgumentParser) -> None:
+    """``--size-jitter LO HI``: the range of the locator's size errors the views are cut with."""
+    ap.add_argument("--size-jitter", type=float, nargs=2, default=SIZE_JITTER, metavar=("LO", "HI"),
+                    help="the die's size in a view is off by a factor in [LO, HI] (log-uniform): the "
+                    "locator's size errors; the path-traced d4s are measured at 0.75 of their circle")
 
 
 def batch(
@@ -303,7 +312,7 @@ def class_means(net: FaceNet, rng: np.random.Generator, crops, top, y, classes: 
 
 
 def main(argv: list[str] | None = None) -> int:
-    global CENTRE_JITTER  # --centre-jitter sets it for augment()
+    global CENTRE_JITTER, SIZE_JITTER  # --centre-jitter and --size-jitter set them for augment()
     ap = training.arguments(__doc__.splitlines()[0], "face", "face_reader.onnx", 24, 128, 2e-3)
     ap.add_argument(
         "--renders", type=Path, nargs="+", default=[training.CACHE / "renders"], help="render_dice.py outputs"
@@ -316,8 +325,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--scale", type=float, default=24.0, help="CosFace scale (inverse temperature)")
     ap.add_argument("--centre-jitter", type=float, default=CENTRE_JITTER,
                     help="standard deviation of the crop centre's offset, in die sizes")
+    size_jitter_argument(ap)
     args = ap.parse_args(argv)
-    CENTRE_JITTER = args.centre_jitter
+    CENTRE_JITTER, SIZE_JITTER = args.centre_jitter, tuple(args.size_jitter)
     training.begin(args.seed, args.threads, args.work)
     t0 = time.time()
     crops, y, lean, classes, top = load(

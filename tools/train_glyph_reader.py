@@ -36,9 +36,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tools"))
 
+import train_face_reader  # noqa: E402
 import training  # noqa: E402
 from dicerender.designs import random_design  # noqa: E402
-from train_face_reader import batch, load  # noqa: E402
+from train_face_reader import batch, load, size_jitter_argument  # noqa: E402
 
 from companion.looks import all_looks  # noqa: E402
 from vision.facereader import INPUT  # noqa: E402
@@ -103,7 +104,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--smoothing", type=float, default=0.1, help="label smoothing")
     ap.add_argument("--init-onnx", type=Path, default=None,
                     help="start from this exported model, keeping its glyphs (its batch norms stay frozen)")
+    size_jitter_argument(ap)
     args = ap.parse_args(argv)
+    train_face_reader.SIZE_JITTER = tuple(args.size_jitter)
     training.begin(args.seed, args.threads, args.work)
     t0 = time.time()
     crops, y, _, classes, top = load(args.renders, args.limit, args.photos, None, args.photo_repeat)
