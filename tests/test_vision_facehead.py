@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -80,7 +82,9 @@ def test_a_sets_glyph_classifier_is_saved_with_it_and_kept_for_the_dice_kept(hea
     labels = [f for f in FACES for _ in range(30)]
     glyph = facehead.fit(glyph_features(chances), labels)
     names = ["pips:1", "pips:2", "pips:3", "curve", "text:2"]
-    g = Gallery(head=head, glyph=glyph, habits=habits(chances, labels, names), models=sets.shipped_models())
+    tempered = replace(head, temperature=np.array([1.0, 2.5, 1.0], np.float32))
+    seen = habits(chances, labels, names)
+    g = Gallery(head=tempered, glyph=glyph, habits=seen, models=sets.shipped_models())
     for face in FACES:
         g.add(*face, unit(1), VIEWS)
     g.save(tmp_path / "set.npz")
@@ -89,7 +93,11 @@ def test_a_sets_glyph_classifier_is_saved_with_it_and_kept_for_the_dice_kept(hea
     assert back.habits == g.habits and {h[:2] for h in back.habits} == set(FACES)
     assert back.only({"club"}).glyph is not None and back.only({"d6"}).glyph is None
     assert {h[0] for h in back.only({"club"}).habits} == {"club"}
+    assert np.array_equal(back.head.temperature, tempered.temperature) and back.glyph.temperature is None
     assert not sets.lacks_classifier(back)
+    back.head = head  # a set enrolled before enrolment tempered its face classifier: learnt again
+    assert sets.lacks_classifier(back)
+    back.head = tempered
     back.habits = None  # a set enrolled before sets learnt the glyph reader's habits: learnt again
     assert sets.lacks_classifier(back) == (glyphreader.load() is not None)
     back.glyph = None  # a set enrolled before sets had one: learnt again, where there is a glyph reader
@@ -169,3 +177,60 @@ def _paler_middle(crop: np.ndarray) -> float:
     whole = crop[..., :3].astype(np.float32)
     corners = np.concatenate([whole[:4, :4], whole[:4, -4:], whole[-4:, :4], whole[-4:, -4:]])
     return float(whole[20:28, 20:28].mean() - corners.mean())
+
+
+def putter_photo(rng: np.random.Generator, face: int, pose: np.ndarray, count: int = 20) -> np.ndarray:
+    """``count`` views of a photo of a putter face: its value a small mark (``face`` 0-2), the
+    photo's ``pose`` (and light) a large pattern of its own."""
+    signal = np.zeros(DESCRIPTOR)
+    signal[100 + face * 10 : 110 + face * 10] = 0.3
+    return signal + pose + 0.3 * rng.normal(size=(count, 4, DESCRIPTOR))
+
+
+def two_dice_photos(rng: np.random.Generator):
+    """Two photos of each face of two dice: the club's photos of a face alike, the putter's each
+    mostly its pose and light (a d4's value is a few pixels); and the putter's poses."""
+    views, labels, photos, poses = [], [], [], {}
+    for f, face in enumerate(FACES):
+        for photo in range(2):
+            views.append(descriptors(rng, f, 20))
+            labels += [face] * 20
+            photos += [photo] * 20
+    for f, face in enumerate(("1", "2", "3")):
+        for photo in range(2):
+            poses[f, photo] = rng.normal(size=DESCRIPTOR)
+            views.append(putter_photo(rng, f, poses[f, photo]))
+            labels += [("roll-in-one-putter", face)] * 20
+            photos += [photo] * 20
+    return np.concatenate(views), labels, photos, poses
+
+
+def test_a_die_its_head_does_not_read_from_photos_held_out_gets_a_flatter_say():
+    """Enrolment holds each photo of a face out in turn: the club, read right from its other
+    photos, keeps its head as fitted; the putter, whose held-out photos its head reads as other
+    faces, is tempered: a throw showing a 1 in the pose one of the 2's photos had is read as a 2
+    surely by the head as fitted, and no longer surely once tempered."""
+    rng = np.random.default_rng(5)
+    x, labels, photos, poses = two_dice_photos(rng)
+    t = facehead.temperatures(x, labels, photos)
+    assert t["club"] == 1.0
+    assert t["roll-in-one-putter"] >= 2.0
+    plain, tempered = facehead.fit(x, labels), facehead.calibrated(x, labels, photos)
+    club = np.concatenate([descriptors(rng, i, 10) for i in range(3)])
+    assert (tempered.probabilities(club).argmax(axis=1) == np.repeat([0, 1, 2], 10)).all()
+    assert tempered.probabilities(club).max(axis=1).min() >= FUSED_OK
+    like_other = [putter_photo(rng, f, poses[(f + 1) % 3, p], 5) for f in (0, 1, 2) for p in (0, 1)]
+    throws = np.concatenate(like_other)
+    wrong = np.repeat([4, 5, 3], 10)  # each read as the face whose photo had its pose
+    p_plain, p_tempered = plain.probabilities(throws), tempered.probabilities(throws)
+    assert (p_plain.argmax(axis=1) == wrong).all() and p_plain.max(axis=1).min() >= FUSED_OK
+    assert p_tempered.max(axis=1).max() < FUSED_OK
+
+
+def test_with_one_photo_a_face_nothing_is_held_out_and_the_head_is_as_fitted():
+    rng = np.random.default_rng(6)
+    x, labels, photos, _ = two_dice_photos(rng)
+    first = [i for i, p in enumerate(photos) if p == 0]
+    one = x[first], [labels[i] for i in first], [0] * len(first)
+    assert facehead.temperatures(*one) == {}
+    assert np.array_equal(facehead.calibrated(*one).weights, facehead.fit(*one[:2]).weights)

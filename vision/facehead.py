@@ -25,13 +25,16 @@ RATE = 0.05
 @dataclass(frozen=True)
 class FaceHead:
     """Softmax over ``classes`` ((die, face) pairs) of standardised descriptors:
-    ``softmax(((x - mean) / scale) @ weights + bias)``, averaged over a die's quarter turns."""
+    ``softmax(((x - mean) / scale) @ weights + bias)``, averaged over a die's quarter turns; with a
+    ``temperature`` per class (:func:`calibrated`), the logits of a view divided by that of the
+    class it names first (a die whose photos the head did not generalise across speaks softer)."""
 
     classes: tuple[tuple[str, str], ...]
     mean: np.ndarray
     scale: np.ndarray
     weights: np.ndarray
     bias: np.ndarray
+    temperature: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         d, c = len(self.mean), len(self.classes)
@@ -42,6 +45,9 @@ class FaceHead:
             raise ValueError("face head holds numbers that are not finite")
         if (self.scale <= 0).any():
             raise ValueError("face head scales must be positive")
+        t = self.temperature
+        if t is not None and (t.shape != (c,) or not np.isfinite(t).all() or (t < 1).any()):
+            raise ValueError(f"face head temperatures must be {c} finite numbers of 1 or more")
 
     @cached_property
     def dice(self) -> frozenset[str]:
@@ -52,7 +58,10 @@ class FaceHead:
         """(dice, classes) probabilities for descriptors shaped (dice, turns, numbers)."""
         n, turns, d = descriptors.shape
         z = ((descriptors.reshape(-1, d) - self.mean) / self.scale) @ self.weights + self.bias
-        return _softmax(z.reshape(n, turns, -1).mean(axis=1))
+        z = z.reshape(n, turns, -1).mean(axis=1)
+        if self.temperature is not None:
+            z = z / self.temperature[z.argmax(axis=1)][:, None]
+        return _softmax(z)
 
     def only(self, dice: set[str]) -> FaceHead | None:
         """The head over the faces of these dice alone (the others cannot be on the table: its
@@ -63,7 +72,8 @@ class FaceHead:
         if len(keep) < 2:
             return None
         classes = tuple(self.classes[i] for i in keep)
-        return FaceHead(classes, self.mean, self.scale, self.weights[:, keep], self.bias[keep])
+        t = None if self.temperature is None else self.temperature[keep]
+        return FaceHead(classes, self.mean, self.scale, self.weights[:, keep], self.bias[keep], t)
 
     def arrays(self, prefix: str = "head_") -> dict[str, np.ndarray]:
         """The head as named arrays (to save beside a gallery)."""
@@ -74,7 +84,7 @@ class FaceHead:
             f"{prefix}scale": self.scale,
             f"{prefix}weights": self.weights,
             f"{prefix}bias": self.bias,
-        }
+        } | ({} if self.temperature is None else {f"{prefix}temperature": self.temperature})
 
     @classmethod
     def from_arrays(cls, z: dict, prefix: str = "head_") -> FaceHead | None:
@@ -83,7 +93,8 @@ class FaceHead:
             return None
         classes = tuple(zip(map(str, z[f"{prefix}dice"]), map(str, z[f"{prefix}faces"]), strict=True))
         arrays = (np.asarray(z[f"{prefix}{k}"], np.float32) for k in ("mean", "scale", "weights", "bias"))
-        return cls(classes, *arrays)
+        t = np.asarray(z[f"{prefix}temperature"], np.float32) if f"{prefix}temperature" in z else None
+        return cls(classes, *arrays, t)
 
 
 def fit(
@@ -113,6 +124,63 @@ def fit(
             p -= RATE * (m / (1 - 0.9**t)) / (np.sqrt(v / (1 - 0.999**t)) + 1e-8)
     f32 = np.float32
     return FaceHead(classes, mean.astype(f32), scale.astype(f32), w.astype(f32), b.astype(f32))
+
+
+def calibrated(
+    descriptors: np.ndarray,
+    labels: list[tuple[str, str]],
+    photos: list[int],
+    l2: float = L2,
+    steps: int = STEPS,
+) -> FaceHead:
+    """:func:`fit`, with each die's temperature (:func:`temperatures`) for its faces: a view the head
+    reads as a face of a die whose photos, one held out at a time, it did not read right from the
+    others gets a flatter say, so that a sure wrong face does not outweigh the set's other opinions."""
+    head = fit(descriptors, labels, l2, steps)
+    t = temperatures(descriptors, labels, photos, l2, steps)
+    per_class = np.array([t.get(die, 1.0) for die, _ in head.classes], np.float32)
+    return FaceHead(head.classes, head.mean, head.scale, head.weights, head.bias, per_class)
+
+
+#: the temperatures tried per die (1: the head as fitted)
+TEMPERATURES = (1.0, 1.25, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0)
+
+
+def temperatures(
+    descriptors: np.ndarray,
+    labels: list[tuple[str, str]],
+    photos: list[int],
+    l2: float = L2,
+    steps: int = STEPS,
+) -> dict[str, float]:
+    """Per die, the temperature (of :data:`TEMPERATURES`) under which the head's chances of the right
+    face are likeliest on photos it was not fitted on: each photo number (``photos``: a view's photo
+    among its face's photos, 0, 1, ...) held out in turn, the head fitted on the rest read its views.
+    A die with one photo a face, or whose faces are held out with none left, keeps 1."""
+    photo = np.asarray(photos)
+    held: dict[str, list[tuple[np.ndarray, int]]] = {}
+    for k in sorted(set(photos)):
+        train = photo != k
+        kept = [lab for lab, t in zip(labels, train, strict=True) if t]
+        if len(set(kept)) < 2:
+            continue
+        head = fit(descriptors[train], kept, l2, steps)
+        index = {c: i for i, c in enumerate(head.classes)}
+        rows = [i for i in np.flatnonzero(~train) if labels[i] in index]
+        if not rows:
+            continue
+        _, turns, d = descriptors.shape
+        z = ((descriptors[rows].reshape(-1, d) - head.mean) / head.scale) @ head.weights + head.bias
+        z = z.reshape(len(rows), turns, -1).mean(axis=1)
+        for i, zi in zip(rows, z, strict=True):
+            held.setdefault(labels[i][0], []).append((zi, index[labels[i]]))
+    out = {}
+    for die, rows in held.items():
+        z = np.stack([r[0] for r in rows])
+        y = np.array([r[1] for r in rows])
+        nll = [-np.log(_softmax(z / t)[np.arange(len(y)), y] + 1e-12).mean() for t in TEMPERATURES]
+        out[die] = TEMPERATURES[int(np.argmin(nll))]
+    return out
 
 
 def _softmax(z: np.ndarray) -> np.ndarray:

@@ -100,7 +100,8 @@ def enrol_folder(
     glyphs = glyphs or glyphreader.load()
     if glyphs is not None and glyphs.spans != facereader.SPANS:
         glyphs = None  # it reads views of its own, which the augmented views are not cut as
-    descriptors, colours, labels, glyph_chances = [], [], [], []
+    descriptors, colours, labels, glyph_chances, numbers = [], [], [], [], []
+    photo_of: dict[tuple[str, str], int] = {}
     for path in photos:
         image = decode_image_file(str(path))  # checked as every photo read is (vision/imagefile.py)
         spots = locator.locate(locator_net, image)
@@ -119,8 +120,10 @@ def enrol_folder(
         if glyphs is not None:
             glyph_chances.append(glyphs.probabilities(crops))
         labels += [(die, face)] * len(crops)
+        numbers += [photo_of.setdefault((die, face), 0)] * len(crops)  # this face's photo 0, 1, ...
+        photo_of[die, face] += 1
     if len(set(labels)) >= 2:
-        gallery.head = facehead.fit(np.stack(descriptors), labels)
+        gallery.head = facehead.calibrated(np.stack(descriptors), labels, numbers)
         if glyph_chances:
             chances = np.concatenate(glyph_chances)
             gallery.glyph = facehead.fit(fusion.glyph_features(chances), labels)
@@ -208,6 +211,8 @@ def lacks_classifier(gallery: Gallery) -> bool:
         return True
     if not gallery.models:
         return True  # saved before sets recorded their models: which ones fitted it is not known
+    if gallery.head is not None and gallery.head.temperature is None:
+        return True  # fitted before enrolment held photos out to temper it (facehead.calibrated)
     return (gallery.head is None and len(faces) >= 2) or (gallery.colour is None and len(colours) >= 2)
 
 
