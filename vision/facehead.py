@@ -126,18 +126,12 @@ def fit(
     return FaceHead(classes, mean.astype(f32), scale.astype(f32), w.astype(f32), b.astype(f32))
 
 
-def calibrated(
-    descriptors: np.ndarray,
-    labels: list[tuple[str, str]],
-    photos: list[int],
-    l2: float = L2,
-    steps: int = STEPS,
-) -> FaceHead:
+def calibrated(descriptors: np.ndarray, labels: list[tuple[str, str]], photos: list[int]) -> FaceHead:
     """:func:`fit`, with each die's temperature (:func:`temperatures`) for its faces: a view the head
     reads as a face of a die whose photos, one held out at a time, it did not read right from the
     others gets a flatter say, so that a sure wrong face does not outweigh the set's other opinions."""
-    head = fit(descriptors, labels, l2, steps)
-    t = temperatures(descriptors, labels, photos, l2, steps)
+    head = fit(descriptors, labels)
+    t = temperatures(descriptors, labels, photos)
     per_class = np.array([t.get(die, 1.0) for die, _ in head.classes], np.float32)
     return FaceHead(head.classes, head.mean, head.scale, head.weights, head.bias, per_class)
 
@@ -147,11 +141,7 @@ TEMPERATURES = (1.0, 1.25, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0)
 
 
 def temperatures(
-    descriptors: np.ndarray,
-    labels: list[tuple[str, str]],
-    photos: list[int],
-    l2: float = L2,
-    steps: int = STEPS,
+    descriptors: np.ndarray, labels: list[tuple[str, str]], photos: list[int]
 ) -> dict[str, float]:
     """Per die, the temperature (of :data:`TEMPERATURES`) under which the head's chances of the right
     face are likeliest on photos it was not fitted on: each photo number (``photos``: a view's photo
@@ -164,7 +154,7 @@ def temperatures(
         kept = [lab for lab, t in zip(labels, train, strict=True) if t]
         if len(set(kept)) < 2:
             continue
-        head = fit(descriptors[train], kept, l2, steps)
+        head = fit(descriptors[train], kept)
         index = {c: i for i, c in enumerate(head.classes)}
         rows = [i for i in np.flatnonzero(~train) if labels[i] in index]
         if not rows:
