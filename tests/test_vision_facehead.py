@@ -187,7 +187,9 @@ def putter_photo(rng: np.random.Generator, face: int, pose: np.ndarray, count: i
     return signal + pose + 0.3 * rng.normal(size=(count, 4, DESCRIPTOR))
 
 
-def two_dice_photos(rng: np.random.Generator):
+def two_dice_photos(
+    rng: np.random.Generator,
+) -> tuple[np.ndarray, list[tuple[str, str]], list[int], dict[tuple[int, int], np.ndarray]]:
     """Two photos of each face of two dice: the club's photos of a face alike, the putter's each
     mostly its pose and light (a d4's value is a few pixels); and the putter's poses."""
     views, labels, photos, poses = [], [], [], {}

@@ -54,11 +54,16 @@ class FaceHead:
         """The dice whose faces it tells apart."""
         return frozenset(c[0] for c in self.classes)
 
-    def probabilities(self, descriptors: np.ndarray) -> np.ndarray:
-        """(dice, classes) probabilities for descriptors shaped (dice, turns, numbers)."""
+    def logits(self, descriptors: np.ndarray) -> np.ndarray:
+        """(dice, classes) logits, untempered, for descriptors shaped (dice, turns, numbers): the
+        turns' mean."""
         n, turns, d = descriptors.shape
         z = ((descriptors.reshape(-1, d) - self.mean) / self.scale) @ self.weights + self.bias
-        z = z.reshape(n, turns, -1).mean(axis=1)
+        return z.reshape(n, turns, -1).mean(axis=1)
+
+    def probabilities(self, descriptors: np.ndarray) -> np.ndarray:
+        """(dice, classes) probabilities for descriptors shaped (dice, turns, numbers)."""
+        z = self.logits(descriptors)
         if self.temperature is not None:
             z = z / self.temperature[z.argmax(axis=1)][:, None]
         return _softmax(z)
@@ -159,10 +164,7 @@ def temperatures(
         rows = [i for i in np.flatnonzero(~train) if labels[i] in index]
         if not rows:
             continue
-        _, turns, d = descriptors.shape
-        z = ((descriptors[rows].reshape(-1, d) - head.mean) / head.scale) @ head.weights + head.bias
-        z = z.reshape(len(rows), turns, -1).mean(axis=1)
-        for i, zi in zip(rows, z, strict=True):
+        for i, zi in zip(rows, head.logits(descriptors[rows]), strict=True):
             held.setdefault(labels[i][0], []).append((zi, index[labels[i]]))
     out = {}
     for die, rows in held.items():

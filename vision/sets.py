@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import re
 import zipfile
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -101,7 +102,7 @@ def enrol_folder(
     if glyphs is not None and glyphs.spans != facereader.SPANS:
         glyphs = None  # it reads views of its own, which the augmented views are not cut as
     descriptors, colours, labels, glyph_chances, numbers = [], [], [], [], []
-    photo_of: dict[tuple[str, str], int] = {}
+    photo_of: Counter[tuple[str, str]] = Counter()  # each face's photos so far
     for path in photos:
         image = decode_image_file(str(path))  # checked as every photo read is (vision/imagefile.py)
         spots = locator.locate(locator_net, image)
@@ -120,7 +121,7 @@ def enrol_folder(
         if glyphs is not None:
             glyph_chances.append(glyphs.probabilities(crops))
         labels += [(die, face)] * len(crops)
-        numbers += [photo_of.setdefault((die, face), 0)] * len(crops)  # this face's photo 0, 1, ...
+        numbers += [photo_of[die, face]] * len(crops)  # this face's photo 0, 1, ...
         photo_of[die, face] += 1
     if len(set(labels)) >= 2:
         gallery.head = facehead.calibrated(np.stack(descriptors), labels, numbers)
