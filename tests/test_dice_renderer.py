@@ -72,6 +72,8 @@ def test_a_scene_is_a_function_of_its_seed_and_index(tmp_path):
     doc = json.loads((tmp_path / "a" / "scenes" / "000003.json").read_text())
     crops = np.load(tmp_path / "a" / "scenes" / "000003.npz")["crops"]
     assert len(crops) == len(doc["dice"])
+    # a 16 mm die as wide, in a picture half as wide, as in a 640 px one: half as many px (22-64 there)
+    assert 11.0 <= doc["die_px"] <= 32.0
     for d in doc["dice"]:
         diameter = d["disc"][2]
         assert 0 < diameter < 320

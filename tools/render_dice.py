@@ -71,7 +71,8 @@ def patch_designs(rng: np.random.Generator, games: list[Design]) -> tuple[str, l
 
 
 KINDS = {
-    # kind: (designs, picture size, a 16 mm die's width range in px, chance a game die's faces are shuffled)
+    # kind: (designs, picture size, a 16 mm die's width range in px (throws: in a 640 px wide picture,
+    # scaled with --size), chance a game die's faces are shuffled)
     "throws": (scene_designs, None, (22.0, 64.0), 0.0),
     "patches": (patch_designs, (160, 160), (28.0, 60.0), 0.5),
 }
@@ -93,6 +94,8 @@ def render_one(args: tuple[Path, int, int, tuple[int, int], str, str, tuple[str,
         return 0
     rng = np.random.default_rng([seed, i])
     pick, kind_size, die_px, shuffle = KINDS[kind]
+    if kind_size is None:  # a throw: the dice as large in a smaller picture as in a 640 px wide one
+        die_px = (die_px[0] * size[0] / 640, die_px[1] * size[0] / 640)
     games = [d for d in game_designs() if not only or d.id in only]
     group, designs = pick(rng, games)
     if engine == "cycles":  # Blender's path tracer, from .venv-render (make render-env)

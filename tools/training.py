@@ -155,7 +155,8 @@ def init_from_onnx(path: Path, net: nn.Module) -> None:
                 raise ValueError(f"{path}: {node.name} is {w.shape}, the network's {conv.weight.shape}")
             conv.weight.copy_(torch.from_numpy(np.array(w)))
             bias = torch.from_numpy(np.array(weights[node.input[2]]))
-            norm = layers[layers.index(conv) + 1]
+            after = layers.index(conv) + 1
+            norm = layers[after] if after < len(layers) else None  # a last convolution: a head
             if isinstance(norm, nn.BatchNorm2d):
                 norm.weight.fill_(1.0)
                 norm.bias.copy_(bias)
