@@ -13,10 +13,10 @@ from tests.test_vision_reader import head_of, unit
 from vision import diecolour, facehead, facereader, locator, sets
 from vision.facehead import FaceHead
 from vision.facereader import DESCRIPTOR, Gallery, Seen
-from vision.fusion import FUSED_OK, Fused, fuse, glyph_features
+from vision.fusion import FUSED_OK, Fused, Look, fuse, fuse_looks, glyph_features
 from vision.glyphreader import Glyphs, face_glyph
 from vision.imagefile import decode_image_file
-from vision.reader import judge_set
+from vision.reader import _in_doubt, judge_set
 from vision.types import CROOKED, OK, UNCERTAIN
 
 ROLLERS = (("rollers-purple", "2"), ("rollers-purple", "4"), ("rollers-black", "2"), ("rollers-black", "4"))
@@ -65,6 +65,23 @@ def test_the_glyph_reader_settles_a_face_the_sets_classifier_leaves_open():
     assert (both.die, both.face) == ("rollers-purple", "2") and both.p >= FUSED_OK
     assert both.glyph_p == pytest.approx(0.98) and both.glyph_top == "pips:2"
     assert face_glyph("rollers-black", "2") == face_glyph("rollers-purple", "2")  # why it says no die
+
+
+def test_looks_at_a_die_at_several_sizes_are_weighed_together():
+    # a die looked at again: each opinion's log-chances averaged over the looks. Its glyph named
+    # surely in two larger looks settles the face one look left open; the veto's chance is the mean
+    g = Gallery(head=head_of(ROLLERS, [2.0, 2.0, -3.0, -3.0]))  # purple 2 or 4, half each
+    crop = facereader.cut(die_image(PURPLE), (80.0, 60.0), 42.0)
+    looks = [Look(seen(), crop, glyph_chances(two)) for two in (0.5, 0.985, 0.985)]
+    one = fuse_looks(g, looks[:1], GLYPHS)
+    assert one == fuse(g, seen(), crop, GLYPHS, glyph_chances(0.5))
+    assert (one.die, one.face) == ("rollers-purple", "2") and one.p < 0.6
+    three = fuse_looks(g, looks, GLYPHS)
+    assert (three.die, three.face) == ("rollers-purple", "2") and three.p >= FUSED_OK
+    assert three.glyph_p == pytest.approx((0.5 + 0.985 + 0.985) / 3)
+    # a look that all but rules the face out weighs as much as one sure of it: no sure reading
+    torn = fuse_looks(g, [Look(seen(), crop, glyph_chances(c)) for c in (0.985, 0.005)], GLYPHS)
+    assert torn.p < FUSED_OK
 
 
 def test_the_colour_classifier_says_which_die_shows_a_face_both_dice_bear(colour_head):
@@ -172,6 +189,23 @@ def test_a_set_reading_is_ok_only_when_sure_not_ruled_out_flat_and_centred(
     assert "set rollers-purple:2" in notes[0] and "next rollers-black:2" in notes[0]
     if reason:
         assert reason in notes[-1]
+
+
+@pytest.mark.parametrize(
+    ("p", "glyph", "habit", "lean", "centred", "again"),
+    [
+        (0.84, 0.5, False, 0.05, 0.9, True),  # opinions short of sure: look again, larger
+        (0.97, 0.5, False, 0.05, 0.9, False),  # sure already
+        (0.99, 0.01, False, 0.05, 0.9, False),  # ruled out: a veto is not looked away
+        (0.84, 0.01, True, 0.05, 0.9, True),  # what it sees it saw this face as at enrolment: no veto
+        (0.84, 0.5, False, 0.05, 0.3, False),  # not centred on a top face
+        (0.84, 0.5, False, 0.8, 0.9, False),  # leaning
+    ],
+)
+def test_only_a_die_whose_opinions_fall_short_is_looked_at_again(p, glyph, habit, lean, centred, again):
+    rival = ("rollers-black", "2")
+    fused = Fused("rollers-purple", "2", p, rival, 1 - p, 0.9, glyph, 0.9, "curve", habit=habit)
+    assert _in_doubt(fused, Seen(unit(1), lean, centred)) is again
 
 
 def test_the_colour_classifier_tells_the_shared_throws_dice_apart(shared: Path):

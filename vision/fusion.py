@@ -83,31 +83,56 @@ def fuse(
     """The set's posterior reading of the die whose crop (as :func:`vision.facereader.cut` cuts it)
     was ``seen``, with the glyph reader's ``chances`` for it; None when the gallery has no set
     classifier, or one fitted on another face reader's descriptor (enrol the set again)."""
+    return fuse_looks(gallery, [Look(seen, crop, chances)], glyphs)
+
+
+@dataclass(frozen=True, slots=True)
+class Look:
+    """One look at a die: its crop (as :func:`vision.facereader.cut` cuts it), what the face reader
+    ``seen`` in it, and the glyph reader's ``chances`` for it (None without that reader)."""
+
+    seen: Seen
+    crop: np.ndarray
+    chances: np.ndarray | None
+
+
+def fuse_looks(gallery: Gallery, looks: list[Look], glyphs: Glyphs | None) -> Fused | None:
+    """The set's posterior reading of a die from one or more ``looks`` at it (cut at several sizes:
+    the locator's size is its noisiest guess): each opinion's log-chances averaged over the looks,
+    then weighed together as for one look; the opinions reported (and the glyph reader's chance that
+    :data:`RULED_OUT` is held against) are their means over the looks. None as for :func:`fuse`."""
     head = gallery.head
-    if head is None or seen.descriptor is None or seen.descriptor.shape[-1] != len(head.mean):
+    if head is None or any(
+        look.seen.descriptor is None or look.seen.descriptor.shape[-1] != len(head.mean) for look in looks
+    ):
         return None
     classes = head.classes
-    face_p = head.probabilities(seen.descriptor[None])[0].astype(np.float64)
-    z = np.log(face_p + 1e-9)
-    glyph_p, at = None, None
-    if glyphs is not None and chances is not None:
+    face_p = head.probabilities(np.stack([look.seen.descriptor for look in looks])).astype(np.float64)
+    z = _mean_log(face_p)
+    glyph_p, at, chances = None, None, None
+    if glyphs is not None and all(look.chances is not None for look in looks):
+        chances = np.stack([look.chances for look in looks])
         at = _glyph_columns(classes, glyphs)
         if (at >= 0).any():
-            glyph_p = np.where(at >= 0, chances[at], 1.0 / len(classes)).astype(np.float64)
-            z += np.log(glyph_p / glyph_p.sum() + 1e-9)
+            glyph_p = np.where(at >= 0, chances[:, at], 1.0 / len(classes)).astype(np.float64)
+            z += _mean_log(glyph_p / glyph_p.sum(axis=1, keepdims=True))
     glyph_set_p = None
-    if chances is not None and (glyph_set_p := _glyph_set(gallery, classes, chances)) is not None:
-        z += GLYPH_SET * np.log(glyph_set_p + 1e-9)
+    if chances is not None:
+        said = [_glyph_set(gallery, classes, c) for c in chances]
+        if all(p is not None for p in said):
+            glyph_set_p = np.stack(said)
+            z += GLYPH_SET * _mean_log(glyph_set_p)
     colour_p = None
     if gallery.colour is not None:
-        colour_p = diecolour.chances(gallery.colour, diecolour.colours([crop])[0], classes)
-        z += np.log(colour_p + 1e-9)
+        colours = diecolour.colours([look.crop for look in looks])
+        colour_p = np.stack([diecolour.chances(gallery.colour, c, classes) for c in colours])
+        z += _mean_log(colour_p)
     p = np.exp(z - z.max())
     p /= p.sum()
     order = np.argsort(-p)
     b = int(order[0])
     r = int(order[1]) if len(order) > 1 else None
-    top = None if glyph_p is None else glyphs.names[int(np.argmax(chances))]
+    top = None if glyph_p is None else glyphs.names[int(np.argmax(chances.mean(axis=0)))]  # type: ignore[union-attr]
     habits = gallery.habits or frozenset()
     return Fused(
         classes[b][0],
@@ -115,13 +140,18 @@ def fuse(
         float(p[b]),
         None if r is None else classes[r],
         0.0 if r is None else float(p[r]),
-        float(face_p[b]),
-        None if glyph_p is None or at[b] < 0 else float(glyph_p[b]),  # type: ignore[index]
-        None if colour_p is None else float(colour_p[b]),
+        float(face_p[:, b].mean()),
+        None if glyph_p is None or at[b] < 0 else float(glyph_p[:, b].mean()),  # type: ignore[index]
+        None if colour_p is None else float(colour_p[:, b].mean()),
         top,
-        None if glyph_set_p is None else float(glyph_set_p[b]),
+        None if glyph_set_p is None else float(glyph_set_p[:, b].mean()),
         (*classes[b], top) in habits,
     )
+
+
+def _mean_log(chances: np.ndarray) -> np.ndarray:
+    """An opinion's log-chance of each face (columns), averaged over the looks (rows)."""
+    return np.log(chances + 1e-9).mean(axis=0)
 
 
 def habits(

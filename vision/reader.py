@@ -11,7 +11,8 @@ the set's three opinions weighed together (:mod:`vision.fusion`: its face classi
 reader, its colour classifier), and is ``ok`` only when their posterior is ``FUSED_OK`` or more,
 the glyph reader does not all but rule the face out (``RULED_OUT``), the crop is centred on a die's
 top face (``CENTRED_OK``: a locator point between two touching dice or on a die's edge is not, and
-a reader may still name whatever lies there surely) and the die does not lean (``LEAN_OK``). A die
+a reader may still name whatever lies there surely) and the die does not lean (``LEAN_OK``); one
+not sure at first is looked at again ``SECOND_LOOK`` times its size, the looks weighed together. A die
 nearest a face of no die of the set (by ``DIE_MARGIN``), and every die read without an enrolled
 set, is read by its nearest face: ``ok`` when that face is near (``BEST_OK``) and clearly nearer
 than any face that reads otherwise (``MARGIN_OK``), no other die's face is almost as near
@@ -51,6 +52,8 @@ RIVAL_P = 0.1  # a set's runner-up on another die at this posterior or more: whi
 RECENTRE = 0.5  # a crop less centred than this on a top face is looked at again a little aside
 AIM = 0.15  # how far aside (share of the die's size) each second look is cut
 _AROUND = [(1, 0), (0, 1), (-1, 0), (0, -1)]  # the directions of the second looks
+#: the sizes (times the locator's) a die of a set is looked at again when it is not sure at first
+SECOND_LOOK = (1.12, 1.25)
 SPECK_DIE = 50  # a die under this many px across (at vision.specks.SIDE) in a speckled picture: not ok
 
 
@@ -85,12 +88,26 @@ def judge_set(fused: Fused, seen: Seen) -> tuple[str, float, list[str]]:
     notes = [f"{fused.note()}, lean {seen.lean:.2f}, centred {seen.centred:.2f}"]
     if (unread := _not_flat_or_centred(seen, fused.p, notes)) is not None:
         return unread
-    if fused.glyph_p is not None and fused.glyph_p < RULED_OUT and not fused.habit:
+    if _ruled_out(fused):
         ruled_out = f"the glyph reader sees {fused.glyph_top}, not this face"
         return UNCERTAIN, min(fused.p, 0.6), [*notes, ruled_out]
     if fused.p < FUSED_OK:
         return UNCERTAIN, min(fused.p, 0.6), [*notes, "the set's opinions do not agree surely on one face"]
     return OK, fused.p, notes
+
+
+def _in_doubt(fused: Fused, seen: Seen) -> bool:
+    """Whether a die of a set is worth a second look: its crop centred on a flat top face and its
+    opinions short of ``FUSED_OK``, the glyph reader not ruling the face out. A veto is not looked
+    away: averaged over looks at other sizes, the glyph a reader sees can turn into one of its
+    habits with the face (throwbench-dev 0045's pale club curve, taken for its 2)."""
+    return fused.p < FUSED_OK and not _ruled_out(fused) and seen.centred >= CENTRED_OK and seen.lean < LEAN_OK
+
+
+def _ruled_out(fused: Fused) -> bool:
+    """Whether the glyph reader all but rules the face read out (under ``RULED_OUT``), the glyph it
+    sees not being one of its habits with that face."""
+    return fused.glyph_p is not None and fused.glyph_p < RULED_OUT and not fused.habit
 
 
 def _not_flat_or_centred(
@@ -151,6 +168,12 @@ class LearntReader:
                 fused = fusion.fuse(self.gallery, seen, crops[i], self.glyphs, glyph_chances)
             if fused is not None and not _foreign(match):
                 status, confidence, notes = judge_set(fused, seen)
+                if _in_doubt(fused, seen):
+                    again = self._second_look(image, spot, fusion.Look(seen, crops[i], glyph_chances))
+                    if again is not None:
+                        fused = again
+                        status, confidence, notes = judge_set(fused, seen)
+                        notes.insert(1, f"looked at again at {_times(SECOND_LOOK)} its size")  # the why last
                 die, face = fused.die, fused.face
                 rival = None
                 if fused.rival is not None and fused.rival[0] != die and fused.rival_p >= RIVAL_P:
@@ -162,6 +185,21 @@ class LearntReader:
             )
             kept.append((spot, seen.centred))
         return _small_in_specks(image, _one_per_die(out, kept), [spot for spot, _ in kept])
+
+    def _second_look(self, image: np.ndarray, spot: locator.Spot, first: fusion.Look) -> Fused | None:
+        """The set's reading of a die from its ``first`` look and looks ``SECOND_LOOK`` times its size:
+        the locator's size is its noisiest guess, and most often too small (a d6's close-up then
+        shows two of its four pips)."""
+        crops = [facereader.cut(image, spot.center, spot.size * k) for k in SECOND_LOOK]
+        chances: list[np.ndarray | None] = [None] * len(crops)
+        if self.glyphs is not None and first.chances is not None:
+            same = self.glyphs.spans == facereader.SPANS
+            sizes = [spot.size * k for k in SECOND_LOOK]
+            views = crops if same else [self.glyphs.cut(image, spot.center, size) for size in sizes]
+            chances = list(self.glyphs.probabilities(views))
+        seen = facereader.embed(self.face_net, crops)
+        looks = [first, *(fusion.Look(*look) for look in zip(seen, crops, chances, strict=True))]
+        return fusion.fuse_looks(self.gallery, looks, self.glyphs)
 
     def _one_shape(self) -> str | None:
         """The shape every die that can lie there has (the enrolled set's dice, else the gallery's),
@@ -201,6 +239,11 @@ class LearntReader:
                 status, confidence = UNCERTAIN, min(confidence, 0.6)
                 notes = [*notes, f"die {rival} looks almost as much like it"]
         return status, confidence, notes, match.die, match.face, rival
+
+
+def _times(factors: tuple[float, ...]) -> str:
+    """``(1.12, 1.25)`` as "1.12 and 1.25 times"."""
+    return " and ".join(f"{k:g}" for k in factors) + " times"
 
 
 def die_shape(die: str) -> str | None:
