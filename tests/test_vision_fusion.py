@@ -208,6 +208,18 @@ def test_only_a_die_whose_opinions_fall_short_is_looked_at_again(p, glyph, habit
     assert _in_doubt(fused, Seen(unit(1), lean, centred)) is again
 
 
+def test_a_d4_is_not_looked_at_again_larger():
+    # its value is at its top vertex: a larger look takes in the values at its lower corners
+    flat = Seen(unit(1), 0.05, 0.9)
+    d4 = "roll-in-one-putter"
+    putter = Fused(d4, "3", 0.6, (d4, "1"), 0.4, 0.6, 0.5, 0.9, "d4/text:3")
+    assert not _in_doubt(putter, flat)
+    beside = Fused("roll-in-one-9-iron", "2", 0.6, (d4, "2"), 0.4, 0.6, 0.5, 0.9, "text:2")
+    assert not _in_doubt(beside, flat)
+    iron = Fused("roll-in-one-9-iron", "2", 0.6, ("roll-in-one-9-iron", "4"), 0.4, 0.6, 0.5, 0.9, "text:2")
+    assert _in_doubt(iron, flat)
+
+
 def test_the_colour_classifier_tells_the_shared_throws_dice_apart(shared: Path):
     """Fitted on a rendered set's enrolment photos alone, it names the die of nearly every flat die of
     that set's throws (measured 2026-11-30: 96.4% of both sets' 387 flat dice)."""

@@ -53,7 +53,7 @@ RECENTRE = 0.5  # a crop less centred than this on a top face is looked at again
 AIM = 0.15  # how far aside (share of the die's size) each second look is cut
 _AROUND = [(1, 0), (0, 1), (-1, 0), (0, -1)]  # the directions of the second looks
 #: the sizes (times the locator's) a die of a set is looked at again when it is not sure at first
-SECOND_LOOK = (1.12, 1.25)
+SECOND_LOOK = (1.12,)
 SPECK_DIE = 50  # a die under this many px across (at vision.specks.SIDE) in a speckled picture: not ok
 
 
@@ -98,10 +98,15 @@ def judge_set(fused: Fused, seen: Seen) -> tuple[str, float, list[str]]:
 
 def _in_doubt(fused: Fused, seen: Seen) -> bool:
     """Whether a die of a set is worth a second look: its crop centred on a flat top face and its
-    opinions short of ``FUSED_OK``, the glyph reader not ruling the face out. A veto is not looked
-    away: averaged over looks at other sizes, the glyph a reader sees can turn into one of its
-    habits with the face (throwbench-dev 0045's pale club curve, taken for its 2)."""
-    return fused.p < FUSED_OK and not _ruled_out(fused) and seen.centred >= CENTRED_OK and seen.lean < LEAN_OK
+    opinions short of ``FUSED_OK``, the glyph reader not ruling the face out, and no d4 in question.
+    A veto is not looked away: averaged over looks at other sizes, the glyph a reader sees can turn
+    into one of its habits with the face (throwbench-dev 0045's pale club curve, taken for its 2).
+    A d4's value is at its top vertex, and a larger look takes in the other values printed at its
+    lower corners (a rendered video's putter 1, seq02, was read ``ok`` as its 3)."""
+    if fused.p >= FUSED_OK or _ruled_out(fused) or seen.centred < CENTRED_OK or seen.lean >= LEAN_OK:
+        return False
+    dice = [fused.die] + ([fused.rival[0]] if fused.rival is not None else [])
+    return all(die_shape(die) != "d4" for die in dice)
 
 
 def _ruled_out(fused: Fused) -> bool:
@@ -187,7 +192,7 @@ class LearntReader:
         return _small_in_specks(image, _one_per_die(out, kept), [spot for spot, _ in kept])
 
     def _second_look(self, image: np.ndarray, spot: locator.Spot, first: fusion.Look) -> Fused | None:
-        """The set's reading of a die from its ``first`` look and looks ``SECOND_LOOK`` times its size:
+        """The set's reading of a die from its ``first`` look and a look ``SECOND_LOOK`` times its size:
         the locator's size is its noisiest guess, and most often too small (a d6's close-up then
         shows two of its four pips)."""
         crops = [facereader.cut(image, spot.center, spot.size * k) for k in SECOND_LOOK]
@@ -242,7 +247,7 @@ class LearntReader:
 
 
 def _times(factors: tuple[float, ...]) -> str:
-    """``(1.12, 1.25)`` as "1.12 and 1.25 times"."""
+    """``(1.12, 1.25)`` as "1.12 and 1.25 times", ``(1.12,)`` as "1.12 times"."""
     return " and ".join(f"{k:g}" for k in factors) + " times"
 
 
