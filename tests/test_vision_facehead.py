@@ -12,6 +12,7 @@ from vision import facehead, sets
 from vision.facehead import FaceHead
 from vision.facereader import DESCRIPTOR, VIEWS, Gallery, Seen
 from vision.fusion import FUSED_OK
+from vision.reader import pointed
 
 FACES = [("club", "2"), ("club", "curve"), ("club", "triangle")]
 
@@ -164,8 +165,8 @@ def test_some_enrolment_views_wash_the_top_face_pale_and_leave_the_sides_their_c
 def test_a_d4s_enrolment_views_are_never_washed_at_the_vertex_where_its_value_is():
     # a pale-washed vertex erased the putter's value: from two photos a face one enrolment read a
     # putter's 2 surely as its 3 (throwbench-dev-poly 0019)
-    assert sets._pointed("roll-in-one-putter")
-    assert not sets._pointed("rollers-purple") and not sets._pointed("a-die-of-my-own")
+    assert pointed("roll-in-one-putter")
+    assert not pointed("rollers-purple") and not pointed("a-die-of-my-own")
     image = np.full((160, 200, 3), 200, np.uint8)
     image[40:120, 60:140] = (25, 200, 240)  # yellow all over the whole view
     crops = sets.views(image, (100.0, 80.0), 40.0, np.random.default_rng(3), 100, top_washed=0.0)

@@ -117,11 +117,8 @@ def fuse_looks(gallery: Gallery, looks: list[Look], glyphs: Glyphs | None) -> Fu
             glyph_p = np.where(at >= 0, chances[:, at], 1.0 / len(classes)).astype(np.float64)
             z += _mean_log(glyph_p / glyph_p.sum(axis=1, keepdims=True))
     glyph_set_p = None
-    if chances is not None:
-        said = [_glyph_set(gallery, classes, c) for c in chances]
-        if all(p is not None for p in said):
-            glyph_set_p = np.stack(said)
-            z += GLYPH_SET * _mean_log(glyph_set_p)
+    if chances is not None and (glyph_set_p := _glyph_set(gallery, classes, chances)) is not None:
+        z += GLYPH_SET * _mean_log(glyph_set_p)
     colour_p = None
     if gallery.colour is not None:
         colours = diecolour.colours([look.crop for look in looks])
@@ -176,14 +173,14 @@ def _glyph_set(
     gallery: Gallery, classes: tuple[tuple[str, str], ...], chances: np.ndarray
 ) -> np.ndarray | None:
     """The set's glyph classifier's chance of each of ``classes`` (the face classifier's: both are
-    fitted on the same views and cut to the same dice) from the glyph reader's ``chances`` for the
-    crop, as the set's enrolment photos showed that reader to see each face, systematic misreadings
-    included (a 3 whose centre pip it misses); None without one, or one fitted on another glyph
-    reader's outputs."""
+    fitted on the same views and cut to the same dice), per look, from the glyph reader's ``chances``
+    (looks x glyphs), as the set's enrolment photos showed that reader to see each face, systematic
+    misreadings included (a 3 whose centre pip it misses); None without one, or one fitted on
+    another glyph reader's outputs."""
     head = gallery.glyph
-    if head is None or head.classes != classes or len(head.mean) != len(chances):
+    if head is None or head.classes != classes or len(head.mean) != chances.shape[-1]:
         return None
-    return head.probabilities(glyph_features(chances[None]))[0].astype(np.float64)
+    return head.probabilities(glyph_features(chances)).astype(np.float64)
 
 
 @lru_cache(maxsize=16)

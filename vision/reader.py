@@ -52,8 +52,7 @@ RIVAL_P = 0.1  # a set's runner-up on another die at this posterior or more: whi
 RECENTRE = 0.5  # a crop less centred than this on a top face is looked at again a little aside
 AIM = 0.15  # how far aside (share of the die's size) each second look is cut
 _AROUND = [(1, 0), (0, 1), (-1, 0), (0, -1)]  # the directions of the second looks
-#: the sizes (times the locator's) a die of a set is looked at again when it is not sure at first
-SECOND_LOOK = (1.12,)
+SECOND_LOOK = 1.12  # times the locator's size a die of a set not sure at first is looked at again
 SPECK_DIE = 50  # a die under this many px across (at vision.specks.SIDE) in a speckled picture: not ok
 
 
@@ -106,7 +105,7 @@ def _in_doubt(fused: Fused, seen: Seen) -> bool:
     if fused.p >= FUSED_OK or _ruled_out(fused) or seen.centred < CENTRED_OK or seen.lean >= LEAN_OK:
         return False
     dice = [fused.die] + ([fused.rival[0]] if fused.rival is not None else [])
-    return all(die_shape(die) != "d4" for die in dice)
+    return not any(pointed(die) for die in dice)
 
 
 def _ruled_out(fused: Fused) -> bool:
@@ -178,7 +177,7 @@ class LearntReader:
                     if again is not None:
                         fused = again
                         status, confidence, notes = judge_set(fused, seen)
-                        notes.insert(1, f"looked at again at {_times(SECOND_LOOK)} its size")  # the why last
+                        notes.insert(1, f"looked at again at {SECOND_LOOK:g} times its size")  # the why last
                 die, face = fused.die, fused.face
                 rival = None
                 if fused.rival is not None and fused.rival[0] != die and fused.rival_p >= RIVAL_P:
@@ -195,16 +194,15 @@ class LearntReader:
         """The set's reading of a die from its ``first`` look and a look ``SECOND_LOOK`` times its size:
         the locator's size is its noisiest guess, and most often too small (a d6's close-up then
         shows two of its four pips)."""
-        crops = [facereader.cut(image, spot.center, spot.size * k) for k in SECOND_LOOK]
-        chances: list[np.ndarray | None] = [None] * len(crops)
+        size = spot.size * SECOND_LOOK
+        crop = facereader.cut(image, spot.center, size)
+        chances = None
         if self.glyphs is not None and first.chances is not None:
             same = self.glyphs.spans == facereader.SPANS
-            sizes = [spot.size * k for k in SECOND_LOOK]
-            views = crops if same else [self.glyphs.cut(image, spot.center, size) for size in sizes]
-            chances = list(self.glyphs.probabilities(views))
-        seen = facereader.embed(self.face_net, crops)
-        looks = [first, *(fusion.Look(*look) for look in zip(seen, crops, chances, strict=True))]
-        return fusion.fuse_looks(self.gallery, looks, self.glyphs)
+            view = crop if same else self.glyphs.cut(image, spot.center, size)
+            chances = self.glyphs.probabilities([view])[0]
+        (seen,) = facereader.embed(self.face_net, [crop])
+        return fusion.fuse_looks(self.gallery, [first, fusion.Look(seen, crop, chances)], self.glyphs)
 
     def _one_shape(self) -> str | None:
         """The shape every die that can lie there has (the enrolled set's dice, else the gallery's),
@@ -246,9 +244,11 @@ class LearntReader:
         return status, confidence, notes, match.die, match.face, rival
 
 
-def _times(factors: tuple[float, ...]) -> str:
-    """``(1.12, 1.25)`` as "1.12 and 1.25 times", ``(1.12,)`` as "1.12 times"."""
-    return " and ".join(f"{k:g}" for k in factors) + " times"
+def pointed(die: str) -> bool:
+    """Whether ``die`` points up instead of lying on a face (a d4): its value is printed at its top
+    vertex, where no top face lies (for a lamp to wash), and a larger look at it takes in the values
+    at its lower corners."""
+    return die_shape(die) == "d4"
 
 
 def die_shape(die: str) -> str | None:

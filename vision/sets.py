@@ -27,7 +27,7 @@ import numpy as np
 from vision import diecolour, facehead, facereader, fusion, glyphreader, integrity, locator
 from vision.facereader import DEFAULT_GALLERY, PLAIN_D6, PLAIN_DIE, Gallery
 from vision.imagefile import decode_image_file
-from vision.reader import LearntReader, die_shape
+from vision.reader import LearntReader, pointed
 from vision.types import VisionError
 
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
@@ -113,7 +113,7 @@ def enrol_folder(
         s = spots[0]
         die, face = path.parent.parent.name, path.parent.name
         crops = [facereader.cut(image, s.center, s.size * k) for k in SCALES]
-        crops += views(image, s.center, s.size, rng, top_washed=0.0 if _pointed(die) else TOP_WASHED)
+        crops += views(image, s.center, s.size, rng, top_washed=0.0 if pointed(die) else TOP_WASHED)
         seen = facereader.embed(face_net, crops)
         gallery.add(die, face, np.stack([v.embedding for v in seen[: len(SCALES)]]), facereader.VIEWS)
         descriptors += [v.descriptor for v in seen]
@@ -179,12 +179,6 @@ def views(
         at = (c[0] + rng.normal(0, 0.07 * size), c[1] + rng.normal(0, 0.07 * size))
         out.append(facereader.cut(p, at, size * rng.uniform(0.88, 1.12)))
     return out
-
-
-def _pointed(die: str) -> bool:
-    """Whether ``die`` points up instead of lying on a face (a d4: no top face for a lamp to wash, and
-    its value is printed where a washed top would be, at the vertex)."""
-    return die_shape(die) == "d4"
 
 
 def shipped_models() -> tuple[str, ...]:
