@@ -13,7 +13,7 @@ TOOLS = Path(__file__).resolve().parent.parent / "tools"
 sys.path.insert(0, str(TOOLS))
 
 from dicerender.designs import game_designs, random_design  # noqa: E402
-from dicerender.render import Placed, rot_to, top_label  # noqa: E402
+from dicerender.render import Placed, rot_to, shake, top_label  # noqa: E402
 from dicerender.shapes import solid  # noqa: E402
 
 SHAPES = {
@@ -181,3 +181,17 @@ def test_an_unknown_die_to_draw_is_refused_by_name(capsys):
     with pytest.raises(SystemExit):
         render_dice.main(["--kind", "patches", "--dice", "putter", "--scenes", "1"])
     assert "no game die named putter" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("angle", "axis"), [(0.0, 1), (np.pi / 2, 0)])
+def test_camera_shake_draws_a_point_out_into_a_line_along_the_cameras_path(angle, axis):
+    """The renderer's and the training views' camera shake: a pip becomes a dash as long as the
+    camera moved, in its direction, and no light is made or lost."""
+    img = np.zeros((41, 41), np.float32)
+    img[20, 20] = 1.0
+    out = shake(img, 9, angle)
+    lit = np.argwhere(out > 1e-6)
+    along, across = np.ptp(lit[:, axis]) + 1, np.ptp(lit[:, 1 - axis]) + 1
+    assert (along, across) == (9, 1)
+    assert out.sum() == pytest.approx(1.0)
+    assert np.array_equal(shake(img, 1, angle), img)

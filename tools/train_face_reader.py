@@ -9,7 +9,7 @@ retraining. A second output says whether the die leans (``crooked``).
 It learns from the crops ``tools/render_dice.py`` writes: the games' dice (looks.toml) and random
 designs, each face of each die one class of a cosine-margin classifier (CosFace) whose weights are
 dropped after training. Every epoch sees fresh augmentations (turn, scale, shift, light, colour
-balance, blur, noise). Seeds are fixed and torch runs single-threaded, so a run is repeatable.
+balance, blur, camera shake, noise). Seeds are fixed and torch runs single-threaded, so a run is repeatable.
 Needs torch and onnx, which are not runtime dependencies (see docs/vision.md, "Training")::
 
     python3 -m venv .venv-train
@@ -44,6 +44,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tools"))
 
 import training  # noqa: E402
+from dicerender.render import shake  # noqa: E402
 from render_dice import CROP, CROP_SPAN, crop  # noqa: E402  (the stored crops: side and span)
 
 from vision.facereader import CHANNELS, EMBED, INPUT, PLAIN_D6, SPAN, SPANS, Gallery  # noqa: E402
@@ -199,6 +200,10 @@ ASIDE_FROM = 0.25
 ASIDE_TO = 0.5
 #: share of training views cut aside (taught only "not centred": no face, no lean)
 ASIDE_SHARE = 0.3
+#: share of training views drawn out by camera shake, and how far the camera moves (share of the
+#: die): a webcam's dice held still can still be smeared into dashes (matteop65's two_47, three_29)
+SHAKE_SHARE = 0.2
+SHAKE = (0.04, 0.2)
 
 
 def coarsen(rng: np.random.Generator, crop: np.ndarray) -> np.ndarray:
@@ -221,7 +226,10 @@ def augment(
 ) -> np.ndarray:
     """One training view of a stored crop, as :func:`vision.facereader.cut` shows a die (the whole die
     and its top face close up, or the ``spans`` given, all centred ``shift`` px from its top face,
-    which lies ``top`` px from the crop's centre): turned, scaled, relit, blurred, noisy."""
+    which lies ``top`` px from the crop's centre): turned, scaled, relit, shaken, blurred, noisy."""
+    if rng.random() < SHAKE_SHARE:
+        length = round(rng.uniform(*SHAKE) * CROP / CROP_SPAN)
+        crop = shake(crop, length, rng.uniform(0, np.pi))
     if rng.random() < 0.5:
         crop = coarsen(rng, crop)
     jitter = float(np.exp(rng.uniform(*np.log(SIZE_JITTER))))  # the locator's size errs

@@ -655,20 +655,22 @@ def _label(p: Placed, cam: Camera) -> dict:
     }
 
 
+def shake(img: np.ndarray, length: int, angle: float) -> np.ndarray:
+    """``img`` as a camera that moves ``length`` px along ``angle`` (radians) while its shutter is
+    open sees it: each point drawn out into a line that long (shorter than 2 px: unchanged)."""
+    if length < 2:
+        return img
+    kern = np.zeros((length, length), np.float32)
+    c, dx, dy = length / 2, np.cos(angle) * length / 2, np.sin(angle) * length / 2
+    cv2.line(kern, (int(c - dx), int(c - dy)), (int(c + dx), int(c + dy)), 1.0, 1)
+    return cv2.filter2D(img, -1, kern / kern.sum())
+
+
 def _camera_effects(rng: np.random.Generator, img: np.ndarray, w: int, h: int) -> np.ndarray:
     """Supersampled linear picture -> the camera's 8-bit BGR frame."""
     if rng.random() < 0.06:  # camera shake (dice are read at rest)
         k = int(rng.integers(3, 6)) * SCALE
-        kern = np.zeros((k, k), np.float32)
-        ang = rng.uniform(0, np.pi)
-        cv2.line(
-            kern,
-            (int(k / 2 - np.cos(ang) * k / 2), int(k / 2 - np.sin(ang) * k / 2)),
-            (int(k / 2 + np.cos(ang) * k / 2), int(k / 2 + np.sin(ang) * k / 2)),
-            1.0,
-            1,
-        )
-        img = cv2.filter2D(img, -1, kern / kern.sum())
+        img = shake(img, k, rng.uniform(0, np.pi))
     img = cv2.resize(img, (w, h), interpolation=cv2.INTER_AREA)
     sigma = rng.uniform(0, 0.9) if rng.random() < 0.6 else 0.0
     if sigma > 0.2:
