@@ -189,6 +189,8 @@ def photo_dice(
     return out, names
 
 
+#: a die's diameter in a stored crop (px)
+DIE = CROP / CROP_SPAN
 #: the locator's centre is off by this share of the die (standard deviation); ``--centre-jitter``
 CENTRE_JITTER = 0.1
 #: the locator's size is off by a factor in this range (log-uniform); ``--size-jitter``
@@ -228,7 +230,7 @@ def augment(
     and its top face close up, or the ``spans`` given, all centred ``shift`` px from its top face,
     which lies ``top`` px from the crop's centre): turned, scaled, relit, shaken, blurred, noisy."""
     if rng.random() < SHAKE_SHARE:
-        length = round(rng.uniform(*SHAKE) * CROP / CROP_SPAN)
+        length = round(rng.uniform(*SHAKE) * DIE)
         crop = shake(crop, length, rng.uniform(0, np.pi))
     if rng.random() < 0.5:
         crop = coarsen(rng, crop)
@@ -255,12 +257,11 @@ def augment(
 def beside(rng: np.random.Generator, crop: np.ndarray, other: np.ndarray, angle: float) -> np.ndarray:
     """``crop`` with the die of ``other`` pasted touching it, towards ``angle``: a die's whole view
     takes in its neighbour, which must not decide which die or face it is."""
-    d = CROP / CROP_SPAN  # a die's diameter in a stored crop
-    shift = d * rng.uniform(0.85, 1.05) * np.array([np.cos(angle), np.sin(angle)])
+    shift = DIE * rng.uniform(0.85, 1.05) * np.array([np.cos(angle), np.sin(angle)])
     m = np.float32([[1, 0, shift[0]], [0, 1, shift[1]]])
     moved = cv2.warpAffine(other, m, (CROP, CROP), borderMode=cv2.BORDER_REFLECT)
     mask = np.zeros((CROP, CROP), np.float32)
-    cv2.circle(mask, (round(CROP / 2 + shift[0]), round(CROP / 2 + shift[1])), round(0.45 * d), 1.0, -1)
+    cv2.circle(mask, (round(CROP / 2 + shift[0]), round(CROP / 2 + shift[1])), round(0.45 * DIE), 1.0, -1)
     mask = cv2.GaussianBlur(mask, (0, 0), 1.5)[..., None]
     return (crop * (1 - mask) + moved * mask).astype(np.uint8)
 

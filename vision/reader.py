@@ -159,11 +159,7 @@ class LearntReader:
                     match, seen = self.gallery.read(again), again
             looks.append((spot, crop, seen, match))
         crops = [look[1] for look in looks]
-        chances = None
-        if self.glyphs is not None and looks:
-            same = self.glyphs.spans == facereader.SPANS  # the face reader's views: cut once for both
-            views = crops if same else [self.glyphs.cut(image, s.center, s.size) for s, *_ in looks]
-            chances = self.glyphs.probabilities(views)
+        chances = self._glyph_chances(image, [(s.center, s.size) for s, *_ in looks], crops)
         out, kept = [], []
         for i, (spot, _, seen, match) in enumerate(looks):
             glyph_chances = None if chances is None else chances[i]
@@ -196,13 +192,22 @@ class LearntReader:
         shows two of its four pips)."""
         size = spot.size * SECOND_LOOK
         crop = facereader.cut(image, spot.center, size)
-        chances = None
-        if self.glyphs is not None and first.chances is not None:
-            same = self.glyphs.spans == facereader.SPANS
-            view = crop if same else self.glyphs.cut(image, spot.center, size)
-            chances = self.glyphs.probabilities([view])[0]
+        said = self._glyph_chances(image, [(spot.center, size)], [crop])
+        chances = None if said is None else said[0]
         (seen,) = facereader.embed(self.face_net, [crop])
         return fusion.fuse_looks(self.gallery, [first, fusion.Look(seen, crop, chances)], self.glyphs)
+
+    def _glyph_chances(
+        self, image: np.ndarray, places: list[tuple[tuple[float, float], float]], crops: list[np.ndarray]
+    ) -> np.ndarray | None:
+        """The glyph reader's chances (dice x glyphs) for the dice at ``places`` (centre, size), cut
+        for the face reader as ``crops``: those views again when the two readers' spans are the same,
+        else cut for the glyph reader. None without a glyph reader or dice."""
+        if self.glyphs is None or not crops:
+            return None
+        same = self.glyphs.spans == facereader.SPANS  # the face reader's views: cut once for both
+        views = crops if same else [self.glyphs.cut(image, centre, size) for centre, size in places]
+        return self.glyphs.probabilities(views)
 
     def _one_shape(self) -> str | None:
         """The shape every die that can lie there has (the enrolled set's dice, else the gallery's),
