@@ -1,9 +1,9 @@
 """The reader (vision/reader.py) on the shared rendered throws: a table per die kind
 (right, wrong with status ok, wrong but flagged, unsure, missed) after enrolling each set's
 ``enroll/`` photos; the held-out half of the real webcam photos read with the default gallery's
-plain d6; the photos unlike the tray (phone photos at an angle, casino-die crops: held-out halves)
-read the same way, for their wrong ``ok`` readings; and the time to read a settled 640x480 throw on
-one core.
+plain d6, and again blurred as by a camera that moved; the photos unlike the tray (phone photos at
+an angle, casino-die crops: held-out halves) read the same way, for their wrong ``ok`` readings; and
+the time to read a settled 640x480 throw on one core.
 
     .venv/bin/python bench/bench_learnt.py [--locator FILE] [--face FILE] [--glyph FILE] [--enrol-seed N]
 
@@ -20,7 +20,9 @@ for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(var, "1")
 
 import argparse  # noqa: E402
+import shutil  # noqa: E402
 import statistics  # noqa: E402
+import tempfile  # noqa: E402
 import time  # noqa: E402
 from pathlib import Path  # noqa: E402
 
@@ -77,9 +79,36 @@ def main(argv: list[str]) -> int:
             f"wrong flagged, {s.uncertain} unsure, {s.missed} missed, {s.extra} readings at no die "
             f"({s.extra_ok} ok)"
         )
+        shaken(webcam, plain)
         stress(shared / "dice-photos", plain)
     timing(readers, shared, LearntReader(Gallery(), loc, face, glyphs=glyphs))
     return 0
+
+
+def shaken(webcam: Path, plain: LearntReader) -> None:
+    """The held-out webcam photos as a camera moving while its shutter is open sees them (each point
+    drawn out into a line 5 or 9 px long: the renderer's ``shake``), or out of focus (Gaussian,
+    sigma 2), saved as JPEG at quality 95 and read as the photos themselves are."""
+    sys.path.insert(0, str(ROOT / "tools"))
+    from dicerender.render import shake
+
+    blurs = {
+        "line 5 px": lambda im: shake(im, 5, 0.7),
+        "line 9 px": lambda im: shake(im, 9, 0.7),
+        "Gaussian sigma 2": lambda im: cv2.GaussianBlur(im, (0, 0), 2),
+    }
+    print("== webcam photos, held-out odd half, blurred, default plain d6")
+    print(HEADER)
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, blur in blurs.items():
+            folder = Path(tmp) / name.replace(" ", "-")
+            folder.mkdir()
+            for i, item in enumerate(matteop65(webcam)):
+                if i % 2 == 1:
+                    image = blur(cv2.imread(str(item.path)))
+                    cv2.imwrite(str(folder / item.path.name), image, [cv2.IMWRITE_JPEG_QUALITY, 95])
+                    shutil.copy(item.path.with_suffix(".txt"), folder)
+            print(evaluate(name, matteop65(folder), plain).row())
 
 
 def stress(photos: Path, plain: LearntReader) -> None:

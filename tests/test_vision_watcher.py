@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from vision.simcam import SimulatedCamera
@@ -169,6 +171,12 @@ def test_the_json_line_keeps_its_fields_and_says_which_dice_moved() -> None:
     assert set(line) == {"frame", "settled_frame", "dice"}
     for d in line["dice"]:
         assert {"die", "face", "value", "confidence", "center", "status"} <= set(d)
-    by_face = {d["face"]: d["moved"] for d in line["dice"]}
-    assert by_face == {"3": False, "6": True}
+    def at(die):  # the reading at a die's place: which die moved is told by place, not by face
+        return min(line["dice"], key=lambda d: math.dist(d["center"], (die.x, die.y)))
+
+    assert len(line["dice"]) == 2 and at(moved[0]) is not at(moved[1])
+    assert (at(moved[0])["face"], at(moved[0])["moved"]) == ("3", False)  # it lay there as read before
+    thrown = at(moved[1])
+    assert thrown["moved"] is True
+    assert thrown["face"] == "6" or thrown["status"] != "ok"  # never wrong and sure
     assert all(d["moved"] for d in first.to_json()["dice"])
