@@ -346,6 +346,17 @@ class CameraReader:
             return True
         return bool(wait_futures([job.future], timeout).done)
 
+    def drain(self, timeout: float | None = None) -> bool:
+        """Block until every piece of work queued on the worker so far (reads, and the watcher's looks
+        and tray learning) has finished (tests, benchmarks): a test's frames then decide the same way
+        however busy the machine is. True if the worker caught up within ``timeout``."""
+        if self._closed:
+            return True
+        try:
+            return bool(wait_futures([self._pool.submit(lambda: None)], timeout).done)
+        except RuntimeError:  # the pool was shut down: nothing left to wait for
+            return True
+
     def read(self, dice: Sequence[DieSpec]) -> ReadResult:
         """Read the tray now and wait for it: a fresh frame if one comes soon, else the newest one."""
         frame = self.frame(0.5, wait_open=1.0)

@@ -54,11 +54,17 @@ def throw(src: TraySource, req: RollDice, faces: list[str]) -> None:
 
 
 def steps_until(app: App, done, limit: int = 60) -> int:
+    """Step the app until ``done()``; returns the frames stepped. After each frame the camera reader's
+    worker is let catch up (``drain``), so the frames counted are the watcher's decisions, not the
+    machine's load (a loaded CI once ran out of frames while the worker learnt the tray)."""
+    drain = getattr(app.reader, "drain", None)
     for k in range(limit):
         if done():
             return k
         app.step()
         assert not app.errors, app.errors
+        if drain is not None:
+            assert drain(30.0), "the camera's worker is stuck"
     raise AssertionError("never happened")
 
 
