@@ -144,3 +144,32 @@ def test_a_set_kept_without_its_own_classifier_is_learnt_again_from_the_kept_pho
     assert again.head is not None and again.head.classes == learnt.head.classes
     assert again.glyph is not None and again.glyph.classes == learnt.head.classes
     assert sets.load_set(camera.SET_NAME, camera.sets_folder(tmp_path)).head is not None  # saved
+
+
+def test_drain_waits_for_the_work_queued_and_says_when_it_is_stuck():
+    import threading
+
+    gate = threading.Event()
+
+    class Held:
+        """The real vision reader, held at ``gate`` before it reads."""
+
+        inner = camera.vision_reader(None)
+
+        def read(self, image, background=None):
+            gate.wait(30)
+            return self.inner.read(image, background=background)
+
+    reader = CameraReader(lambda: SimulatedSource(("d6",) * 3, seed=1), reader=Held())
+    try:
+        assert reader.preview() is not None
+        reader.start_read(SIX)
+        assert not reader.drain(0.05)  # the read is held: the worker has not caught up
+        assert reader.settled() is None
+        gate.set()
+        assert reader.drain(30)
+        assert reader.settled() is not None  # caught up: the read is there on the next look
+    finally:
+        gate.set()
+        reader.close()
+    assert reader.drain(0.05)  # a closed reader has nothing left to wait for

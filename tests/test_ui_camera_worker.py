@@ -13,7 +13,8 @@ import pygame
 import pytest
 from camera_helpers import TraySource
 from test_ui_app import start_game
-from test_ui_camera import steps_until, throw
+from test_ui_camera import steps_until as steps_catching_up
+from test_ui_camera import throw
 
 from companion.protocol import RollDice, Source
 from companion.store import Store
@@ -30,6 +31,11 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 WAIT_S = 30.0  # only a guard against a hang: every wait below ends as soon as its event comes
+
+
+def steps_until(app: App, done, limit: int = 60) -> int:
+    """Step until ``done()``, never waiting for the read worker: these tests hold it at a gate."""
+    return steps_catching_up(app, done, limit, catch_up=False)
 
 
 class Gated:
