@@ -13,7 +13,7 @@ from tests.test_vision_reader import head_of, unit
 from vision import diecolour, facehead, facereader, locator, sets
 from vision.facehead import FaceHead
 from vision.facereader import DESCRIPTOR, Gallery, Seen
-from vision.fusion import FUSED_OK, Fused, Look, fuse, fuse_looks, glyph_features
+from vision.fusion import FUSED_OK, Fused, Look, first_by, fuse, fuse_looks, glyph_features
 from vision.glyphreader import Glyphs, face_glyph
 from vision.imagefile import decode_image_file
 from vision.reader import _in_doubt, judge_set
@@ -207,6 +207,39 @@ def test_a_set_reading_is_ok_only_when_sure_not_ruled_out_flat_and_centred(
     assert "set rollers-purple:2" in notes[0] and "next rollers-black:2" in notes[0]
     if reason:
         assert reason in notes[-1]
+
+
+@pytest.mark.parametrize(
+    ("first", "opinions", "status"),
+    [
+        (("faces",), 3, UNCERTAIN),  # the face classifier alone: others name other faces first
+        (("glyph",), 4, UNCERTAIN),  # the glyph reader alone, however sure the product
+        (("faces", "glyph as the set saw it"), 3, OK),
+        (("faces", "colour"), 2, OK),
+        (("faces",), 1, OK),  # the only opinion with a say (no glyph reader, one colour)
+    ],
+)
+def test_no_single_opinion_makes_a_set_reading_sure(first, opinions, status):
+    fused = Fused("rollers-purple", "2", 0.99, ("rollers-purple", "4"), 0.01, 0.9, 0.5, 0.9, "pips:2",
+                  first=first, opinions=opinions)
+    got, _, notes = judge_set(fused, Seen(unit(1), 0.05, 0.9))
+    assert got == status
+    if status == UNCERTAIN:
+        assert f"only '{first[0]}' names this face first" in notes[-1]
+        assert _in_doubt(fused, Seen(unit(1), 0.05, 0.9))  # worth a second look, larger
+
+
+def test_which_opinions_name_a_face_first():
+    # faces: purple 2, purple 4, black 2 (Rollers); b = 0, the purple 2
+    log = np.log
+    faces = (log(np.array([0.6, 0.3, 0.1])), True)
+    tied = (log(np.array([0.45, 0.1, 0.45])), False)  # the glyph readers: the 2s share their artwork
+    plain = (log(np.array([0.5, 0.5, 0.0001])), True)  # colour: purple, not which purple face
+    assert first_by({"faces": faces, "glyph": tied, "colour": plain}, 0, habit=False) == ("faces", "glyph")
+    assert first_by({"faces": faces, "colour": plain}, 1, habit=False) == ()
+    behind = (log(np.array([0.2, 0.7, 0.1])), False)
+    assert first_by({"glyph": behind}, 0, habit=True) == ("glyph",)  # its habit with the face read
+    assert first_by({"glyph as the set saw it": behind}, 0, habit=True) == ()
 
 
 @pytest.mark.parametrize(

@@ -319,3 +319,42 @@ def test_a_set_with_a_plain_pip_die_of_its_own_reads_no_shipped_plain_d6_beside_
     custom = Gallery()
     custom.add("club", "curve", np.eye(EMBED, dtype=np.float32)[0])
     assert "d6" in sets.reader_for(None, own=custom).gallery.dice  # plain dice may lie beside a club die
+
+
+def test_a_players_own_d6_enrolled_at_the_webcam_reads_its_photos_and_no_lone_opinion_is_sure(
+    shared, tmp_path, nets
+):
+    # a player enrols their plain d6 from the camera they play with: three webcam photos of a lone
+    # die for each face (from the even half), then the held-out odd half is read with that set (its
+    # three opinions weighed), as taken and as a 5-px shake of the camera smears it. A face classifier
+    # sure of a face that neither glyph opinion nor colour names first read two smeared dice wrong,
+    # surely (six_48's 6 as a 5, two_47's 2 as a 4); two opinions must name it first
+    from vision.evaluate import Score, matteop65, score_item
+    from vision.reader import LearntReader
+
+    webcam = shared / "dice-photos" / "matteop65-webcam-d6" / "Train"
+    items = list(matteop65(webcam))
+    taken: dict[str, int] = {}
+    for i, item in enumerate(items):
+        if i % 2 == 0 and len(item.labels) == 1 and taken.get(face := item.labels[0].face, 0) < 3:
+            taken[face] = taken.get(face, 0) + 1
+            (tmp_path / "d6" / face).mkdir(parents=True, exist_ok=True)
+            shutil.copy(item.path, tmp_path / "d6" / face / f"{taken[face]}.jpg")
+    assert taken == {str(f): 3 for f in range(1, 7)}
+    reader = LearntReader(sets.beside_defaults(sets.enrol_folder(tmp_path, *nets)), *nets)
+    line = np.zeros((5, 5), np.float32)
+    cv2.line(line, (0, 0), (4, 4), 1.0)  # each point drawn out into a 5-px diagonal dash
+    line /= line.sum()
+
+    def shaken(image: np.ndarray) -> np.ndarray:
+        _, jpeg = cv2.imencode(".jpg", cv2.filter2D(image, -1, line), [cv2.IMWRITE_JPEG_QUALITY, 95])
+        return cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
+
+    held_out = [item for i, item in enumerate(items) if i % 2 == 1]
+    taken_as_is, smeared = Score("webcam"), Score("shaken")
+    for item in held_out:
+        image = cv2.imread(str(item.path))
+        score_item(item, reader.read(image), taken_as_is)
+        score_item(item, reader.read(shaken(image)), smeared)
+    assert taken_as_is.labelled == 476 and taken_as_is.right >= 0.995 * 476, taken_as_is.errors
+    assert taken_as_is.silent == 0 and smeared.silent == 0, smeared.errors

@@ -38,6 +38,7 @@ GLYPH_SET = 0.5  # the set's classifier of the glyph reader's output: its log-ch
 FLOOR = 1e-4  # the glyph reader's chances are read by that classifier as log(chance + FLOOR)
 RULED_OUT = 0.02  # the glyph reader's chance of a face's artwork under which that face is never ok
 HABIT = 0.1  # a glyph the glyph reader named first for this share of a face's enrolment views
+SECONDED = 2  # opinions that must name a face first for it to be ok
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +60,15 @@ class Fused:
     glyph_set_p: float | None = None
     #: ``glyph_top`` is a habit of the glyph reader's with the face read (``Gallery.habits``)
     habit: bool = False
+    #: the opinions that name the face read first (:func:`first_by`), and how many had a say on it
+    first: tuple[str, ...] = ("faces", "glyph")
+    opinions: int = 2
+
+    @property
+    def seconded(self) -> bool:
+        """Whether two of the opinions with a say name the face read first (all, if only one has a
+        say): no single opinion makes a reading sure (``SECONDED``)."""
+        return len(self.first) >= min(SECONDED, self.opinions)
 
     def note(self) -> str:
         """The opinions in words, for the reading's notes."""
@@ -131,6 +141,15 @@ def fuse_looks(gallery: Gallery, looks: list[Look], glyphs: Glyphs | None) -> Fu
     r = int(order[1]) if len(order) > 1 else None
     top = None if glyph_p is None else glyphs.names[int(np.argmax(chances.mean(axis=0)))]  # type: ignore[union-attr]
     habits = gallery.habits or frozenset()
+    habit = (*classes[b], top) in habits
+    said = {"faces": (_mean_log(face_p), True)}
+    if glyph_p is not None and at[b] >= 0:  # type: ignore[index]
+        said["glyph"] = (_mean_log(glyph_p), False)
+    if glyph_set_p is not None:
+        said["glyph as the set saw it"] = (_mean_log(glyph_set_p), False)
+    if colour_p is not None:
+        said["colour"] = (_mean_log(colour_p), True)
+    first = first_by(said, b, habit)
     return Fused(
         classes[b][0],
         classes[b][1],
@@ -142,8 +161,26 @@ def fuse_looks(gallery: Gallery, looks: list[Look], glyphs: Glyphs | None) -> Fu
         None if colour_p is None else float(colour_p[:, b].mean()),
         top,
         None if glyph_set_p is None else float(glyph_set_p[:, b].mean()),
-        (*classes[b], top) in habits,
+        habit,
+        first,
+        len(said),
     )
+
+
+def first_by(said: dict[str, tuple[np.ndarray, bool]], b: int, habit: bool) -> tuple[str, ...]:
+    """The opinions (``said``: each one's log-chances of the set's faces, and whether it must name a
+    face alone, ``strict``) that name face ``b`` first. The glyph readers name an artwork, so the
+    faces that share it are all named first (a purple and a black Rollers 2); the colour classifier
+    names a face only where its colour is its own (a disco ball: a plain die's faces share one
+    chance, and none is named); the glyph reader also names a face whose glyph it sees is its habit
+    with that face."""
+    out = []
+    for name, (z, strict) in said.items():
+        others = np.delete(z, b)
+        top = z[b] > others.max(initial=-np.inf) if strict else z[b] >= others.max(initial=-np.inf) - 1e-9
+        if top or (name == "glyph" and habit):
+            out.append(name)
+    return tuple(out)
 
 
 def _mean_log(chances: np.ndarray) -> np.ndarray:

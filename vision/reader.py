@@ -92,6 +92,9 @@ def judge_set(fused: Fused, seen: Seen) -> tuple[str, float, list[str]]:
         return UNCERTAIN, min(fused.p, 0.6), [*notes, ruled_out]
     if fused.p < FUSED_OK:
         return UNCERTAIN, min(fused.p, 0.6), [*notes, "the set's opinions do not agree surely on one face"]
+    if not fused.seconded:
+        alone = f"only '{fused.first[0]}'" if fused.first else "none"
+        return UNCERTAIN, min(fused.p, 0.6), [*notes, f"of the set's opinions {alone} names this face first"]
     return OK, fused.p, notes
 
 
@@ -102,7 +105,8 @@ def _in_doubt(fused: Fused, seen: Seen) -> bool:
     into one of its habits with the face (throwbench-dev 0045's pale club curve, taken for its 2).
     A d4's value is at its top vertex, and a larger look takes in the other values printed at its
     lower corners (a rendered video's putter 1, seq02, was read ``ok`` as its 3)."""
-    if fused.p >= FUSED_OK or _ruled_out(fused) or seen.centred < CENTRED_OK or seen.lean >= LEAN_OK:
+    sure = fused.p >= FUSED_OK and fused.seconded
+    if sure or _ruled_out(fused) or seen.centred < CENTRED_OK or seen.lean >= LEAN_OK:
         return False
     dice = [fused.die] + ([fused.rival[0]] if fused.rival is not None else [])
     return not any(pointed(die) for die in dice)
