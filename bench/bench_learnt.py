@@ -1,9 +1,10 @@
 """The reader (vision/reader.py) on the shared rendered throws: a table per die kind
 (right, wrong with status ok, wrong but flagged, unsure, missed) after enrolling each set's
 ``enroll/`` photos; the held-out half of the real webcam photos read with the default gallery's
-plain d6, and again blurred as by a camera that moved; the photos unlike the tray (phone photos at
-an angle, casino-die crops: held-out halves) read the same way, for their wrong ``ok`` readings; and
-the time to read a settled 640x480 throw on one core.
+plain d6, and again blurred as by a camera that moved, then with a plain d6 enrolled from three of
+the even half's photos a face (as a player enrols at the table), as taken and blurred; the photos
+unlike the tray (phone photos at an angle, casino-die crops: held-out halves) read with the default
+plain d6, for their wrong ``ok`` readings; and the time to read a settled 640x480 throw on one core.
 
     .venv/bin/python bench/bench_learnt.py [--locator FILE] [--face FILE] [--glyph FILE] [--enrol-seed N]
 
@@ -32,10 +33,20 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from vision import facereader, glyphreader, locator  # noqa: E402
-from vision.evaluate import HEADER, crops, epanemu, evaluate, matteop65, score_sets, set_readers, table  # noqa: E402
+from vision.evaluate import (  # noqa: E402
+    HEADER,
+    crops,
+    epanemu,
+    evaluate,
+    lone_dice,
+    matteop65,
+    score_sets,
+    set_readers,
+    table,
+)
 from vision.facereader import Gallery  # noqa: E402
 from vision.reader import LearntReader  # noqa: E402
-from vision.sets import SEED, default_gallery  # noqa: E402
+from vision.sets import SEED, beside_defaults, default_gallery, enrol_folder  # noqa: E402
 
 
 def main(argv: list[str]) -> int:
@@ -79,13 +90,26 @@ def main(argv: list[str]) -> int:
             f"wrong flagged, {s.uncertain} unsure, {s.missed} missed, {s.extra} readings at no die "
             f"({s.extra_ok} ok)"
         )
-        shaken(webcam, plain)
+        shaken(webcam, plain, "default plain d6")
+        with tempfile.TemporaryDirectory() as tmp:
+            photos = lone_dice(webcam, Path(tmp))
+            own = LearntReader(beside_defaults(enrol_folder(Path(tmp), loc, face, glyphs=glyphs)), loc,
+                               face, glyphs=glyphs)
+        s = evaluate("webcam odd", matteop65(webcam), own, select=lambda i, _: i % 2 == 1)
+        print(
+            f"== webcam photos, held-out odd half, a plain d6 enrolled from {min(photos.values())} of the "
+            f"even half's photos a face: {s.right} of {s.labelled} right "
+            f"({100 * s.right / max(1, s.labelled):.1f}%), {s.silent} wrong ok, {s.wrong - s.silent} "
+            f"wrong flagged, {s.uncertain} unsure, {s.missed} missed, {s.extra} readings at no die "
+            f"({s.extra_ok} ok)"
+        )
+        shaken(webcam, own, "that enrolled d6")
         stress(shared / "dice-photos", plain)
     timing(readers, shared, LearntReader(Gallery(), loc, face, glyphs=glyphs))
     return 0
 
 
-def shaken(webcam: Path, plain: LearntReader) -> None:
+def shaken(webcam: Path, plain: LearntReader, read_as: str) -> None:
     """The held-out webcam photos as a camera moving while its shutter is open sees them (each point
     drawn out into a line 5 or 9 px long: the renderer's ``shake``), or out of focus (Gaussian,
     sigma 2), saved as JPEG at quality 95 and read as the photos themselves are."""
@@ -97,7 +121,7 @@ def shaken(webcam: Path, plain: LearntReader) -> None:
         "line 9 px": lambda im: shake(im, 9, 0.7),
         "Gaussian sigma 2": lambda im: cv2.GaussianBlur(im, (0, 0), 2),
     }
-    print("== webcam photos, held-out odd half, blurred, default plain d6")
+    print(f"== webcam photos, held-out odd half, blurred, {read_as}")
     print(HEADER)
     with tempfile.TemporaryDirectory() as tmp:
         for name, blur in blurs.items():

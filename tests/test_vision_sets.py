@@ -329,18 +329,12 @@ def test_a_players_own_d6_enrolled_at_the_webcam_reads_its_photos_and_no_lone_op
     # three opinions weighed), as taken and as a 5-px shake of the camera smears it. A face classifier
     # sure of a face that neither glyph opinion nor colour names first read two smeared dice wrong,
     # surely (six_48's 6 as a 5, two_47's 2 as a 4); two opinions must name it first
-    from vision.evaluate import Score, matteop65, score_item
+    from vision.evaluate import Score, lone_dice, matteop65, score_item
     from vision.reader import LearntReader
 
     webcam = shared / "dice-photos" / "matteop65-webcam-d6" / "Train"
     items = list(matteop65(webcam))
-    taken: dict[str, int] = {}
-    for i, item in enumerate(items):
-        if i % 2 == 0 and len(item.labels) == 1 and taken.get(face := item.labels[0].face, 0) < 3:
-            taken[face] = taken.get(face, 0) + 1
-            (tmp_path / "d6" / face).mkdir(parents=True, exist_ok=True)
-            shutil.copy(item.path, tmp_path / "d6" / face / f"{taken[face]}.jpg")
-    assert taken == {str(f): 3 for f in range(1, 7)}
+    assert lone_dice(webcam, tmp_path) == {str(f): 3 for f in range(1, 7)}
     reader = LearntReader(sets.beside_defaults(sets.enrol_folder(tmp_path, *nets)), *nets)
     line = np.zeros((5, 5), np.float32)
     cv2.line(line, (0, 0), (4, 4), 1.0)  # each point drawn out into a 5-px diagonal dash

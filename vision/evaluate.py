@@ -22,12 +22,13 @@ from __future__ import annotations
 
 import json
 import math
+import shutil
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from vision import glyphreader
-from vision.facereader import PLAIN_D6
+from vision.facereader import PLAIN_D6, PLAIN_DIE
 from vision.glyphreader import Glyphs
 from vision.imagefile import decode_image_file
 from vision.reader import LearntReader
@@ -120,6 +121,20 @@ def matteop65(folder: Path) -> Iterator[Item]:
     """``Train``/``Valid`` of the 640x480 webcam set (boxes round the pips)."""
     for img in sorted(folder.glob("*.jpg")):
         yield Item(img, _yolo(img.with_suffix(".txt"), 640, 480, pip_boxes=True))
+
+
+def lone_dice(webcam: Path, folder: Path, per_face: int = 3) -> dict[str, int]:
+    """The first ``per_face`` photos of each face among the even half of the webcam set (``Train``)
+    that hold one die alone, copied to ``folder/d6/<face>/`` to be enrolled: a player's own plain d6
+    enrolled with the camera it is then read by. Returns the photos laid out per face."""
+    taken: dict[str, int] = {}
+    for i, item in enumerate(matteop65(webcam)):
+        if i % 2 or len(item.labels) != 1 or taken.get(face := item.labels[0].face, 0) >= per_face:
+            continue
+        taken[face] = taken.get(face, 0) + 1
+        (folder / PLAIN_DIE / face).mkdir(parents=True, exist_ok=True)
+        shutil.copy(item.path, folder / PLAIN_DIE / face / f"{taken[face]}.jpg")
+    return taken
 
 
 def epanemu(folder: Path) -> Iterator[Item]:
