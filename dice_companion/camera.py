@@ -350,12 +350,9 @@ class CameraReader:
         """Block until every piece of work queued on the worker so far (reads, and the watcher's looks
         and tray learning) has finished (tests, benchmarks): a test's frames then decide the same way
         however busy the machine is. True if the worker caught up within ``timeout``."""
-        if self._closed:
+        if self._closed:  # the pool is shut down: nothing left to wait for
             return True
-        try:
-            return bool(wait_futures([self._pool.submit(lambda: None)], timeout).done)
-        except RuntimeError:  # the pool was shut down: nothing left to wait for
-            return True
+        return bool(wait_futures([self._pool.submit(lambda: None)], timeout).done)
 
     def read(self, dice: Sequence[DieSpec]) -> ReadResult:
         """Read the tray now and wait for it: a fresh frame if one comes soon, else the newest one."""

@@ -118,22 +118,24 @@ def fuse_looks(gallery: Gallery, looks: list[Look], glyphs: Glyphs | None) -> Fu
         return None
     classes = head.classes
     face_p = head.probabilities(np.stack([look.seen.descriptor for look in looks])).astype(np.float64)
-    z = _mean_log(face_p)
+    # each opinion's mean log-chances, and whether it must name a face alone (first_by)
+    said = {"faces": (_mean_log(face_p), True)}
     glyph_p, at, chances = None, None, None
     if glyphs is not None and all(look.chances is not None for look in looks):
         chances = np.stack([look.chances for look in looks])
         at = _glyph_columns(classes, glyphs)
         if (at >= 0).any():
             glyph_p = np.where(at >= 0, chances[:, at], 1.0 / len(classes)).astype(np.float64)
-            z += _mean_log(glyph_p / glyph_p.sum(axis=1, keepdims=True))
+            said["glyph"] = (_mean_log(glyph_p / glyph_p.sum(axis=1, keepdims=True)), False)
     glyph_set_p = None
     if chances is not None and (glyph_set_p := _glyph_set(gallery, classes, chances)) is not None:
-        z += GLYPH_SET * _mean_log(glyph_set_p)
+        said["glyph as the set saw it"] = (_mean_log(glyph_set_p), False)
     colour_p = None
     if gallery.colour is not None:
         colours = diecolour.colours([look.crop for look in looks])
         colour_p = np.stack([diecolour.chances(gallery.colour, c, classes) for c in colours])
-        z += _mean_log(colour_p)
+        said["colour"] = (_mean_log(colour_p), True)
+    z = sum(GLYPH_SET * log if name == "glyph as the set saw it" else log for name, (log, _) in said.items())
     p = np.exp(z - z.max())
     p /= p.sum()
     order = np.argsort(-p)
@@ -142,13 +144,8 @@ def fuse_looks(gallery: Gallery, looks: list[Look], glyphs: Glyphs | None) -> Fu
     top = None if glyph_p is None else glyphs.names[int(np.argmax(chances.mean(axis=0)))]  # type: ignore[union-attr]
     habits = gallery.habits or frozenset()
     habit = (*classes[b], top) in habits
-    said = {"faces": (_mean_log(face_p), True)}
-    if glyph_p is not None and at[b] >= 0:  # type: ignore[index]
-        said["glyph"] = (_mean_log(glyph_p), False)
-    if glyph_set_p is not None:
-        said["glyph as the set saw it"] = (_mean_log(glyph_set_p), False)
-    if colour_p is not None:
-        said["colour"] = (_mean_log(colour_p), True)
+    if glyph_p is not None and at[b] < 0:  # type: ignore[index]
+        del said["glyph"]  # no say on the face read (its artwork is not known)
     first = first_by(said, b, habit)
     return Fused(
         classes[b][0],
