@@ -163,12 +163,14 @@ def test_patches_show_one_to_a_few_game_dice_at_the_tray_cameras_scale(tmp_path)
     assert all(28 <= s <= 60 for s in sizes)
 
 
-def test_patches_can_draw_only_the_dice_named(tmp_path):
-    """``--dice``: more views of the dice a model reads worst (a d4's marks at its top vertex)."""
+@pytest.mark.parametrize("kind", ["patches", "throws"])
+def test_patches_and_throws_can_draw_only_the_dice_named(tmp_path, kind):
+    """``--dice``: more views of the dice a model reads worst (a d4's marks at its top vertex). A
+    throw's group of d6 dice, with only a d4 named, draws that d4 (it once drew from no dice)."""
     import render_dice
 
-    assert render_dice.main(["--kind", "patches", "--scenes", "4", "--seed", "3", "--workers", "1",
-                             "--dice", "roll-in-one-putter", "--out", str(tmp_path)]) == 0
+    assert render_dice.main(["--kind", kind, "--scenes", "12", "--seed", "3", "--workers", "1", "--size",
+                             "320x240", "--dice", "roll-in-one-putter", "--out", str(tmp_path)]) == 0
     kinds = set()
     for f in (tmp_path / "scenes").glob("*.json"):
         kinds |= {d["kind"] for d in json.loads(f.read_text())["dice"] if d["game"]}

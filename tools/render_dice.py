@@ -52,8 +52,8 @@ def scene_designs(rng: np.random.Generator, games: list[Design]) -> tuple[str, l
     n = int(rng.choice([1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 7]))
     d6 = [d for d in games if d.shape == "d6"]
     poly = [d for d in games if d.shape != "d6"]
-    pool = {"d6": d6, "poly": poly, "mixed": games}.get(group)
-    if pool is not None:
+    pool = {"d6": d6 or games, "poly": poly or games, "mixed": games}.get(group)
+    if pool is not None:  # (--dice may leave a group without dice of its shape: then any of them)
         return group, [pool[int(i)] for i in rng.integers(0, len(pool), n)]
     picks = [random_design(int(i)) for i in rng.integers(0, RANDOM_DESIGNS, max(1, n - 1))]
     return group, [*picks, games[int(rng.integers(len(games)))]]

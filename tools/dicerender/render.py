@@ -162,7 +162,7 @@ def face_texture(p: Placed, fi: int) -> tuple[np.ndarray, np.ndarray, np.ndarray
         # the corner varies from die to die (real d4s print small marks in the corner or numerals
         # filling half the face), drawn from the die's own seed so every face of it agrees
         d4 = np.random.default_rng([int(p.style.get("seed", 0)), 4])
-        reach, height = d4.uniform(0.38, 0.6), d4.uniform(0.5, 0.95)
+        reach, height = d4.uniform(0.35, 0.6), d4.uniform(0.5, 1.25)
         for vi, corner in zip(face, poly, strict=True):
             toward = corner - TEX / 2
             ang = np.degrees(np.arctan2(toward[0], -toward[1]))
