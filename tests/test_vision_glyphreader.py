@@ -108,11 +108,15 @@ def flat_dice(shared):
 
 def test_the_glyph_reader_names_the_artwork_of_dice_it_never_saw(flat_dice):
     """The shared throws are another renderer's (path-traced) and never trained on. Measured
-    2026-11-30: 348 of 387 flat dice named right first (90%)."""
+    2026-12-03: 363 of 387 flat dice named right first (94%), and the putter's value, printed three
+    times round its top vertex a few px high, for 9 of its 10 flat dice (6 before its renders drew
+    numerals as large as the shared putter's and it learnt from 20,000 more putter patches)."""
     g = glyphreader.load()
     p = g.probabilities([c for c, _ in flat_dice])
     named = [g.names[i] for i in p.argmax(axis=1)]
-    right = sum(n == face_glyph(lab.die, lab.face) for n, (_, lab) in zip(named, flat_dice, strict=True))
+    right = [n == face_glyph(lab.die, lab.face) for n, (_, lab) in zip(named, flat_dice, strict=True)]
     assert len(flat_dice) >= 380
-    assert right / len(flat_dice) >= 0.85
+    assert sum(right) / len(flat_dice) >= 0.9
+    putters = [r for r, (_, lab) in zip(right, flat_dice, strict=True) if lab.die == "roll-in-one-putter"]
+    assert len(putters) >= 10 and sum(putters) >= 8
     assert np.allclose(p.sum(axis=1), 1.0, atol=1e-4)
