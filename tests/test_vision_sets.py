@@ -132,8 +132,9 @@ def test_on_the_shared_rendered_throws_no_die_is_read_wrong_as_sure(shared, read
 
 
 # the share of the shared development throws read right by the shipped models (docs/benchmarks.md,
-# "Learnt reader"), less a margin: a model or policy change that loses more fails here
-FLOOR = 0.85
+# "Learnt reader": 389 of 399, 97.5%, on 2026-12-03), less a margin of six dice: a model or policy
+# change that loses more fails here
+FLOOR = 0.96
 
 
 def test_a_point_between_two_touching_dice_is_never_read_as_sure(shared, nets, readers):
