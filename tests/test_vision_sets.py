@@ -15,6 +15,8 @@ from vision import sets
 from vision.evaluate import score_sets, set_readers, throwbench
 from vision.types import OK, VisionError
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))  # the renderer's camera shake
+
 pytestmark = pytest.mark.skipif(sets.models() is None, reason="the learnt models are not in vision/models")
 
 
@@ -341,7 +343,6 @@ def test_a_players_own_d6_enrolled_at_the_webcam_reads_its_photos_and_no_lone_op
     items = list(matteop65(webcam))
     assert lone_dice(webcam, tmp_path) == {str(f): 3 for f in range(1, 7)}
     reader = LearntReader(sets.beside_defaults(sets.enrol_folder(tmp_path, *nets)), *nets)
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
     from dicerender.render import shake  # the renderer's camera shake, as bench_learnt blurs
 
     def shaken(image: np.ndarray) -> np.ndarray:  # each point drawn out into a 5-px dash, JPEG 95

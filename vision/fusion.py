@@ -38,6 +38,7 @@ GLYPH_SET = 0.5  # the set's classifier of the glyph reader's output: its log-ch
 FLOOR = 1e-4  # the glyph reader's chances are read by that classifier as log(chance + FLOOR)
 RULED_OUT = 0.02  # the glyph reader's chance of a face's artwork under which that face is never ok
 HABIT = 0.1  # a glyph the glyph reader named first for this share of a face's enrolment views
+_WEIGHT = {"glyph as the set saw it": GLYPH_SET}  # an opinion's log-chance weight (others: 1)
 SECONDED = 2  # opinions that must name a face first for it to be ok
 
 
@@ -135,7 +136,7 @@ def fuse_looks(gallery: Gallery, looks: list[Look], glyphs: Glyphs | None) -> Fu
         colours = diecolour.colours([look.crop for look in looks])
         colour_p = np.stack([diecolour.chances(gallery.colour, c, classes) for c in colours])
         said["colour"] = (_mean_log(colour_p), True)
-    z = sum(GLYPH_SET * log if name == "glyph as the set saw it" else log for name, (log, _) in said.items())
+    z = sum(_WEIGHT.get(name, 1.0) * log for name, (log, _) in said.items())
     p = np.exp(z - z.max())
     p /= p.sum()
     order = np.argsort(-p)
