@@ -6,10 +6,11 @@ import logging
 import shutil
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
-from vision import facereader, integrity, locator, sets
+from vision import facereader, integrity, locator, onnxnet, sets
 from vision.facereader import EMBED, Gallery
 from vision.types import VisionError
 
@@ -22,6 +23,23 @@ def test_the_shipped_models_match_their_recorded_sums():
     assert {p.name for p in shipped} >= {"dice_locator.onnx", "face_reader.onnx", "face_gallery.npz"}
     for model in shipped:
         assert integrity.check(model, required=True), model
+
+
+@pytest.mark.skipif(onnxnet.ENGINE is None, reason="this OpenCV has one engine for ONNX files")
+def test_the_faster_engine_reads_as_opencvs_default_engine_does():
+    """The networks run on OpenCV 5's classic engine (faster on one core): the same outputs as the
+    engine OpenCV picks by default, for every batch size a throw asks of the face reader."""
+    rng = np.random.default_rng(5)
+    net = facereader.load()
+    default = cv2.dnn.readNetFromONNX(str(facereader.MODEL))
+    for dice in (1, 7, 2):
+        views = rng.normal(size=(4 * dice, facereader.CHANNELS, facereader.INPUT, facereader.INPUT))
+        net.setInput(views.astype(np.float32))
+        default.setInput(views.astype(np.float32))
+        theirs_all = default.forward(facereader.OUTPUTS)
+        for ours, theirs in zip(net.forward(facereader.OUTPUTS), theirs_all, strict=True):
+            assert ours.shape == theirs.shape
+            assert np.abs(ours - theirs).max() < 1e-4
 
 
 def test_a_changed_model_is_not_loaded_and_the_reader_falls_back(tmp_path, caplog):
