@@ -175,24 +175,31 @@ def test_a_die_whose_crop_is_not_centred_is_looked_at_again_aside(shared, nets, 
     assert got.center != spot.center and float(got.notes[0].rsplit("centred ", 1)[1]) >= CENTRED_OK
 
 
-def test_a_die_not_sure_at_the_locators_size_is_looked_at_again_larger(shared, nets, readers):
-    # throwbench-dev-poly 0008: the red d12's 9 at (424.2, 371.5). Cut at the locator's size, its
-    # opinions come to 0.84 for the 9 (the glyph reader sees 6_: the underline half out of view), so
-    # it was asked for; looked at 1.12 times that size too, they agree on the 9 surely
-    from vision import facereader, fusion, locator
-    from vision.fusion import FUSED_OK
+def test_dice_not_sure_at_the_locators_size_are_looked_at_again_larger_and_settled_right(shared, readers):
+    # a flat, centred die whose opinions fall short of sure at the locator's size is looked at again
+    # 1.12 times as large (the locator errs small): some such dice come out right and sure (a red
+    # Dosh 9 whose underline the first look half cut off, throwbench-dev-poly 0008), none wrong and
+    # sure. Which dice need it moves with the enrolment's random views, so all the throws are looked at
+    from vision.evaluate import _match
+    from vision.reader import SECOND_LOOK
 
-    reader = readers["throwbench-dev-poly"]
-    image = cv2.imread(str(shared / "throwbench-dev-poly" / "throws" / "0008.jpg"))
-    spots = locator.agree_sizes(locator.locate(nets[0], image))
-    spot = min(spots, key=lambda s: math.dist(s.center, (424.2, 371.5)))
-    crop = facereader.cut(image, spot.center, spot.size)
-    (seen,) = facereader.embed(nets[1], [crop])
-    first = fusion.fuse(reader.gallery, seen, crop, reader.glyphs, reader.glyphs.probabilities([crop])[0])
-    assert first.p < FUSED_OK
-    got = min(reader.read(image), key=lambda r: math.dist(r.center, (424.2, 371.5)))
-    assert (got.die, got.face, got.status) == ("dosh-red", "9", OK), got.notes
-    assert "looked at again at 1.12 times its size" in got.notes
+    note = f"looked at again at {SECOND_LOOK:g} times its size"
+    settled, wrong_ok, looked = 0, 0, 0
+    for name, reader in readers.items():
+        for item in throwbench(shared / name, with_set=True):
+            readings = reader.read(cv2.imread(str(item.path)))
+            matched = _match(item, readings)
+            for i, label in enumerate(item.labels):
+                got = matched.get(i)
+                if got is None or note not in got.notes:
+                    continue
+                looked += 1
+                right = (got.die, got.face) == (label.die, label.face)
+                settled += right and got.status == OK
+                wrong_ok += not right and got.status == OK
+    assert looked >= 5
+    assert settled >= 2
+    assert wrong_ok == 0
 
 
 def test_a_d4_is_read_at_its_top_vertex_alone_not_looked_at_again_larger(shared, readers):
