@@ -36,8 +36,8 @@ def test_the_faster_engine_reads_as_opencvs_default_engine_does():
         views = rng.normal(size=(4 * dice, facereader.CHANNELS, facereader.INPUT, facereader.INPUT))
         net.setInput(views.astype(np.float32))
         default.setInput(views.astype(np.float32))
-        theirs_all = default.forward(facereader.OUTPUTS)
-        for ours, theirs in zip(net.forward(facereader.OUTPUTS), theirs_all, strict=True):
+        defaults = default.forward(facereader.OUTPUTS)
+        for ours, theirs in zip(net.forward(facereader.OUTPUTS), defaults, strict=True):
             assert ours.shape == theirs.shape
             assert np.abs(ours - theirs).max() < 1e-4
 

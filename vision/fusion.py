@@ -39,6 +39,9 @@ FLOOR = 1e-4  # the glyph reader's chances are read by that classifier as log(ch
 RULED_OUT = 0.02  # the glyph reader's chance of a face's artwork under which that face is never ok
 HABIT = 0.1  # a glyph the glyph reader named first for this share of a face's enrolment views
 _WEIGHT = {"glyph as the set saw it": GLYPH_SET}  # an opinion's log-chance weight (others: 1)
+#: an opinion that reads another's output again: it names a face first only where that one, having a
+#: say, names it too (one network's output is not two opinions)
+_READS_AGAIN = {"glyph as the set saw it": "glyph"}
 SECONDED = 2  # opinions that must name a face first for it to be ok
 
 
@@ -171,20 +174,19 @@ def first_by(said: dict[str, tuple[np.ndarray, bool]], b: int, habit: bool) -> t
     faces that share it are all named first (a purple and a black Rollers 2); the colour classifier
     names a face only where its colour is its own (a disco ball: a plain die's faces share one
     chance, and none is named); the glyph reader also names a face whose glyph it sees is its habit
-    with that face. The set's glyph classifier reads the glyph reader's output a second time, so
-    where the glyph reader has a say on the face and does not name it, neither does that classifier:
-    one network's output is not two opinions (throwbench-dev 0045, two photos a face: a pale club
-    curve, taken for its 2 by the face classifier and by the set's glyph classifier, 1.00, while the
-    glyph reader saw a zap and gave the 2 0.02, was read ``ok``)."""
+    with that face. An opinion that reads another's output again (``_READS_AGAIN``: the set's glyph
+    classifier, of the glyph reader's) names no face that one, having a say, does not name
+    (throwbench-dev 0045, two photos a face: a pale club curve, taken for its 2 by the face
+    classifier and by the set's glyph classifier, 1.00, while the glyph reader saw a zap and gave
+    the 2 0.02, was read ``ok``)."""
     out = []
     for name, (z, strict) in said.items():
         others = np.delete(z, b)
         top = z[b] > others.max(initial=-np.inf) if strict else z[b] >= others.max(initial=-np.inf) - 1e-9
         if top or (name == "glyph" and habit):
             out.append(name)
-    if "glyph" in said and "glyph" not in out and "glyph as the set saw it" in out:
-        out.remove("glyph as the set saw it")
-    return tuple(out)
+    echoes = {n for n in out if _READS_AGAIN.get(n) in said and _READS_AGAIN[n] not in out}
+    return tuple(n for n in out if n not in echoes)
 
 
 def _mean_log(chances: np.ndarray) -> np.ndarray:
