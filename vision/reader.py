@@ -153,7 +153,8 @@ class LearntReader:
         spots = locator.agree_sizes(spots, self._one_shape())
         crops = [facereader.cut(image, s.center, s.size) for s in spots]
         looks = []
-        for spot, crop, seen in zip(spots, crops, facereader.embed(self.face_net, crops), strict=True):
+        seens = facereader.embed(self.face_net, crops, self._turns())
+        for spot, crop, seen in zip(spots, crops, seens, strict=True):
             match = self.gallery.read(seen)
             if match is not None and seen.centred < CENTRED_OK and match.best < NOT_A_DIE:
                 continue  # a peak of the locator at no die: like no face, on no top face
@@ -198,7 +199,7 @@ class LearntReader:
         crop = facereader.cut(image, spot.center, size)
         said = self._glyph_chances(image, [(spot.center, size)], [crop])
         chances = None if said is None else said[0]
-        (seen,) = facereader.embed(self.face_net, [crop])
+        (seen,) = facereader.embed(self.face_net, [crop], self._turns())
         return fusion.fuse_looks(self.gallery, [first, fusion.Look(seen, crop, chances)], self.glyphs)
 
     def _glyph_chances(
@@ -212,6 +213,11 @@ class LearntReader:
         same = self.glyphs.spans == facereader.SPANS  # the face reader's views: cut once for both
         views = crops if same else [self.glyphs.cut(image, centre, size) for centre, size in places]
         return self.glyphs.probabilities(views)
+
+    def _turns(self) -> tuple[int, ...]:
+        """The quarter turns each die is embedded in: ``SET_TURNS`` when an enrolled set's classifiers
+        weigh the reading, else all four (nearest faces' margins need them)."""
+        return facereader.SET_TURNS if self.gallery.head is not None else facereader.ALL_TURNS
 
     def _one_shape(self) -> str | None:
         """The shape every die that can lie there has (the enrolled set's dice, else the gallery's),
@@ -229,7 +235,7 @@ class LearntReader:
         points = [(spot.center[0] + step * dx, spot.center[1] + step * dy) for dx, dy in _AROUND]
         crops = [facereader.cut(image, p, spot.size) for p in points]
         best = int(np.argmax(facereader.centred(self.face_net, crops)))
-        (look,) = facereader.embed(self.face_net, [crops[best]])
+        (look,) = facereader.embed(self.face_net, [crops[best]], self._turns())
         if look.centred <= seen.centred:
             return spot, crop, seen
         return replace(spot, center=points[best]), crops[best], look
